@@ -1,0 +1,232 @@
+"""The rules contract every game follows: errors, events, outcomes, the Game base.
+
+A game is a small object with pure methods over a *state*. The base class owns the checks
+every game shares (the game is over, the seat is not awaited, the text is empty or unknown)
+so a game module only says what its moves are and what they do.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import random
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, ClassVar, Generic, TypeVar
+
+# --------------------------------------------------------------------------- errors
+
+
+class GameError(Exception):
+    """A move was refused. ``str(error)`` is a sentence the player reads."""
+
+
+class InvalidMove(GameError):
+    """The text is not a move at all; the message says what a move looks like."""
+
+
+class IllegalMove(GameError):
+    """The text is a move, but not one allowed now; the message says why."""
+
+
+class NotYourTurn(GameError):
+    """The seat is not one whose input the game is waiting for."""
+
+
+class GameOver(GameError):
+    """The game has ended; no more moves are taken."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. ``to=None`` is public; otherwise only those seats see it."""
+
+    text: str
+    to: frozenset[int] | None = None
+    kind: str = "info"
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (None: a spectator) may see this event."""
+        return self.to is None or (seat is not None and seat in self.to)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: points per seat, the winning seats and a sentence saying why."""
+
+    scores: tuple[int, ...]
+    winners: frozenset[int]
+    reason: str
+
+
+@dataclass
+class State:
+    """Fields every game's state has: the seat count and its random generator's position.
+
+    Randomness lives here: each draw makes a fresh ``random.Random`` from the seed and a
+    counter, so the same seed and the same moves always give the same game, and a state
+    loaded from JSON continues exactly where it left off.
+    """
+
+    players: int
+    seed: int
+    draws: int
+
+    def rng(self) -> random.Random:
+        """A generator for the next random draw; advances the counter."""
+        generator = random.Random(f"{self.seed}/{self.draws}")
+        self.draws += 1
+        return generator
+
+
+S = TypeVar("S", bound=State)
+
+# --------------------------------------------------------------------------- helpers
+
+_SPACES = re.compile(r"[\s,;]+")
+
+
+def normalize(text: str) -> str:
+    """Lower case, single spaces, no surrounding blanks or stray punctuation."""
+    return _SPACES.sub(" ", text.strip().lower().strip(".!")).strip()
+
+
+def load_data(game_id: str) -> dict[str, Any]:
+    """Read ``data/<game_id>.json``, the game's component definitions."""
+    text = resources.files("data").joinpath(f"{game_id}.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def listing(words: list[str]) -> str:
+    """'a', 'a or b', 'a, b or c': for sentences that offer choices."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class Game(ABC, Generic[S]):
+    """One game's rules. Subclasses give components, state, moves and scoring.
+
+    The base owns ``play``: it refuses a finished game and a seat that is not awaited, then
+    asks the game to parse the text into a canonical move. A canonical move is legal exactly
+    when ``legal_moves`` lists it; the game explains any refusal with ``refuse``.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    summary: ClassVar[str]
+    state_type: ClassVar[type[State]]
+
+    # -- setting up
+
+    @abstractmethod
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> S:
+        """A fresh game for ``players`` seats, everything random drawn from ``seed``."""
+
+    def check_players(self, players: int) -> None:
+        """Refuse a seat count outside the game's range, with a sentence."""
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalMove(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, "
+                f"not {players}."
+            )
+
+    # -- asking
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats whose input is awaited; empty once the game is over."""
+
+    @abstractmethod
+    def moves(self, state: S, seat: int) -> dict[str, Any]:
+        """Every legal move of ``seat``: canonical text -> whatever ``apply`` needs."""
+
+    def legal_moves(self, state: S, seat: int) -> list[str]:
+        """Every legal move of ``seat`` in canonical notation (empty if not awaited)."""
+        if seat not in self.to_act(state):
+            return []
+        return list(self.moves(state, seat))
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as JSON-able data; ``None`` is a spectator."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result, or None while the game runs."""
+
+    # -- moving
+
+    @abstractmethod
+    def parse(self, state: S, seat: int, text: str) -> str:
+        """Turn normalized player text into a canonical move, or raise ``InvalidMove``."""
+
+    @abstractmethod
+    def refuse(self, state: S, seat: int, move: str) -> IllegalMove:
+        """The sentence for a well-formed move that is not legal now."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, move: str, detail: Any) -> list[Event]:
+        """Carry out a legal move on ``state`` (a private copy) and say what happened.
+
+        Only ``play`` calls this, after checking legality: it does not check again.
+        """
+
+    def play(self, state: S, seat: int, text: str) -> tuple[S, list[Event]]:
+        """Parse, check and apply one move; ``state`` itself is never changed."""
+        if self.outcome(state) is not None:
+            raise GameOver("The game is over; start a new one to play again.")
+        awaited = self.to_act(state)
+        if seat not in awaited:
+            if 0 <= seat < state.players:
+                raise NotYourTurn(self.waiting_for(state))
+            raise NotYourTurn("You have no seat in this game.")
+        text = normalize(text)
+        if not text:
+            raise InvalidMove(f"Type a move. {self.notation_hint(state, seat)}")
+        move = self.parse(state, seat, text)
+        legal = self.moves(state, seat)
+        if move not in legal:
+            raise self.refuse(state, seat, move)
+        after = copy.deepcopy(state)
+        events = self.apply(after, seat, move, legal[move])
+        return after, events
+
+    def waiting_for(self, state: S) -> str:
+        """The sentence for a seat that tries to move out of turn."""
+        seats = sorted(self.to_act(state))
+        names = listing([f"seat {s + 1}" for s in seats])
+        return f"It is not your turn: the game is waiting for {names}."
+
+    @abstractmethod
+    def notation_hint(self, state: S, seat: int) -> str:
+        """A sentence showing what a move looks like at this point of the game."""
+
+    # -- storing and hidden information
+
+    def dump(self, state: S) -> dict[str, Any]:
+        """The whole state as JSON-able data (random generator position included)."""
+        return {"format": 1, **dataclasses.asdict(state)}
+
+    def load(self, data: dict[str, Any]) -> S:
+        """The state ``dump`` wrote; ``load(dump(s)) == s``."""
+        fields = {k: v for k, v in copy.deepcopy(data).items() if k != "format"}
+        state: S = self.state_type(**fields)  # type: ignore[assignment]
+        return state
+
+    @abstractmethod
+    def determinize(self, state: S, seat: int | None, seed: int) -> S:
+        """A state ``seat`` cannot tell from ``state``, all it cannot see resampled."""
