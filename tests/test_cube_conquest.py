@@ -1,0 +1,462 @@
+"""Cube Conquest: one scenario per rule of the brief, from positions built with ``load``.
+
+Board pictures in the docstrings put row 5 at the top, like the image players see.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import rules
+from rules import GameOver, IllegalMove, InvalidMove, NotYourTurn
+from rules.cube_conquest import INDEX, SQUARES, SYMBOLS, CubeState
+
+GAME = rules.GAMES["cube-conquest"]
+S = {name: n for n, name in enumerate(SYMBOLS)}  # symbol name -> index
+BLUE, RED = 0, 1
+
+
+def position(*, tiles: str = "", cubes: dict[str, tuple[int, int]] | None = None,
+             hands: list[list[str]] | None = None, face_down: str = "",
+             decks: list[list[str]] | None = None, discards: list[list[str]] | None = None,
+             turn: int = BLUE, players: int = 2, points: list[int] | None = None,
+             **extra: Any) -> CubeState:
+    """A position in the action phase. ``tiles`` lists 'square=symbol' pairs; unnamed
+    squares hold bricks. Every tile is face up unless listed in ``face_down``."""
+    layout = [S["bricks"]] * 25
+    for pair in tiles.split():
+        square, symbol = pair.split("=")
+        layout[INDEX[square]] = S[symbol]
+    owner, height = [-1] * 25, [0] * 25
+    for square, (seat, count) in (cubes or {}).items():
+        owner[INDEX[square]], height[INDEX[square]] = seat, count
+    hidden = {INDEX[sq] for sq in face_down.split()}
+    ndecks = 1 if players > 2 else players
+    data: dict[str, Any] = {
+        "players": players, "seed": 99, "draws": 0, "start": BLUE, "turn": turn,
+        "phase": "action", "tiles": layout, "face_up": [i not in hidden for i in range(25)],
+        "owner": owner, "height": height,
+        "decks": [[S[c] for c in d] for d in (decks or [["drop"] * 10] * ndecks)],
+        "discards": [[S[c] for c in d] for d in (discards or [[]] * players)],
+        "hands": [sorted(S[c] for c in h) for h in (hands or [[]] * players)],
+        "points": points or [0] * players,
+        "supply": [12 - sum(h for o, h in zip(owner, height, strict=True) if o == p)
+                   for p in range(players)],
+        "placed": 2 * players, "attack": None, "last": [], "result": None,
+    }
+    data.update(extra)
+    return GAME.load(data)
+
+
+def cubes_of(state: CubeState, seat: int) -> dict[str, int]:
+    return {SQUARES[i]: state.height[i] for i in range(25) if state.owner[i] == seat}
+
+
+def refused(state: CubeState, seat: int, text: str, error: type[Exception], message: str
+            ) -> None:
+    """The move is refused with exactly this class and sentence, and nothing changes."""
+    before = json.dumps(GAME.dump(state))
+    with pytest.raises(error) as caught:
+        GAME.play(state, seat, text)
+    assert type(caught.value) is error
+    assert str(caught.value) == message
+    assert json.dumps(GAME.dump(state)) == before
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def test_setup_deals_25_face_down_tiles_and_18_card_decks() -> None:
+    state = GAME.new(players=2, seed=5)
+    assert len(state.tiles) == 25 and not any(state.face_up)
+    assert max(Counter(state.tiles).values()) <= 6  # 36 tiles: 6 of each symbol
+    assert [Counter(d) for d in state.decks] == [Counter({s: 3 for s in range(6)})] * 2
+    assert state.phase == "setup" and GAME.to_act(state) == {state.start}
+
+
+def test_the_start_player_is_random() -> None:
+    starts = {GAME.new(players=2, seed=seed).start for seed in range(20)}
+    assert starts == {0, 1}
+
+
+def test_three_or_four_players_share_one_deck_of_54() -> None:
+    state = GAME.new(players=4, seed=1)
+    assert len(state.decks) == 1 and Counter(state.decks[0]) == Counter(
+        {s: 9 for s in range(6)})
+
+
+def test_each_player_places_two_cubes_on_their_own_edge_revealing_the_tile() -> None:
+    state = GAME.new(players=2, seed=2)
+    first = state.start
+    assert sorted(GAME.legal_moves(state, first)) == sorted(
+        f"place {sq}" for sq in (["a1", "b1", "c1", "d1", "e1"] if first == BLUE
+                                 else ["a5", "b5", "c5", "d5", "e5"]))
+    wrong = "c3"
+    edge = "the south edge (row 1)" if first == BLUE else "the north edge (row 5)"
+    refused(state, first, f"place {wrong}", IllegalMove,
+            f"Your starting cubes go on your edge, {edge}.")
+    square = "b1" if first == BLUE else "b5"
+    state, events = GAME.play(state, first, f"place {square}")
+    assert state.face_up[INDEX[square]]
+    assert any(e.kind == "reveal" for e in events)
+    refused(state, first, f"place {square}", IllegalMove, f"{square} already holds a cube.")
+    state, _ = GAME.play(state, first, GAME.legal_moves(state, first)[0])
+    other = 1 - first
+    assert GAME.to_act(state) == {other}
+    for _ in range(2):
+        state, _ = GAME.play(state, other, GAME.legal_moves(state, other)[0])
+    assert state.phase == "action" and state.turn == first
+    assert len(state.hands[first]) == 4 and state.hands[other] == []
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def test_a_turn_begins_by_drawing_up_to_four_cards() -> None:
+    state = position(cubes={"a1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["drop", "crown", "arrow", "bricks"], ["drop"]],
+                     decks=[["drop"] * 5, ["hammers", "circles", "arrow", "crown"]])
+    state, events = GAME.play(state, BLUE, "move a1 a2 with drop")
+    assert sorted(state.hands[RED]) == sorted([S["drop"], S["crown"], S["arrow"], S["circles"]])
+    private = [e for e in events if e.to == {RED}]
+    public = [e.text for e in events if e.to is None]
+    assert private and "crown" in private[0].text
+    assert "Red draws 3 cards." in public and not any("crown (5)" in t for t in public[-1:])
+
+
+def test_an_empty_deck_is_refilled_by_shuffling_the_discard_pile() -> None:
+    state = position(cubes={"a1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["drop", "crown", "arrow", "bricks"], ["drop", "drop"]],
+                     decks=[["drop"] * 5, ["arrow"]],
+                     discards=[[], ["hammers", "hammers", "circles"]])
+    state, events = GAME.play(state, BLUE, "move a1 a2 with drop")
+    assert len(state.hands[RED]) == 4
+    assert Counter(state.hands[RED] + state.decks[RED]) == Counter(
+        [S["drop"], S["drop"], S["arrow"], S["hammers"], S["hammers"], S["circles"]])
+    assert state.discards[RED] == []
+    assert "Red shuffles their discard pile into a new deck." in [e.text for e in events]
+
+
+def test_when_no_card_is_left_to_draw_the_player_goes_on_with_fewer() -> None:
+    state = position(cubes={"a1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["drop", "crown", "arrow", "bricks"], ["drop"]],
+                     decks=[["drop"] * 5, []], discards=[[], []])
+    state, _ = GAME.play(state, BLUE, "move a1 a2 with drop")
+    assert state.turn == RED and state.hands[RED] == [S["drop"]]
+
+
+# --------------------------------------------------------------------------- moving
+
+
+def test_a_cube_moves_up_to_the_pips_and_may_stop_early_and_turn() -> None:
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["circles", "drop", "drop", "drop"], []])
+    legal = GAME.legal_moves(state, BLUE)
+    assert "move b1 b4 with circles" in legal  # 3 straight up
+    assert "move b1 c3 with circles" in legal  # up and then right: 3 spaces
+    assert "move b1 b2 with circles" in legal  # stopping early
+    assert "move b1 b5 with circles" not in legal  # 4 spaces
+    refused(state, BLUE, "move b1 b5 with circles", IllegalMove,
+            "b5 is 4 spaces away; circles moves at most 3.")
+
+
+def test_moving_diagonally_counts_two_spaces() -> None:
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["drop", "drop", "drop", "drop"], []])
+    refused(state, BLUE, "move b1 c2 with drop", IllegalMove,
+            "c2 is 2 spaces away; drop moves at most 1.")
+
+
+def test_a_cube_never_passes_enemy_cubes_but_passes_its_own() -> None:
+    """
+    row 3:  .  R  .
+    row 2:  R  B  R      Blue b2 is walled in by Red on a2, c2 and b3, and by Blue b1.
+    row 1:  .  B  .
+    """
+    state = position(cubes={"b2": (BLUE, 1), "b1": (BLUE, 1), "a2": (RED, 1),
+                            "c2": (RED, 1), "b3": (RED, 1)},
+                     hands=[["arrow", "drop", "drop", "drop"], []])
+    legal = GAME.legal_moves(state, BLUE)
+    assert "move b2 a1 with arrow" in legal  # through its own cube on b1
+    assert "move b2 d3 with arrow" in legal  # around the wall: b1 c1 d1 d2 d3
+    assert "move b2 b4 with arrow" not in legal  # 8 spaces around the wall
+    refused(state, BLUE, "move b2 c2 with arrow", IllegalMove,
+            "c2 is occupied; attack an enemy instead of moving onto it.")
+
+
+def test_enemies_can_block_every_route() -> None:
+    state = position(cubes={"a1": (BLUE, 1), "a2": (RED, 1), "b1": (RED, 1)},
+                     hands=[["arrow", "drop", "drop", "drop"], []])
+    refused(state, BLUE, "move a1 c3 with arrow", IllegalMove,
+            "Enemy cubes block every route from a1 to c3.")
+
+
+def test_face_down_tiles_are_revealed_as_the_cube_moves_onto_them() -> None:
+    state = position(tiles="b2=crown b3=arrow", cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
+                     face_down="b2 b3 d4", hands=[["circles", "drop", "drop", "drop"], []])
+    after, events = GAME.play(state, BLUE, "move b1 b3 with circles")
+    assert after.face_up[INDEX["b2"]] and after.face_up[INDEX["b3"]]
+    assert not after.face_up[INDEX["d4"]]
+    assert "b2 is revealed: crown (5)." in [e.text for e in events]
+    assert after.discards[BLUE] == [S["circles"]]
+    assert cubes_of(after, BLUE) == {"b3": 1}
+
+
+def test_an_outpost_cannot_move() -> None:
+    state = position(cubes={"b1": (BLUE, 2), "e5": (RED, 1)},
+                     hands=[["arrow", "drop", "drop", "drop"], []])
+    refused(state, BLUE, "move b1 b2 with arrow", IllegalMove, "An Outpost cannot move.")
+
+
+def test_a_card_you_do_not_hold_cannot_be_played() -> None:
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["drop", "drop", "hammers", "hammers"], []])
+    refused(state, BLUE, "move b1 b3 with crown", IllegalMove,
+            "You hold no crown card. Your hand: drop, drop, hammers or hammers.")
+
+
+# --------------------------------------------------------------------------- prepare
+
+
+def test_prepare_discards_two_cards_to_take_one_back_from_the_discard_pile() -> None:
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["drop", "hammers", "circles", "bricks"], []],
+                     discards=[["arrow"], []])
+    after, _ = GAME.play(state, BLUE, "prepare drop hammers take arrow")
+    assert sorted(after.hands[BLUE]) == sorted([S["circles"], S["bricks"], S["arrow"]])
+    assert sorted(after.discards[BLUE]) == [S["drop"], S["hammers"]]
+    refused(state, BLUE, "prepare drop hammers take crown", IllegalMove,
+            "Your discard pile has no crown to take back.")
+
+
+# --------------------------------------------------------------------------- reinforce
+
+
+def test_reinforce_adds_a_cube_on_a_matching_empty_tile_next_to_yours() -> None:
+    state = position(tiles="c2=crown c3=crown a1=drop", cubes={"b2": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], []])
+    after, _ = GAME.play(state, BLUE, "reinforce c2 with crown")
+    assert cubes_of(after, BLUE) == {"b2": 1, "c2": 1}
+    assert after.supply[BLUE] == state.supply[BLUE] - 1
+    refused(state, BLUE, "reinforce c3 with crown", IllegalMove,
+            "c3 is not next to one of your cubes.")
+    refused(state, BLUE, "reinforce b3 with crown", IllegalMove,
+            "The tile on b3 is bricks, not crown.")
+
+
+def test_reinforce_cannot_match_a_face_down_tile() -> None:
+    state = position(tiles="c2=crown", cubes={"b2": (BLUE, 1), "e5": (RED, 1)},
+                     face_down="c2", hands=[["crown", "drop", "drop", "drop"], []])
+    refused(state, BLUE, "reinforce c2 with crown", IllegalMove,
+            "c2 is face down; you can only match a revealed tile.")
+
+
+def test_a_matching_card_on_your_own_cube_builds_an_outpost() -> None:
+    state = position(tiles="b2=crown", cubes={"b2": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], []])
+    after, events = GAME.play(state, BLUE, "outpost b2 with crown")
+    assert cubes_of(after, BLUE) == {"b2": 2}
+    assert "Outpost" in events[0].text
+    # 'reinforce' on your own cube is understood as building the Outpost
+    again, _ = GAME.play(state, BLUE, "Reinforce B2 with Crown")
+    assert cubes_of(again, BLUE) == {"b2": 2}
+    refused(after, BLUE, "move a1 a2 with drop", NotYourTurn,
+            "It is not your turn: the game is waiting for seat 2.")
+
+
+def test_no_cube_can_be_added_once_the_supply_is_empty() -> None:
+    state = position(tiles="c2=crown", cubes={"b2": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], []], supply=[0, 11])
+    refused(state, BLUE, "reinforce c2 with crown", IllegalMove, "You have no cubes left to add.")
+
+
+# --------------------------------------------------------------------------- the attack
+
+
+def duel(attacker: list[str], defender: list[str], *, tile: str = "bricks",
+         outpost: bool = False, points: list[int] | None = None) -> CubeState:
+    """Blue on b2 attacks Red on b3 (a ``tile`` tile)."""
+    state = position(tiles=f"b3={tile}", cubes={"b2": (BLUE, 1), "b3": (RED, 2 if outpost else 1),
+                                                "e5": (RED, 1), "a1": (BLUE, 1)},
+                     hands=[attacker, defender], points=points)
+    state, _ = GAME.play(state, BLUE, "attack b3 from b2")
+    assert state.phase == "attack"
+    return state
+
+
+def test_both_players_choose_in_secret_at_the_same_time() -> None:
+    state = duel(["crown", "drop", "drop", "drop"], ["arrow", "hammers"])
+    assert GAME.to_act(state) == {BLUE, RED}
+    # Red may choose first; Blue sees only that Red has chosen
+    state, events = GAME.play(state, RED, "pick arrow")
+    assert GAME.to_act(state) == {BLUE}
+    public = " ".join(e.text for e in events if e.to is None)
+    assert public == "Red has chosen." and "arrow" not in public
+    assert "arrow" not in json.dumps(GAME.view(state, BLUE)["attack"])
+    assert GAME.view(state, RED)["attack"]["defender_cards"] == ["arrow"]
+    refused(state, RED, "pick hammers", NotYourTurn,
+            "It is not your turn: the game is waiting for seat 1.")
+
+
+def test_the_attacker_wins_ties_and_scores() -> None:
+    state = duel(["circles", "drop", "drop", "drop"], ["circles", "hammers"])
+    state, _ = GAME.play(state, BLUE, "pick circles")
+    state, events = GAME.play(state, RED, "pick circles")
+    assert cubes_of(state, RED) == {"e5": 1}
+    assert state.points == [1, 0]
+    assert cubes_of(state, BLUE) == {"b2": 1, "a1": 1}  # the winner does not move in
+    assert ("Blue circles (3) = 3 against Red circles (3) = 3. Red's cube on b3 is destroyed; "
+            "Blue scores 1 point.") in [e.text for e in events]
+
+
+def test_a_greater_defence_destroys_the_attacking_cube() -> None:
+    state = duel(["circles", "drop", "drop", "drop"], ["bricks", "hammers"])
+    state, _ = GAME.play(state, BLUE, "pick circles")
+    state, _ = GAME.play(state, RED, "pick bricks")
+    assert cubes_of(state, BLUE) == {"a1": 1}
+    assert state.points == [0, 1]
+    assert sorted(state.discards[BLUE]) == [S["circles"]]
+    assert state.discards[RED] == [S["bricks"]]
+
+
+def test_a_suit_matching_the_attacked_tile_adds_one_to_the_defence() -> None:
+    # crown 5 against bricks 4 on a bricks tile: 4 + 1 = 5, the attacker still wins the tie
+    state = duel(["crown", "drop", "drop", "drop"], ["bricks", "hammers"], tile="bricks")
+    state, _ = GAME.play(state, BLUE, "pick crown")
+    state, events = GAME.play(state, RED, "pick bricks")
+    assert state.points == [1, 0]
+    assert any("+1 suit = 5" in e.text for e in events)
+    # bricks 4 against bricks 4 on a bricks tile: the defender wins 5 to 4
+    state = duel(["bricks", "drop", "drop", "drop"], ["bricks", "hammers"], tile="bricks")
+    state, _ = GAME.play(state, BLUE, "pick bricks")
+    state, _ = GAME.play(state, RED, "pick bricks")
+    assert state.points == [0, 1]
+
+
+def test_an_outpost_defends_with_two_cards_chosen_after_the_reveal() -> None:
+    state = duel(["crown", "drop", "drop", "drop"], ["drop", "bricks", "hammers"],
+                 tile="bricks", outpost=True)
+    assert "pick drop bricks" in GAME.legal_moves(state, RED)  # in pips order
+    state, _ = GAME.play(state, RED, "pick drop bricks")
+    state, events = GAME.play(state, BLUE, "pick crown")
+    assert state.phase == "choose" and GAME.to_act(state) == {RED}
+    assert "Blue reveals crown (5)." in events[-1].text
+    assert sorted(GAME.legal_moves(state, RED)) == ["use bricks", "use drop"]
+    # bricks 4 + 1 suit + 1 Outpost = 6 beats crown 5 (the bonuses add up)
+    state, events = GAME.play(state, RED, "use bricks")
+    assert cubes_of(state, BLUE) == {"a1": 1} and state.points == [0, 1]
+    assert any("+1 suit +1 Outpost = 6" in e.text for e in events)
+    assert sorted(state.discards[RED]) == [S["drop"], S["bricks"]]  # both placed cards spent
+
+
+def test_a_destroyed_outpost_loses_both_cubes() -> None:
+    state = duel(["arrow", "drop", "drop", "drop"], ["drop", "hammers"], outpost=True)
+    state, _ = GAME.play(state, RED, "pick drop hammers")
+    state, _ = GAME.play(state, BLUE, "pick arrow")
+    state, _ = GAME.play(state, RED, "use hammers")
+    assert cubes_of(state, RED) == {"e5": 1}
+    assert state.supply[RED] == 11 and state.points == [1, 0]
+
+
+def test_an_outpost_cannot_attack() -> None:
+    state = position(cubes={"b2": (BLUE, 2), "b3": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], ["drop"]])
+    refused(state, BLUE, "attack b3 from b2", IllegalMove, "An Outpost cannot attack.")
+    assert not any(m.startswith("attack") for m in GAME.legal_moves(state, BLUE))
+
+
+def test_an_attack_names_a_neighbouring_enemy() -> None:
+    state = position(cubes={"b2": (BLUE, 1), "d4": (RED, 1), "b3": (BLUE, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], ["drop"]])
+    refused(state, BLUE, "attack d4 from b2", IllegalMove,
+            "d4 is not next to b2 (attacks go up, down, left or right).")
+    refused(state, BLUE, "attack b3 from b2", IllegalMove, "b3 holds no enemy cube.")
+
+
+def test_a_defender_without_cards_defends_with_nothing() -> None:
+    state = duel(["drop", "drop", "drop", "drop"], [])
+    assert GAME.to_act(state) == {BLUE}
+    state, _ = GAME.play(state, BLUE, "pick drop")
+    assert state.points == [1, 0]
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def test_the_game_ends_when_a_player_reaches_ten_points() -> None:
+    state = duel(["crown", "drop", "drop", "drop"], ["drop"], points=[9, 3])
+    state, _ = GAME.play(state, BLUE, "pick crown")
+    state, _ = GAME.play(state, RED, "pick drop")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {BLUE} and outcome.scores == (10, 3)
+    assert outcome.reason == "Blue reached 10 points. Blue wins with 10 points."
+    assert GAME.to_act(state) == frozenset()
+    with pytest.raises(GameOver):
+        GAME.play(state, RED, "pass")
+
+
+def test_the_game_ends_when_a_player_has_no_cubes_left() -> None:
+    state = position(cubes={"b2": (BLUE, 1), "b3": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], ["drop"]], points=[0, 4])
+    state, _ = GAME.play(state, BLUE, "attack b3 from b2")
+    state, _ = GAME.play(state, BLUE, "pick crown")
+    state, _ = GAME.play(state, RED, "pick drop")
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert outcome.reason.startswith("Red has no cubes left on the board.")
+    assert outcome.winners == {RED}  # most points wins, even without cubes
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def test_forgiving_notation() -> None:
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], []])
+    canonical = GAME.dump(GAME.play(state, BLUE, "move b1 b3 with crown")[0])
+    for text in ("Move B1 to B3 with Crown", "move b1 b3 crown", "move  b1, b3 with 5",
+                 "move b1 b3 with crowns."):
+        assert GAME.dump(GAME.play(state, BLUE, text)[0]) == canonical
+
+
+def test_attack_from_the_only_neighbour_may_be_left_out() -> None:
+    state = position(cubes={"b2": (BLUE, 1), "b3": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], ["drop"]])
+    after, _ = GAME.play(state, BLUE, "attack b3")
+    assert after.attack is not None and SQUARES[after.attack["from"]] == "b2"
+
+
+def test_nonsense_is_refused_with_an_example_of_a_move() -> None:
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], []])
+    refused(state, BLUE, "jump b1", InvalidMove,
+            "That is not a move I understand. Moves look like 'move b1 b3 with crown', "
+            "'prepare drop hammers take arrow', 'reinforce c2 with bricks', 'outpost b1 with "
+            "drop' or 'attack c3 from c2'.")
+    refused(state, BLUE, "move b1 b3 with banana", InvalidMove,
+            "I don't know 'banana'. Moves look like 'move b1 b3 with crown', "
+            "'prepare drop hammers take arrow', 'reinforce c2 with bricks', 'outpost b1 with "
+            "drop' or 'attack c3 from c2'.")
+
+
+def test_a_seat_outside_the_game_is_refused() -> None:
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)}, hands=[["drop"] * 4, []])
+    refused(state, 5, "move b1 b2 with drop", NotYourTurn, "You have no seat in this game.")
+
+
+# --------------------------------------------------------------------------- hidden information
+
+
+def test_views_show_hands_only_to_their_owner() -> None:
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)}, face_down="c3",
+                     hands=[["crown", "drop", "drop", "drop"], ["arrow"]])
+    spectator, blue = GAME.view(state, None), GAME.view(state, BLUE)
+    assert "hand" not in spectator and blue["hand"] == ["drop", "drop", "drop", "crown"]
+    assert "arrow" not in json.dumps(blue)
+    assert spectator["hand_counts"] == [4, 1]
+    c3 = spectator["board"][INDEX["c3"]]
+    assert c3["symbol"] is None and c3["pips"] is None
