@@ -468,11 +468,10 @@ class CubeConquest(Game[CubeState]):
             dist, parent = _route(state, seat, i)
             for j in range(SIZE * SIZE):
                 if 0 < dist[j] <= reach and state.owner[j] == -1:
-                    path = _path(parent, i, j)
                     for c in hand:
                         if PIPS[c] >= dist[j]:
                             out[f"move {SQUARES[i]} {SQUARES[j]} with {SYMBOLS[c]}"] = (
-                                "move", c, path)
+                                "move", c, i, j, parent)
         if len(state.hands[seat]) >= 2:
             for a, b in sorted(set(combinations(state.hands[seat], 2))):
                 for t in sorted(set(state.discards[seat]) | {a, b}):
@@ -516,7 +515,8 @@ class CubeConquest(Game[CubeState]):
         if kind == "attack":
             return _declare_attack(state, seat, detail[1], detail[2])
         if kind == "move":
-            events = _move(state, seat, detail[1], detail[2])
+            _, symbol, start, end, parent = detail
+            events = _move(state, seat, symbol, _path(parent, start, end))
         elif kind == "prepare":
             events = _prepare(state, seat, detail[1], detail[2])
         elif kind == "reinforce":
