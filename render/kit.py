@@ -1,0 +1,316 @@
+"""The drawing kit every game's picture shares: palette, fonts, text, the grid, PNG output.
+
+Pictures are made for phones first: a colour-blind-safe palette (Okabe-Ito) with a letter on
+every coloured piece, large type from Pillow's built-in scalable font (nothing to install),
+and coordinates on every edge of a board so players can type their moves.
+
+Text and repeated sprites are cached: a bot draws the same labels thousands of times, and a
+cached mask pasted onto the picture costs a fraction of laying the text out again.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import unicodedata
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+
+
+def rgb(code: str) -> RGB:
+    """'#0072B2' -> (0, 114, 178)."""
+    code = code.lstrip("#")
+    return int(code[0:2], 16), int(code[2:4], 16), int(code[4:6], 16)
+
+
+# --------------------------------------------------------------------------- palette
+
+INK: RGB = rgb("#1A1A1A")
+PAPER: RGB = rgb("#FFFFFF")
+MUTED: RGB = rgb("#595959")  # secondary text: 7:1 on white
+SHADE: RGB = rgb("#EDEDED")  # quiet backgrounds: rows, boxes
+
+
+@dataclass(frozen=True)
+class SeatColour:
+    """A seat's colour: its name, fill, the letter drawn on its pieces and that letter's ink."""
+
+    name: str
+    fill: RGB
+    letter: str
+    ink: RGB
+
+
+def luminance(colour: RGB) -> float:
+    """Relative luminance (WCAG 2)."""
+
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio, 1 to 21."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def ink_for(fill: RGB) -> RGB:
+    """Black or white, whichever reads better on ``fill``."""
+    return INK if contrast(fill, INK) >= contrast(fill, PAPER) else PAPER
+
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour
+# vision deficiency. Seat colours are named as players say them; letters are all distinct.
+_OKABE_ITO = [
+    ("blue", "#0072B2", "B"),
+    ("red", "#D55E00", "R"),  # vermillion
+    ("yellow", "#F0E442", "Y"),
+    ("green", "#009E73", "G"),  # bluish green
+    ("orange", "#E69F00", "O"),
+    ("sky", "#56B4E9", "S"),
+    ("purple", "#CC79A7", "P"),  # reddish purple
+    ("black", "#000000", "K"),
+]
+SEAT_COLOURS: dict[str, SeatColour] = {
+    name: SeatColour(name, rgb(code), letter, ink_for(rgb(code)))
+    for name, code, letter in _OKABE_ITO
+}
+
+
+def seat_colour(name: str) -> SeatColour:
+    """The palette entry for a colour name from a game's data ('blue', 'red', ...)."""
+    try:
+        return SEAT_COLOURS[name.lower()]
+    except KeyError:
+        raise ValueError(f"No palette colour is named {name!r}.") from None
+
+
+# --------------------------------------------------------------------------- fonts and text
+
+
+@functools.lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's built-in scalable font (Aileron) at ``size`` pixels."""
+    loaded = ImageFont.load_default(size=size)
+    if not isinstance(loaded, ImageFont.FreeTypeFont):
+        raise RuntimeError("Pillow was built without FreeType; pictures need scalable text.")
+    return loaded
+
+
+@functools.lru_cache(maxsize=1024)
+def _has_glyph(char: str) -> bool:
+    """Whether the built-in font draws ``char`` (it covers Latin-1, not arrows or emoji)."""
+    probe = font(20)
+    return char == " " or bytes(probe.getmask(char)) != bytes(probe.getmask("\uffff"))
+
+
+def clean(text: str) -> str:
+    """One line the font can draw: blanks collapsed, accents dropped ('Zoë' -> 'Zoe'; the
+    built-in font is nearly ASCII), anything else it lacks shown as '?'."""
+    line = " ".join(text.split())
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", line)
+                    if not unicodedata.combining(ch))
+    return "".join(ch if _has_glyph(ch) else "?" for ch in plain)
+
+
+def text_width(text: str, size: int, *, bold: bool = False) -> int:
+    """Width in pixels of ``text`` drawn at ``size``."""
+    return math.ceil(font(size).getlength(text)) + (2 if bold else 0)
+
+
+def fit(text: str, size: int, width: int, *, bold: bool = False) -> str:
+    """``text``, shortened with an ellipsis until it fits in ``width`` pixels."""
+    if text_width(text, size, bold=bold) <= width:
+        return text
+    while text and text_width(text + "…", size, bold=bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def wrap(text: str, size: int, width: int) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` (a long word is shortened)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", size) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(fit(word, size, width))
+    return lines
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
+    """The text's coverage as an 'L' mask and its offset from the anchor point."""
+    face = font(size)
+    box = face.getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top, right, bottom = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]),
+                                math.ceil(box[3]))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor,
+                              stroke_width=stroke, stroke_fill=255)
+    return mask, left, top
+
+
+def text(image: Image.Image, xy: tuple[float, float], line: str, size: int,
+         fill: RGB = INK, *, anchor: str = "ls", bold: bool = False,
+         halo: RGB | None = None) -> None:
+    """Draw one line of text; ``anchor`` as in Pillow ('ls' left/baseline, 'mm' centre).
+
+    ``bold`` thickens the strokes (the built-in font has no bold face); ``halo`` rings the
+    letters in that colour so they stay readable over lines drawn across them.
+    """
+    if not line:
+        return
+    weight = max(1, size // 28) if bold else 0
+    x, y = round(xy[0]), round(xy[1])
+    if halo is not None:
+        mask, left, top = _text_mask(line, size, anchor, weight + max(3, size // 7))
+        image.paste(halo, (x + left, y + top), mask)
+    mask, left, top = _text_mask(line, size, anchor, weight)
+    image.paste(fill, (x + left, y + top), mask)
+
+
+# --------------------------------------------------------------------------- the grid
+
+
+def square_name(file: int, rank: int) -> str:
+    """(0, 0) -> 'a1': files a.. left to right, ranks 1.. bottom to top, like chess."""
+    return f"{chr(ord('a') + file)}{rank + 1}"
+
+
+def square_index(name: str) -> tuple[int, int]:
+    """'c4' -> (2, 3), the inverse of ``square_name``."""
+    return ord(name[0].lower()) - ord("a"), int(name[1:]) - 1
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A board of ``files`` x ``ranks`` square cells whose top-left corner is (left, top)."""
+
+    files: int
+    ranks: int
+    left: int
+    top: int
+    cell: int
+
+    @property
+    def right(self) -> int:
+        return self.left + self.files * self.cell
+
+    @property
+    def bottom(self) -> int:
+        return self.top + self.ranks * self.cell
+
+    def squares(self) -> list[str]:
+        """Every square name, a1 first, along each rank."""
+        return [square_name(f, r) for r in range(self.ranks) for f in range(self.files)]
+
+    def box(self, square: str, inset: int = 0) -> Box:
+        """The cell of ``square``, shrunk by ``inset`` on every side."""
+        file, rank = square_index(square)
+        x = self.left + file * self.cell
+        y = self.top + (self.ranks - 1 - rank) * self.cell
+        return x + inset, y + inset, x + self.cell - inset, y + self.cell - inset
+
+    def centre(self, square: str) -> tuple[int, int]:
+        x0, y0, x1, y1 = self.box(square)
+        return (x0 + x1) // 2, (y0 + y1) // 2
+
+    def coordinates(self, image: Image.Image, size: int, gap: int, fill: RGB = INK) -> None:
+        """Print file letters above and below the board and rank numbers on both sides."""
+        for f in range(self.files):
+            x = self.left + f * self.cell + self.cell // 2
+            letter = chr(ord("a") + f)
+            text(image, (x, self.top - gap), letter, size, fill, anchor="md", bold=True)
+            text(image, (x, self.bottom + gap), letter, size, fill, anchor="mt", bold=True)
+        for r in range(self.ranks):
+            y = self.top + (self.ranks - 1 - r) * self.cell + self.cell // 2
+            number = str(r + 1)
+            text(image, (self.left - gap, y), number, size, fill, anchor="rm", bold=True)
+            text(image, (self.right + gap, y), number, size, fill, anchor="lm", bold=True)
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+def chip(image: Image.Image, box: Box, colour: SeatColour, size: int) -> None:
+    """A seat's colour swatch with its letter: the legend's key for the pieces."""
+    draw = ImageDraw.Draw(image)
+    border = max(2, (box[2] - box[0]) // 16)
+    draw.rounded_rectangle(box, radius=(box[2] - box[0]) // 5, fill=colour.fill, outline=INK,
+                           width=border)
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    text(image, centre, colour.letter, size, colour.ink, anchor="mm", bold=True)
+
+
+def triangle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float,
+             angle: float, fill: RGB) -> None:
+    """A filled triangle pointing at ``angle`` degrees (0: right, 90: down)."""
+    points = [(centre[0] + radius * math.cos(math.radians(angle + turn)),
+               centre[1] + radius * math.sin(math.radians(angle + turn)))
+              for turn in (0, 140, 220)]
+    draw.polygon(points, fill=fill)
+
+
+def arrow(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], width: int,
+          fill: RGB, head: float) -> None:
+    """A polyline ending in an arrowhead of length ``head`` whose tip is its last point."""
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    base = (x1 - ux * head, y1 - uy * head)
+    draw.line([*points[:-1], base], fill=fill, width=width, joint="curve")
+    for x, y in points[1:-1]:  # round the corners of a route
+        draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=fill)
+    half = head * 0.62
+    draw.polygon([(x1, y1), (base[0] - uy * half, base[1] + ux * half),
+                  (base[0] + uy * half, base[1] - ux * half)], fill=fill)
+
+
+# --------------------------------------------------------------------------- output
+
+
+@functools.lru_cache(maxsize=16)
+def palette(surfaces: tuple[RGB, ...] = ()) -> Image.Image:
+    """A fixed 256-colour palette: the kit's colours, a game's ``surfaces``, and for each a
+    ramp to black ink and to white, which is what anti-aliased text and icons blend into."""
+    bases = [INK, PAPER, MUTED, SHADE, *(c.fill for c in SEAT_COLOURS.values()), *surfaces]
+    colours = list(dict.fromkeys(bases))
+    for base in bases:
+        for target in (INK, PAPER):
+            for step in range(1, 7):
+                f = step / 7
+                blend = (round(base[0] + (target[0] - base[0]) * f),
+                         round(base[1] + (target[1] - base[1]) * f),
+                         round(base[2] + (target[2] - base[2]) * f))
+                # Pillow maps colours through a cache of 4-level steps: a blend closer than
+                # this to a colour already chosen could capture that colour's pixels.
+                if min(math.dist(blend, c) for c in colours) >= 12:
+                    colours.append(blend)
+    flat = [v for c in colours[:256] for v in c]
+    holder = Image.new("P", (1, 1))
+    holder.putpalette(flat + [0] * (768 - len(flat)))
+    return holder
+
+
+def finish(image: Image.Image, *, surfaces: tuple[RGB, ...] = ()) -> bytes:
+    """Encode as PNG with a fixed palette: a third of the bytes, and fast.
+
+    Every colour a picture draws must be in the kit or among ``surfaces``; blends are mapped
+    to the nearest ramp colour. Measured on Cube Conquest boards (1000 px wide): mapping to
+    the fixed palette takes ~3 ms against ~14 ms for an adaptive octree, and zlib level 3
+    takes ~6 ms for ~70 KB against ~18 ms for ~55 KB at level 6.
+    """
+    quantized = image.quantize(palette=palette(surfaces), dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    quantized.save(out, format="PNG", compress_level=3)
+    return out.getvalue()

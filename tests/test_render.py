@@ -1,0 +1,318 @@
+"""The pictures: valid, small PNGs of real games; nothing hidden drawn; one-line summaries.
+
+Views come from real Cube Conquest games for 2, 3 and 4 players, played with seeded random
+legal moves (attacking whenever the dice say so, so that games end), sampled in every
+phase: setup, action, an attack being fought, an Outpost's defender choosing, and over.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import io
+import json
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import render
+import rules
+from render import cube_conquest, kit
+
+GAME = rules.GAMES["cube-conquest"]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PHASES = {"setup", "action", "attack", "choose", "over"}
+SEEDS = {2: (6, 7), 3: (2, 7), 4: (2, 7)}  # seeds whose random games reach every phase
+
+
+# --------------------------------------------------------------------------- games
+
+
+def play_out(players: int, seed: int, limit: int = 3000) -> list[Any]:
+    """Every state of one random game, from the deal to the end (or ``limit`` moves)."""
+    rng = random.Random(seed)
+    state = GAME.new(players, seed)
+    states = [state]
+    while GAME.outcome(state) is None and len(states) < limit:
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        moves = GAME.legal_moves(state, seat)
+        fights = [m for m in moves if m.startswith(("attack", "outpost"))]
+        move = rng.choice(fights if fights and rng.random() < 0.8 else moves)
+        state, _ = GAME.play(state, seat, move)
+        states.append(state)
+    return states
+
+
+@functools.cache
+def samples(players: int) -> tuple[Any, ...]:
+    """First, middle and last state of each phase of the games for ``players``."""
+    picked: list[Any] = []
+    for seed in SEEDS[players]:
+        by_phase: dict[str, list[Any]] = {}
+        for state in play_out(players, seed):
+            by_phase.setdefault(state.phase, []).append(state)
+        for states in by_phase.values():
+            for i in sorted({0, len(states) // 2, len(states) - 1}):
+                picked.append(states[i])
+    return tuple(picked)
+
+
+def all_samples() -> list[Any]:
+    return [state for players in SEEDS for state in samples(players)]
+
+
+def viewers(state: Any) -> list[int | None]:
+    return [None, *range(state.players)]
+
+
+@functools.cache
+def _png(view_json: str) -> bytes:
+    return render.png("cube-conquest", json.loads(view_json))
+
+
+def png(view: dict[str, Any]) -> bytes:
+    """The picture of ``view`` (memoised: several tests draw the same views)."""
+    return _png(json.dumps(view, sort_keys=True))
+
+
+# --------------------------------------------------------------------------- the samples
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_samples_cover_every_phase(players: int) -> None:
+    phases = {state.phase for state in samples(players)}
+    assert phases == PHASES
+    attacks = [s for s in samples(players) if s.phase == "attack"]
+    assert any(GAME.view(s, None)["attack"]["chosen"] for s in attacks) or players == 2
+
+
+def test_samples_include_a_half_chosen_attack() -> None:
+    """An attack where one side has chosen and the other has not: 'chosen' vs 'choosing'."""
+    half = [s for s in all_samples() if s.phase == "attack"
+            and len(GAME.view(s, None)["attack"]["chosen"]) == 1]
+    assert half
+
+
+# --------------------------------------------------------------------------- the PNG
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_png_is_valid_wide_and_small(players: int) -> None:
+    drawn = 0
+    for state in samples(players):
+        for seat in viewers(state):
+            data = png(GAME.view(state, seat))
+            assert data.startswith(PNG_SIGNATURE)
+            with Image.open(io.BytesIO(data)) as image:
+                image.load()
+                assert image.format == "PNG"
+                assert image.width >= 1000
+                assert image.height >= image.width  # portrait: made for phones
+            assert len(data) < 300_000
+            drawn += 1
+    assert drawn >= 10 * (players + 1)
+
+
+def test_same_view_gives_the_same_bytes() -> None:
+    """Cached sprites and text are never drawn on: A, B, A gives A twice, byte for byte."""
+    first, other = all_samples()[5], all_samples()[-1]
+    a = render.png("cube-conquest", GAME.view(first, 0))
+    render.png("cube-conquest", GAME.view(other, 1))
+    assert render.png("cube-conquest", GAME.view(first, 0)) == a
+
+
+def test_width_option_scales_the_picture() -> None:
+    view = GAME.view(samples(3)[-1], 1)
+    with Image.open(io.BytesIO(render.png("cube-conquest", view, width=1400))) as image:
+        assert image.width == 1400
+    with pytest.raises(ValueError, match="at least"):
+        render.png("cube-conquest", view, width=200)
+
+
+def test_unknown_game_is_refused_with_a_sentence() -> None:
+    with pytest.raises(ValueError, match="no picture for the game 'chess'"):
+        render.png("chess", {})
+    with pytest.raises(ValueError, match="cube-conquest"):
+        render.summary("chess", {})
+
+
+# --------------------------------------------------------------------------- what is drawn
+
+
+def test_spectator_picture_is_the_same_for_every_determinization() -> None:
+    """Resampling all a seat cannot see leaves the spectator's picture byte-identical."""
+    compared = 0
+    for state in all_samples()[::2]:
+        spectator = png(GAME.view(state, None))
+        for seat in range(state.players):
+            other = GAME.determinize(state, seat, seed=seat + 1)
+            if GAME.dump(other)["tiles"] == GAME.dump(state)["tiles"] and (
+                    GAME.dump(other)["hands"] == GAME.dump(state)["hands"]):
+                continue  # nothing hidden changed: the comparison would prove nothing
+            # drawn afresh, not memoised: the bytes themselves must match
+            assert render.png("cube-conquest", GAME.view(other, None)) == spectator
+            compared += 1
+    assert compared >= 40
+
+
+def test_picture_changes_when_the_board_changes() -> None:
+    changed = 0
+    for state in all_samples():
+        if state.phase not in ("setup", "action"):
+            continue
+        seat = state.turn
+        moves = [m for m in GAME.legal_moves(state, seat)
+                 if m.startswith(("place", "move", "reinforce", "outpost"))]
+        if not moves:
+            continue
+        after, _ = GAME.play(state, seat, moves[0])
+        assert png(GAME.view(after, None)) != png(GAME.view(state, None))
+        changed += 1
+    assert changed >= 6
+
+
+def test_picture_shows_tile_symbols_and_cubes() -> None:
+    """Editing one square of a view (its symbol, then its cubes) changes the picture."""
+    view = next(v for v in (GAME.view(s, None) for s in samples(2) if s.phase == "action")
+                if any(sq["symbol"] and sq["owner"] is None for sq in v["board"])
+                and any(sq["cubes"] == 1 for sq in v["board"]))
+    base = png(view)
+    square = next(i for i, sq in enumerate(view["board"]) if sq["symbol"] and sq["owner"] is None)
+    other = copy.deepcopy(view)
+    other["board"][square].update(symbol="crown" if view["board"][square]["symbol"] != "crown"
+                                  else "drop")
+    assert png(other) != base
+    stacked = copy.deepcopy(view)
+    mine = next(i for i, sq in enumerate(view["board"]) if sq["cubes"] == 1)
+    stacked["board"][mine]["cubes"] = 2
+    assert png(stacked) != base
+
+
+def test_seat_picture_adds_the_hand() -> None:
+    shown = 0
+    for state in all_samples():
+        for seat in range(state.players):
+            view = GAME.view(state, seat)
+            if not view["hand"]:
+                continue
+            assert png(view) != png(GAME.view(state, None))
+            if seat == state.turn:
+                other = copy.deepcopy(view)
+                other["hand"] = ["arrow" if card != "arrow" else "drop" for card in view["hand"]]
+                assert png(other) != png(view)  # the cards themselves are drawn
+                shown += 1
+    assert shown >= 20
+
+
+def test_a_secret_pick_shows_only_in_its_own_seats_picture() -> None:
+    """The attacker's chosen card appears in the attacker's picture, not the spectator's."""
+    for state in all_samples():
+        if state.phase != "attack":
+            continue
+        attack = GAME.view(state, None)["attack"]
+        attacker = attack["attacker"]
+        mine = GAME.view(state, attacker)
+        if mine["attack"]["attacker_card"] is None:
+            continue
+        hidden = copy.deepcopy(mine)
+        hidden["attack"]["attacker_card"] = None
+        assert png(mine) != png(hidden)
+        return
+    pytest.fail("no sample has an attack whose attacker has chosen")
+
+
+def test_display_names_are_drawn_and_said() -> None:
+    state = next(s for s in samples(4) if s.phase == "action")
+    view = GAME.view(state, None)
+    names = ["Alice", "Bob", "Chandra", "Dee"]
+    named = {**view, "names": names}
+    assert png(named) != png(view)
+    said = render.summary("cube-conquest", named)
+    turn = view["turn"]
+    assert f"{names[turn]} ({view['colours'][turn].capitalize()}) to move" in said
+    assert "Points: Alice " in said
+    odd = {**view, "names": ["🎲🎲", "x" * 32, "Zoë\nnew line", ""]}
+    data = png(odd)
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.width == 1000
+    said = render.summary("cube-conquest", odd)
+    assert "\n" not in said
+    assert "Blue" in said  # an undrawable name falls back to the colour
+
+
+# --------------------------------------------------------------------------- the summary
+
+
+def test_summary_is_one_line_saying_who_acts() -> None:
+    said = 0
+    for state in all_samples():
+        for seat in viewers(state):
+            view = GAME.view(state, seat)
+            line = render.summary("cube-conquest", view)
+            assert line and line == line.strip()
+            assert "\n" not in line and "  " not in line and ".." not in line
+            assert line.startswith("Cube Conquest, ")
+            if view["result"] is None:
+                for acting in view["to_act"]:
+                    assert view["colours"][acting].capitalize() in line
+            else:
+                assert "game over" in line
+            said += 1
+    assert said >= 100
+
+
+def test_summary_examples() -> None:
+    state = next(s for s in samples(2) if s.phase == "action" and s.last)
+    view = GAME.view(state, None)
+    mover = view["colours"][view["turn"]].capitalize()
+    line = render.summary("cube-conquest", view)
+    assert line.startswith(f"Cube Conquest, {mover} to move. Points: Blue ")
+    assert f"Last: {view['last'][0]}" in line
+    assert "Your hand" not in line
+    assert "Your hand: " in render.summary("cube-conquest", GAME.view(state, 0))
+
+
+# --------------------------------------------------------------------------- the kit
+
+
+def test_seat_colours_are_okabe_ito_with_readable_letters() -> None:
+    expected = {"blue": "#0072B2", "red": "#D55E00", "yellow": "#F0E442", "green": "#009E73"}
+    for name, code in expected.items():
+        assert kit.seat_colour(name).fill == kit.rgb(code)
+    letters = [c.letter for c in kit.SEAT_COLOURS.values()]
+    assert len(set(letters)) == len(letters)
+    for colour in kit.SEAT_COLOURS.values():
+        assert kit.contrast(colour.fill, colour.ink) >= 4.5, colour.name
+    with pytest.raises(ValueError, match="No palette colour"):
+        kit.seat_colour("mauve")
+
+
+def test_grid_is_laid_out_like_chess() -> None:
+    grid = kit.Grid(files=5, ranks=4, left=10, top=20, cell=100)
+    assert grid.box("a1") == (10, 320, 110, 420)  # bottom left
+    assert grid.box("e4") == (410, 20, 510, 120)  # top right
+    assert grid.squares()[:2] == ["a1", "b1"] and len(grid.squares()) == 20
+    assert kit.square_index("c4") == (2, 3) and kit.square_name(2, 3) == "c4"
+
+
+def test_finish_keeps_the_palette_colours_exact() -> None:
+    colours = [kit.INK, kit.PAPER, kit.MUTED, *cube_conquest.SURFACES,
+               *(c.fill for c in kit.SEAT_COLOURS.values())]
+    image = Image.new("RGB", (len(colours) * 4, 4))
+    for i, colour in enumerate(colours):
+        image.paste(colour, (i * 4, 0, i * 4 + 4, 4))
+    data = kit.finish(image, surfaces=cube_conquest.SURFACES)
+    with Image.open(io.BytesIO(data)) as decoded:
+        back = decoded.convert("RGB")
+        assert [back.getpixel((i * 4 + 1, 1)) for i in range(len(colours))] == colours
+
+
+def test_text_helpers_fit_and_clean() -> None:
+    assert kit.clean("Zoë\n 🎲  Łx") == "Zoe ? ?x"
+    long = "Bartholomew the Magnificent"
+    short = kit.fit(long, 30, 150)
+    assert short.endswith("…") and kit.text_width(short, 30) <= 150
+    assert kit.fit("Bob", 30, 150) == "Bob"
+    assert all(kit.text_width(line, 28) <= 300 for line in kit.wrap(long * 3, 28, 300))
