@@ -1,0 +1,105 @@
+"""Answering an interaction: defer at once, then one ephemeral reply, whatever happens.
+
+Every command and button goes through ``answer``. It acknowledges the interaction before any
+slow work (Discord allows 3 seconds), runs the work, and edits the deferred reply with the
+result. A ``GameError`` (a player's mistake) comes back as its sentence; anything else is
+logged with a short error id, and the player reads an apology naming that id, never a
+traceback. This is the one place where the Discord surface catches errors.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from rules import GameError
+
+if TYPE_CHECKING:
+    from bot.service import Picture
+
+log = logging.getLogger("boardroom.discord")
+
+LIMIT = 2000  # Discord's limit on a message's text
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the invoking player alone sees once the work is done."""
+
+    text: str
+    picture: Picture | None = None
+    view: discord.ui.View | None = None
+
+
+def clip(text: str, limit: int = LIMIT) -> str:
+    """Text cut to Discord's length limit, marked when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def picture_file(picture: Picture, name: str = "board.png") -> discord.File:
+    """A picture as an attachment, its one-line summary as the alt text."""
+    return discord.File(io.BytesIO(picture.png), filename=name,
+                        description=clip(picture.summary, 1024) or None)
+
+
+def apology(error_id: str) -> str:
+    return (f"Sorry, something went wrong on my side (error id `{error_id}`). "
+            "Please try again in a moment; if it keeps happening, tell the server's admins "
+            "that id.")
+
+
+def describe(interaction: discord.Interaction[Any]) -> str:
+    """Who did what where, for the log."""
+    if interaction.command is not None:
+        what = f"/{interaction.command.qualified_name}"
+    else:
+        data: dict[str, Any] = dict(interaction.data or {})
+        what = f"component {data.get('custom_id')!r}"
+    return f"{what} by user {interaction.user.id} in channel {interaction.channel_id}"
+
+
+def report_unexpected(interaction: discord.Interaction[Any], error: BaseException) -> str:
+    """Log an unexpected error with a fresh id; returns the id."""
+    error_id = secrets.token_hex(4)
+    log.error("Unexpected error %s in %s", error_id, describe(interaction),
+              exc_info=(type(error), error, error.__traceback__))
+    return error_id
+
+
+async def answer(interaction: discord.Interaction[Any],
+                 work: Callable[[], Awaitable[Answer]]) -> None:
+    """Defer ephemerally, run ``work``, and edit the deferred reply with its outcome."""
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException:
+        # Too late (over 3 seconds) or already answered: nobody is left to tell.
+        log.warning("Could not defer %s", describe(interaction), exc_info=True)
+        return
+    try:
+        result = await work()
+    except GameError as error:
+        await _edit(interaction, Answer(str(error)))
+        return
+    except Exception as error:
+        await _edit(interaction, Answer(apology(report_unexpected(interaction, error))))
+        return
+    await _edit(interaction, result)
+
+
+async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
+    files = [picture_file(result.picture)] if result.picture is not None else []
+    try:
+        if result.view is not None:
+            await interaction.edit_original_response(content=clip(result.text),
+                                                     attachments=files, view=result.view)
+        else:
+            await interaction.edit_original_response(content=clip(result.text),
+                                                     attachments=files)
+    except discord.HTTPException:
+        log.warning("Could not answer %s", describe(interaction), exc_info=True)

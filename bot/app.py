@@ -1,0 +1,105 @@
+"""The Discord bot: a thin adapter over the table service.
+
+``create_bot(database)`` builds it. ``database`` is either a path (``None``: the
+``BOARDROOM_DB`` variable, else ``boardroom.db``), in which case the bot opens the store in
+``setup_hook`` and closes it in ``close``; or a ``Store`` that is already open, which the
+caller keeps and closes (tests share one store, or reopen the same file to restart a bot).
+
+``setup_hook`` loads the cogs, registers the persistent buttons and syncs the slash commands:
+globally, or only to the guild in ``DISCORD_GUILD`` when it is set (guild commands update
+at once, global ones can take a while, so set it while testing).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.answer import apology, report_unexpected
+from bot.buttons import BUTTONS
+from bot.cogs import EXTENSIONS
+from bot.desk import Desk
+from bot.service import TableService
+from bot.store import Store
+
+log = logging.getLogger("boardroom.discord")
+
+
+class BoardroomTree(app_commands.CommandTree["Boardroom"]):
+    """The command tree; its error handler is the last resort for what ``answer`` missed."""
+
+    async def on_error(self, interaction: discord.Interaction[Boardroom],
+                       error: app_commands.AppCommandError) -> None:
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        text = apology(report_unexpected(interaction, cause))
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("Could not apologise for an error", exc_info=True)
+
+
+class Boardroom(commands.Bot):
+    """Boardroom's client: one table service, one desk delivering its replies."""
+
+    def __init__(self, database: str | Store | None = None, *, images: bool = True) -> None:
+        # No privileged intents: slash commands, buttons and DMs need none of them.
+        super().__init__(command_prefix=commands.when_mentioned,
+                         intents=discord.Intents.default(), tree_cls=BoardroomTree,
+                         help_command=None)
+        self._database = database
+        self._owns_store = not isinstance(database, Store)
+        self._images = images
+        self._store: Store | None = database if isinstance(database, Store) else None
+        self._service: TableService | None = None
+        self._desk: Desk | None = None
+
+    @property
+    def service(self) -> TableService:
+        if self._service is None:
+            raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
+        return self._service
+
+    @property
+    def desk(self) -> Desk:
+        if self._desk is None:
+            raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
+        return self._desk
+
+    async def setup_hook(self) -> None:
+        if self._store is None:
+            path = self._database if isinstance(self._database, str) else None
+            self._store = await Store.open(path)
+        self._service = TableService(self._store, images=self._images)
+        self._desk = Desk(self, self._service)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*BUTTONS)
+        guild = os.environ.get("DISCORD_GUILD", "").strip()
+        if guild:
+            target = discord.Object(id=int(guild))
+            self.tree.copy_global_to(guild=target)
+            synced = await self.tree.sync(guild=target)
+            log.info("Synced %d commands to guild %s", len(synced), guild)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d global commands", len(synced))
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self._owns_store and self._store is not None:
+                await self._store.close()
+                self._store = None
+
+
+def create_bot(database: str | Store | None = None, *, images: bool = True) -> Boardroom:
+    """The bot over a database path (opened and closed by the bot) or an open ``Store``."""
+    return Boardroom(database, images=images)

@@ -1,0 +1,114 @@
+"""Buttons: persistent across restarts, acting through the same service and checks as /play.
+
+Every button is a ``DynamicItem``: its ``custom_id`` matches a template and the bot rebuilds
+the button from it at click time, so buttons sent before a restart keep working. A custom id
+never carries hidden information, only where and when it was made:
+
+``br:act:{channel}:{version}:{n}``
+    play the clicker's n-th legal move (recomputed at click time) at that table version; a
+    newer version makes the button stale and the service refuses it with a sentence.
+``br:moves:{channel}``
+    on the public turn message: shows the clicker, ephemerally, their own choices now.
+``br:hand:{channel}``
+    on the public turn message: the clicker's private view, ephemerally (like /hand).
+
+A button's *label* shows a move, so move buttons only go where the clicker alone can see
+them: an ephemeral reply or a DM. The public turn message carries no move at all.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.answer import answer
+
+if TYPE_CHECKING:
+    from bot.app import Boardroom
+
+MAX_CHOICES = 10  # at most this many moves become buttons; more goes through /play
+LABEL_LIMIT = 80  # Discord's limit on a button label
+
+
+class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"br:act:(?P<channel>\d+):(?P<version>\d+):(?P<n>\d+)"):
+    """One of the clicker's own legal moves, by its index in their list at a version."""
+
+    def __init__(self, channel_id: int, version: int, n: int, label: str = "…") -> None:
+        super().__init__(discord.ui.Button(
+            label=label[:LABEL_LIMIT], style=discord.ButtonStyle.primary,
+            custom_id=f"br:act:{channel_id}:{version}:{n}"))
+        self.channel_id, self.version, self.n = channel_id, version, n
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ActButton:
+        return cls(int(match["channel"]), int(match["version"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+        desk = interaction.client.desk
+        await answer(interaction, lambda: desk.choose(
+            interaction.user.id, self.channel_id, self.version, self.n))
+
+
+class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"br:moves:(?P<channel>\d+)"):
+    """'Your moves': the clicker's own choices, as buttons when few, answered ephemerally."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(discord.ui.Button(
+            label="Your moves", style=discord.ButtonStyle.primary,
+            custom_id=f"br:moves:{channel_id}"))
+        self.channel_id = channel_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> MovesButton:
+        return cls(int(match["channel"]))
+
+    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+        desk = interaction.client.desk
+        await answer(interaction, lambda: desk.moves(interaction.user.id, self.channel_id))
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"br:hand:(?P<channel>\d+)"):
+    """'Your hand': the clicker's private view, answered ephemerally."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(discord.ui.Button(
+            label="Your hand", style=discord.ButtonStyle.secondary,
+            custom_id=f"br:hand:{channel_id}"))
+        self.channel_id = channel_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:
+        return cls(int(match["channel"]))
+
+    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+        desk = interaction.client.desk
+        await answer(interaction, lambda: desk.hand(interaction.user.id, self.channel_id))
+
+
+BUTTONS = (ActButton, MovesButton, HandButton)
+
+
+def turn_view(channel_id: int) -> discord.ui.View:
+    """The public turn message's buttons: nothing on them depends on anyone's hand."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(MovesButton(channel_id))
+    view.add_item(HandButton(channel_id))
+    return view
+
+
+def choice_view(channel_id: int, version: int, moves: list[str]) -> discord.ui.View | None:
+    """One button per move of a small set, for the eyes of the player who owns them."""
+    if not moves or len(moves) > MAX_CHOICES:
+        return None
+    view = discord.ui.View(timeout=None)
+    for n, move in enumerate(moves):
+        view.add_item(ActButton(channel_id, version, n, move))
+    return view

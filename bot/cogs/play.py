@@ -1,0 +1,70 @@
+"""Playing: ``/play action:<text>`` with autocomplete of the caller's own legal moves."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.answer import Answer, answer
+from rules.core import normalize
+
+if TYPE_CHECKING:
+    from bot.app import Boardroom
+
+Interaction = discord.Interaction["Boardroom"]
+
+log = logging.getLogger("boardroom.discord")
+
+SUGGESTIONS = 25  # Discord shows at most 25 autocomplete choices
+CHOICE_LIMIT = 100  # and each choice's name and value hold at most 100 characters
+
+
+def matching(moves: list[str], typed: str) -> list[str]:
+    """The moves containing every word typed so far, in the order the game lists them."""
+    words = normalize(typed).split()
+    return [m for m in moves if all(w in m for w in words)][:SUGGESTIONS]
+
+
+class Play(commands.Cog):
+    """Moves typed with ``/play`` (or picked from its suggestions)."""
+
+    def __init__(self, bot: Boardroom) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="play", description="Make a move in this channel's game.")
+    @app_commands.describe(action="Your move, e.g. 'place b1' (suggestions list your legal "
+                           "moves)")
+    @app_commands.guild_only()
+    async def play(self, interaction: Interaction, action: str) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            return await self.bot.desk.play(interaction.user.id, interaction.channel_id, action)
+        await answer(interaction, work)
+
+    @play.autocomplete("action")
+    async def suggest(self, interaction: Interaction, current: str
+                      ) -> list[app_commands.Choice[str]]:
+        """Only the caller's own legal moves: empty unless they are seated and awaited."""
+        if interaction.channel_id is None:
+            return []
+        try:
+            moves = await self.bot.service.legal_moves(interaction.channel_id,
+                                                       interaction.user.id)
+        except Exception:
+            log.exception("Autocomplete failed in channel %s", interaction.channel_id)
+            return []
+        return [app_commands.Choice(name=m[:CHOICE_LIMIT], value=m[:CHOICE_LIMIT])
+                for m in matching(moves, current)]
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Deliver replies the service still holds (the bot stopped before posting them)."""
+        await self.bot.desk.flush()
+
+
+async def setup(bot: Boardroom) -> None:
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,127 @@
+"""Tables: ``/game new|join|leave|start|end``, ``/board``, ``/hand`` and ``/rules``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import rules
+from bot.answer import Answer, answer, clip
+
+if TYPE_CHECKING:
+    from bot.app import Boardroom
+    from bot.service import Reply
+
+Interaction = discord.Interaction["Boardroom"]
+
+GAME_CHOICES = [app_commands.Choice(name=game.name, value=game.id)
+                for game in rules.GAMES.values()]
+
+
+def rules_text(game_id: str) -> str:
+    game = rules.GAMES[game_id]
+    return (f"**{game.name}** ({game.min_players} to {game.max_players} players)\n"
+            f"{game.summary}")
+
+
+class Tables(commands.Cog):
+    """Opening, joining, starting and ending the one table of a channel; looking at it."""
+
+    game = app_commands.Group(name="game", description="Open, join, start or end this "
+                              "channel's game.", guild_only=True)
+
+    def __init__(self, bot: Boardroom) -> None:
+        self.bot = bot
+
+    async def _announce(self, interaction: Interaction, reply: Reply, done: str) -> Answer:
+        """Deliver a table reply to the channel; the invoker reads ``done`` (or the service's
+        ephemeral sentence)."""
+        assert interaction.channel_id is not None
+        await self.bot.desk.deliver(interaction.channel_id, reply)
+        return Answer(reply.ephemeral or done)
+
+    @game.command(name="new", description="Open a table for a game in this channel; you take "
+                  "the first seat.")
+    @app_commands.describe(game="The game to play")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None and interaction.guild_id is not None
+            reply = await self.bot.service.open(
+                interaction.channel_id, interaction.guild_id, interaction.user.id,
+                interaction.user.display_name, game.value)
+            return await self._announce(interaction, reply, f"You opened a table for "
+                                        f"{game.name}. Others join with `/game join`.")
+        await answer(interaction, work)
+
+    @game.command(name="join", description="Take a seat at this channel's table before the "
+                  "start.")
+    async def join(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            reply = await self.bot.service.join(interaction.channel_id, interaction.user.id,
+                                                interaction.user.display_name)
+            return await self._announce(interaction, reply, "You took a seat.")
+        await answer(interaction, work)
+
+    @game.command(name="leave", description="Give up your seat before the start.")
+    async def leave(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            reply = await self.bot.service.leave(interaction.channel_id, interaction.user.id)
+            return await self._announce(interaction, reply, "You gave up your seat.")
+        await answer(interaction, work)
+
+    @game.command(name="start", description="Deal and begin (the opener, once enough "
+                  "players sit).")
+    async def start(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            reply = await self.bot.service.start(interaction.channel_id, interaction.user.id)
+            return await self._announce(interaction, reply, "The game has started.")
+        await answer(interaction, work)
+
+    @game.command(name="end", description="Stop this channel's game (the opener, or anyone "
+                  "who may manage the channel).")
+    async def end(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            moderator = interaction.permissions.manage_channels
+            reply = await self.bot.service.end(interaction.channel_id, interaction.user.id,
+                                               moderator=moderator)
+            return await self._announce(interaction, reply, "The game has ended.")
+        await answer(interaction, work)
+
+    @app_commands.command(name="board", description="The current board and whose turn it is.")
+    @app_commands.guild_only()
+    async def board(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            return await self.bot.desk.board(interaction.channel_id)
+        await answer(interaction, work)
+
+    @app_commands.command(name="hand", description="Your private view of this channel's "
+                          "game (only you see it).")
+    @app_commands.guild_only()
+    async def hand(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            return await self.bot.desk.hand(interaction.user.id, interaction.channel_id)
+        await answer(interaction, work)
+
+    @app_commands.command(name="rules", description="A short summary of a game's rules.")
+    @app_commands.describe(game="The game (all games when left out)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: Interaction,
+                    game: app_commands.Choice[str] | None = None) -> None:
+        async def work() -> Answer:
+            ids = [game.value] if game is not None else list(rules.GAMES)
+            return Answer(clip("\n\n".join(rules_text(i) for i in ids)))
+        await answer(interaction, work)
+
+
+async def setup(bot: Boardroom) -> None:
+    await bot.add_cog(Tables(bot))

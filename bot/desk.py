@@ -1,0 +1,222 @@
+"""The desk between Discord and the table service: what each action answers and delivers.
+
+Commands and buttons call the desk; the desk calls ``TableService`` and turns its ``Reply``
+into Discord messages:
+
+- the channel gets one message with the public events, the board image and a mention of
+  whoever must act next, with the turn buttons;
+- each player whose private view changed gets a DM with it and their image (with buttons
+  when their choices are few); a DM that cannot be delivered is announced in the channel
+  without revealing anything, and ``/hand`` keeps working;
+- the acting player gets the ephemeral answer (for a secret choice, what they chose).
+
+Replies are delivered at least once: the service keeps each one until ``delivered`` is
+called, and the desk delivers what is left when the bot connects (after a restart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.answer import LIMIT, Answer, clip, picture_file
+from bot.buttons import MAX_CHOICES, choice_view, turn_view
+from bot.service import Private
+
+if TYPE_CHECKING:
+    from bot.service import Reply, TableService
+
+log = logging.getLogger("boardroom.discord")
+
+MENTIONS_ONLY_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
+                                              replied_user=False)
+
+
+def mentions(user_ids: tuple[int, ...] | list[int]) -> str:
+    return " ".join(f"<@{u}>" for u in user_ids)
+
+
+def turn_line(reply: Reply) -> str:
+    """Who must act next, as mentions (the public message pings them)."""
+    if reply.over or not reply.mention:
+        return ""
+    if len(reply.mention) == 1:
+        return f"Your turn, {mentions(reply.mention)}."
+    return f"Waiting for {mentions(reply.mention)}."
+
+
+class Desk:
+    """Delivers the service's replies to Discord and answers the acting player."""
+
+    def __init__(self, client: discord.Client, service: TableService) -> None:
+        self.client = client
+        self.service = service
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._unreachable: set[tuple[int, int]] = set()  # (channel, user) told about
+
+    # -------------------------------------------------------------- delivering
+
+    async def deliver(self, channel_id: int, reply: Reply) -> bool:
+        """Post a reply's public part and DMs; False if the channel could not be reached.
+
+        One lock per channel keeps the channel's messages in the order the moves happened.
+        """
+        async with self._locks[channel_id]:
+            return await self._deliver(channel_id, reply)
+
+    async def _deliver(self, channel_id: int, reply: Reply) -> bool:
+        channel = self.client.get_partial_messageable(channel_id)
+        text = "\n".join(part for part in (reply.public, turn_line(reply)) if part)
+        if text or reply.picture is not None:
+            try:
+                await self._send(channel, text, reply)
+            except discord.HTTPException:
+                log.warning("Could not post to channel %s; the reply stays queued",
+                            channel_id, exc_info=True)
+                return False
+        # Each player whose view changed gets it; each awaited player whose choices fit on
+        # buttons is asked for them (a secret card, a placement) even if nothing changed.
+        letters = list(reply.private)
+        told = {private.user_id for private in letters}
+        letters += [Private(user_id, "", None) for user_id in reply.mention
+                    if user_id not in told and not reply.over]
+        unreachable = []
+        for private in letters:
+            key = (channel_id, private.user_id)
+            asking = private.user_id not in told
+            if await self._direct(channel_id, private, reply.version, asking=asking):
+                self._unreachable.discard(key)
+            elif key not in self._unreachable:  # say it once, not after every move
+                self._unreachable.add(key)
+                unreachable.append(private.user_id)
+        if unreachable:
+            notice = (f"I could not send a direct message to {mentions(unreachable)}. "
+                      "Use `/hand` here to see your hand (only you will see it), or allow "
+                      "direct messages from this server's members.")
+            try:
+                await channel.send(notice, allowed_mentions=MENTIONS_ONLY_USERS)
+            except discord.HTTPException:
+                log.warning("Could not post a DM notice to channel %s", channel_id,
+                            exc_info=True)
+        try:
+            await self.service.delivered(channel_id, reply.version)
+        except Exception:  # it was posted; at worst it is posted again after a restart
+            log.exception("Could not mark version %s of channel %s delivered",
+                          reply.version, channel_id)
+        return True
+
+    async def _send(self, channel: discord.PartialMessageable, text: str, reply: Reply) -> None:
+        kwargs: dict[str, object] = {}
+        if reply.picture is not None:
+            kwargs["file"] = picture_file(reply.picture)
+        if reply.mention and not reply.over:
+            kwargs["view"] = turn_view(channel.id)
+        await channel.send(clip(text, LIMIT), allowed_mentions=MENTIONS_ONLY_USERS,
+                           **kwargs)  # type: ignore[call-overload]
+
+    async def _direct(self, channel_id: int, private: Private, version: int, *,
+                      asking: bool = False) -> bool:
+        """DM one player their private view, with buttons when their choices are few.
+
+        With ``asking``, only the buttons matter: no DM is sent unless there are some.
+        Returns False if Discord refuses the DM (the player closed their DMs).
+        """
+        # The version was read before the moves: a button labelled from a newer list
+        # carries an older version, and the service refuses it as stale.
+        moves = await self.service.legal_moves(channel_id, private.user_id)
+        view = choice_view(channel_id, version, moves)
+        if asking and view is None:
+            return True
+        if asking:
+            text = f"Your choice in <#{channel_id}>:"
+        else:
+            text = f"In <#{channel_id}>:\n{private.text}" if private.text else \
+                f"Your view in <#{channel_id}>:"
+        kwargs: dict[str, Any] = {}
+        if private.picture is not None:
+            kwargs["file"] = picture_file(private.picture, "hand.png")
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            user = self.client.get_user(private.user_id) or await self.client.fetch_user(
+                private.user_id)
+            await user.send(clip(text), **kwargs)
+        except discord.HTTPException as error:
+            log.info("No DM to user %s (%s)", private.user_id, error)
+            return False
+        return True
+
+    async def flush(self) -> None:
+        """Deliver whatever the service still holds (replies made before a restart)."""
+        for channel_id, reply in await self.service.undelivered():
+            try:
+                await self.deliver(channel_id, reply)
+            except Exception:
+                log.exception("Could not deliver a queued reply to channel %s", channel_id)
+
+    # -------------------------------------------------------------- acting
+
+    async def play(self, user_id: int, channel_id: int, text: str,
+                   version: int | None = None) -> Answer:
+        """Make a move (typed, or a button's) and deliver what it changed."""
+        reply = await self.service.play(channel_id, user_id, text, version=version)
+        posted = await self.deliver(channel_id, reply)
+        said = reply.ephemeral or f"Played `{text.strip()}`."
+        if not posted:
+            said += (" I could not post the board in the channel: please check that I may "
+                     "send messages and attach files there.")
+        return Answer(said)
+
+    async def choose(self, user_id: int, channel_id: int, version: int, n: int) -> Answer:
+        """A move button: the clicker's n-th legal move, recomputed now, at that version."""
+        moves = await self.service.legal_moves(channel_id, user_id)
+        if 0 <= n < len(moves):
+            return await self.play(user_id, channel_id, moves[n], version)
+        await self.explain(user_id, channel_id, version)
+        return Answer("That button is out of date; use the latest message or `/play`.")
+
+    async def moves(self, user_id: int, channel_id: int) -> Answer:
+        """'Your moves': the caller's own choices now, as buttons when they are few."""
+        version = (await self.service.status(channel_id)).version  # before the moves
+        moves = await self.service.legal_moves(channel_id, user_id)
+        if not moves:
+            await self.explain(user_id, channel_id, None)
+            return Answer("You have nothing to do right now.")
+        view = choice_view(channel_id, version, moves)
+        if view is not None:
+            return Answer("Choose:", view=view)
+        return Answer(f"You have {len(moves)} possible moves. Type `/play` and pick one from "
+                      f"the suggestions as you type, for example `{moves[0]}`.")
+
+    async def hand(self, user_id: int, channel_id: int) -> Answer:
+        """The caller's private view with their image, and their choices when few."""
+        reply = await self.service.hand(channel_id, user_id)  # its version before the moves
+        mine = [p for p in reply.private if p.user_id == user_id]
+        text = reply.ephemeral or "\n".join(p.text for p in mine)
+        picture = reply.picture or next((p.picture for p in mine if p.picture), None)
+        moves = await self.service.legal_moves(channel_id, user_id)
+        view = choice_view(channel_id, reply.version, moves) if moves else None
+        if view is not None:
+            text += f"\nYour move: {len(moves)} choice{'s' if len(moves) != 1 else ''} below."
+        return Answer(text or "You hold nothing secret right now.", picture, view)
+
+    async def board(self, channel_id: int) -> Answer:
+        """The current board image and whose turn it is."""
+        reply = await self.service.board(channel_id)
+        text = "\n".join(part for part in (reply.public, turn_line(reply)) if part)
+        return Answer(text, reply.picture)
+
+    async def explain(self, user_id: int, channel_id: int, version: int | None) -> None:
+        """Raise the service's sentence for why this user cannot move now, if it has one.
+
+        An empty move is refused after every check on the table, the seat, the version and
+        the turn, so the service itself says which one failed; nothing is ever applied.
+        """
+        await self.service.play(channel_id, user_id, "", version=version)
+
+
+__all__ = ["MAX_CHOICES", "Desk", "mentions", "turn_line"]
