@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image
 
@@ -21,11 +21,17 @@ from render import cube_conquest, kit
 MIN_WIDTH = 600
 
 
+class Draw(Protocol):
+    """A game's picture of a view, ``width`` pixels wide."""
+
+    def __call__(self, view: dict[str, Any], *, width: int = ...) -> Image.Image: ...
+
+
 @dataclass(frozen=True)
 class Renderer:
     """How one game is drawn: the picture of a view, and the view as a sentence."""
 
-    draw: Callable[..., Image.Image]  # (view, *, width) -> image
+    draw: Draw
     summary: Callable[[dict[str, Any]], str]
     surfaces: tuple[kit.RGB, ...] = ()  # colours the game adds to the kit's palette
 
@@ -63,4 +69,4 @@ def summary(game_id: str, view: dict[str, Any]) -> str:
     return renderer(game_id).summary(view)
 
 
-__all__ = ["RENDERERS", "Renderer", "image", "png", "renderer", "summary"]
+__all__ = ["RENDERERS", "Draw", "Renderer", "image", "png", "renderer", "summary"]

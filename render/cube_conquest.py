@@ -156,28 +156,30 @@ def icon(draw: ImageDraw.ImageDraw, symbol: str, box: Box, fill: RGB = INK) -> N
 
 @dataclass(frozen=True)
 class Seat:
-    """One seat as the picture names it: its colour and the name players know it by."""
+    """One seat: its colour, its name as drawn (what the font can show) and as said."""
 
     index: int
     colour: SeatColour
     name: str
+    spoken: str
 
 
 def seats(view: dict[str, Any]) -> list[Seat]:
     """The seats of ``view``, named by ``view['names']`` when the bot gave them."""
-    names = view.get("names")
+    names = view.get("names") or []
     out = []
     for i, colour_name in enumerate(view["colours"]):
-        colour = kit.seat_colour(colour_name)
-        own = kit.clean(str(names[i])) if names and i < len(names) and names[i] else ""
-        out.append(Seat(i, colour, own if own.strip("?") else colour_name.capitalize()))
+        colour, plain = kit.seat_colour(colour_name), colour_name.capitalize()
+        given = " ".join(str(names[i]).split()) if i < len(names) and names[i] else ""
+        drawn = kit.clean(given)
+        out.append(Seat(i, colour, drawn if drawn.strip("? ") else plain, given or plain))
     return out
 
 
-def _called(seat: Seat, view: dict[str, Any]) -> str:
+def _called(seat: Seat) -> str:
     """'Blue', or 'Alice (Blue)' when the bot gave display names."""
     colour = seat.colour.name.capitalize()
-    return colour if seat.name == colour else f"{seat.name} ({colour})"
+    return colour if seat.spoken == colour else f"{seat.spoken} ({colour})"
 
 
 def _listing(words: list[str]) -> str:
@@ -219,17 +221,17 @@ def summary(view: dict[str, Any]) -> str:
     """One line for screen readers and notifications."""
     all_seats = seats(view)
     phase, attack = view["phase"], view.get("attack")
-    acting = _listing([_called(all_seats[s], view) for s in view["to_act"]])
+    acting = _listing([_called(all_seats[s]) for s in view["to_act"]])
     if view.get("result") is not None:
         lead = f"game over: {str(view['result']['reason']).rstrip('.')}"
     elif phase == "setup":
-        lead = f"setup, {acting} places a starting cube"
+        edges = sorted({view["edges"][s] for s in view["to_act"]})
+        lead = f"setup, {acting} places a starting cube on the {_listing(edges)} edge"
     elif attack is not None:
-        attacker = _called(all_seats[attack["attacker"]], view)
-        defender = _called(all_seats[attack["defender"]], view)
-        lead = f"{attacker} attacks {defender} on {attack['to']} from {attack['from']}"
-        if attack.get("outpost"):
-            lead += " (an Outpost)"
+        attacker = _called(all_seats[attack["attacker"]])
+        defender = _called(all_seats[attack["defender"]])
+        target = f"{defender}'s Outpost" if attack.get("outpost") else defender
+        lead = f"{attacker} attacks {target} on {attack['to']} from {attack['from']}"
         if phase == "choose":
             lead += f"; {attacker} revealed {_card(str(attack['attacker_card']))}"
             lead += f"; {acting} to choose which card to use"
@@ -237,15 +239,30 @@ def summary(view: dict[str, Any]) -> str:
             lead += f"; {acting} to choose in secret"
     else:
         lead = f"{acting} to move"
-    points = ", ".join(f"{s.name} {p}" for s, p in zip(all_seats, view["points"], strict=False))
+    points = ", ".join(f"{s.spoken} {p}" for s, p in zip(all_seats, view["points"], strict=False))
     parts = [f"{NAME}, {lead}.", f"Points: {points} ({view['points_to_win']} to win)."]
     last = view.get("last") or []
-    if last and view.get("result") is None:
+    if last and view.get("result") is None and attack is None:
         parts.append(f"Last: {last[0]}." if len(last) == 1 else f"Last: {last[0]} to {last[-1]}.")
     if view.get("seat") is not None and "hand" in view:
+        mine = _own_picks(view)
+        if mine:
+            parts.append(f"You chose {_listing([_card(c) for c in mine])}.")
         hand = ", ".join(_card(c) for c in view["hand"]) or "no cards"
         parts.append(f"Your hand: {hand}.")
     return " ".join(" ".join(parts).split())
+
+
+def _own_picks(view: dict[str, Any]) -> list[str]:
+    """The cards the viewing seat has chosen for the attack in progress, if any."""
+    attack, seat = view.get("attack"), view.get("seat")
+    if attack is None or seat is None:
+        return []
+    if seat == attack["attacker"] and attack.get("attacker_card"):
+        return [str(attack["attacker_card"])]
+    if seat == attack["defender"]:
+        return [str(c) for c in attack.get("defender_cards") or []]
+    return []
 
 
 # --------------------------------------------------------------------------- sprites
@@ -282,10 +299,10 @@ def _tile_face(symbol: str, pips: int, size: int, occupied: bool, lit: bool) -> 
     draw = ImageDraw.Draw(tile)
     draw.rounded_rectangle((0, 0, size - 1, size - 1), radius=size // 12,
                            fill=LIT if lit else FACE)
-    r = size * 0.125
-    cx, cy = size * 0.06 + r, size * 0.06 + r
+    r = size * 0.115
+    cx, cy = size * 0.05 + r, size * 0.05 + r
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
-    kit.text(tile, (cx, cy), str(pips), round(size * 0.19), PAPER, anchor="mm", bold=True)
+    kit.text(tile, (cx, cy), str(pips), round(size * 0.18), PAPER, anchor="mm", bold=True)
     if occupied or lit:
         s, left, top = size * 0.24, size * 0.7, size * 0.06
     else:
@@ -321,10 +338,11 @@ def _cube(colour: SeatColour, size: int, outpost: bool) -> Image.Image:
         inner = border * 2
         draw.rounded_rectangle((inner, lift + inner, size - 1 - inner, size + lift - 1 - inner),
                                radius=max(1, radius - inner), outline=INK, width=border)
-    kit.text(sprite, (size / 2, lift + size / 2), colour.letter, round(size * 0.56), colour.ink,
-             anchor="mm", bold=True)
+    letter = round(size * (0.5 if outpost else 0.56))
+    kit.text(sprite, (size / 2, lift + size / 2), colour.letter, letter, colour.ink, anchor="mm",
+             bold=True)
     if outpost:
-        r = size * 0.2
+        r = size * 0.18
         bx, by = size - r - 1, size + lift - r - 1
         draw.ellipse((bx - r, by - r, bx + r, by + r), fill=PAPER, outline=INK, width=border)
         kit.text(sprite, (bx, by), "2", round(r * 1.5), INK, anchor="mm", bold=True)
@@ -416,7 +434,7 @@ def _board(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
         if square["square"] in last and square["symbol"] is not None:
             _tile_name(image, square["symbol"], tile_size, grid.box(square["square"], inset)[:2],
                        halo=LIT)
-    cube = round(tile_size * 0.46)
+    cube = round(tile_size * 0.44)
     for square in view["board"]:
         if square["owner"] is None or not square["cubes"]:
             continue
@@ -560,14 +578,7 @@ def _attack(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int
             for symbol in cards:
                 x += _pill(image, symbol, x, middle, at) + at.px(12)
         else:
-            if index in chosen:
-                state = "card chosen" if role == "attacks" or not attack.get("outpost") else (
-                    "cards chosen")
-            else:
-                state = "choosing..."
-            if index == attack["defender"] and index in chosen and not view["hand_counts"][
-                    index] and view["phase"] == "attack" and not attack.get("outpost"):
-                state = "card chosen"
+            state = "has chosen" if index in chosen else "choosing…"
             kit.text(image, (x, middle), state, at.px(32), MUTED, anchor="lm")
         y += row
     rule = "Attacker wins ties. Defender: +1 matching tile" + (

@@ -219,6 +219,9 @@ def test_a_secret_pick_shows_only_in_its_own_seats_picture() -> None:
         hidden = copy.deepcopy(mine)
         hidden["attack"]["attacker_card"] = None
         assert png(mine) != png(hidden)
+        card = mine["attack"]["attacker_card"]
+        assert f"You chose {card} (" in render.summary("cube-conquest", mine)
+        assert "You chose" not in render.summary("cube-conquest", GAME.view(state, None))
         return
     pytest.fail("no sample has an attack whose attacker has chosen")
 
@@ -239,7 +242,7 @@ def test_display_names_are_drawn_and_said() -> None:
         assert image.width == 1000
     said = render.summary("cube-conquest", odd)
     assert "\n" not in said
-    assert "Blue" in said  # an undrawable name falls back to the colour
+    assert "🎲🎲 " in said and "Zoë new line " in said  # said as given, on one line
 
 
 # --------------------------------------------------------------------------- the summary
