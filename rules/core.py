@@ -112,11 +112,11 @@ def load_data(game_id: str) -> dict[str, Any]:
     return loaded
 
 
-def listing(words: list[str]) -> str:
-    """'a', 'a or b', 'a, b or c': for sentences that offer choices."""
+def listing(words: list[str], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c' (or 'a, b or c' with ``last="or"``, for choices)."""
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
+    return ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
 # --------------------------------------------------------------------------- the game

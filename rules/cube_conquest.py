@@ -107,6 +107,7 @@ class CubeState(State):
     placed: int  # setup: cubes placed so far
     attack: dict[str, Any] | None  # the attack being fought, see ``_declare_attack``
     last: list[int]  # squares the last action touched, for the picture
+    last_action: dict[str, Any] | None  # who did it and what: {"seat", "kind"}
     result: str | None  # why the game ended
 
 
@@ -131,7 +132,8 @@ def _deal(players: int, seed: int) -> CubeState:
         tiles=[], face_up=[False] * SIZE * SIZE, owner=[-1] * SIZE * SIZE,
         height=[0] * SIZE * SIZE, decks=[], discards=[[] for _ in range(players)],
         hands=[[] for _ in range(players)], points=[0] * players,
-        supply=[CUBES] * players, placed=0, attack=None, last=[], result=None,
+        supply=[CUBES] * players, placed=0, attack=None, last=[], last_action=None,
+        result=None,
     )
     box = [n for n in range(len(SYMBOLS)) for _ in range(DATA["tiles_per_symbol"])]
     state.rng().shuffle(box)
@@ -146,6 +148,12 @@ def _deal(players: int, seed: int) -> CubeState:
     state.start = state.rng().randrange(players)
     state.turn = state.start
     return state
+
+
+def _mark(state: CubeState, seat: int, kind: str, squares: list[int]) -> None:
+    """Remember the last action for the picture: who, what, and the squares it touched."""
+    state.last = squares
+    state.last_action = {"seat": seat, "kind": kind}
 
 
 def _placer(state: CubeState) -> int:
@@ -165,7 +173,7 @@ def _place(state: CubeState, seat: int, square: int) -> list[Event]:
                     data={"seat": seat, "square": SQUARES[square]})]
     state.owner[square], state.height[square] = seat, 1
     state.supply[seat] -= 1
-    state.last = [square]
+    _mark(state, seat, "place", [square])
     _reveal(state, [square], events)
     state.placed += 1
     if state.placed < STARTING_CUBES * state.players:
@@ -220,7 +228,8 @@ def _end_turn(state: CubeState, events: list[Event]) -> None:
     if state.points[leader] >= POINTS_TO_WIN:
         state.result = f"{colour(leader)} reached {POINTS_TO_WIN} points."
     elif wiped:
-        state.result = f"{listing([colour(s) for s in wiped])} has no cubes left on the board."
+        state.result = (f"{listing([colour(s) for s in wiped])} "
+                        f"{'has' if len(wiped) == 1 else 'have'} no cubes left on the board.")
     if state.result:
         state.phase = "over"
         events.append(Event(f"The game ends: {state.result}", kind="end"))
@@ -261,7 +270,7 @@ def _move(state: CubeState, seat: int, symbol: int, path: list[int]) -> list[Eve
     _discard(state, seat, symbol)
     state.owner[start], state.height[start] = -1, 0
     state.owner[end], state.height[end] = seat, 1
-    state.last = path
+    _mark(state, seat, "move", path)
     events = [Event(f"{colour(seat)} plays {card(symbol)} and moves {SQUARES[start]} to "
                     f"{SQUARES[end]} (by {'-'.join(SQUARES[i] for i in path)}).", kind="move",
                     data={"seat": seat, "path": [SQUARES[i] for i in path]})]
@@ -274,7 +283,7 @@ def _prepare(state: CubeState, seat: int, spent: tuple[int, int], taken: int) ->
         _discard(state, seat, symbol)
     state.discards[seat].remove(taken)
     state.hands[seat] = sorted(state.hands[seat] + [taken])
-    state.last = []
+    _mark(state, seat, "prepare", [])
     return [Event(f"{colour(seat)} prepares: discards {card(spent[0])} and {card(spent[1])}, "
                   f"takes {card(taken)} back from their discard pile.", kind="prepare",
                   data={"seat": seat})]
@@ -286,7 +295,7 @@ def _reinforce(state: CubeState, seat: int, symbol: int, square: int) -> list[Ev
     state.owner[square] = seat
     state.height[square] += 1
     state.supply[seat] -= 1
-    state.last = [square]
+    _mark(state, seat, "outpost" if outpost else "reinforce", [square])
     what = "stacks a second cube: an Outpost on" if outpost else "adds a cube on"
     return [Event(f"{colour(seat)} plays {card(symbol)} and {what} {SQUARES[square]}.",
                   kind="reinforce", data={"seat": seat, "square": SQUARES[square]})]
@@ -305,7 +314,7 @@ def _declare_attack(state: CubeState, seat: int, source: int, target: int) -> li
         "defender_cards": None if state.hands[defender] else [],
     }
     state.phase = "attack"
-    state.last = [source, target]
+    _mark(state, seat, "attack", [source, target])
     events = [Event(f"{colour(seat)} attacks {colour(defender)} on {SQUARES[target]} from "
                     f"{SQUARES[source]}. Both choose a card in secret.", kind="attack",
                     data={"seat": seat, "defender": defender})]
@@ -376,6 +385,8 @@ def _resolve(state: CubeState, used: int | None) -> list[Event]:
     state.owner[lost], state.height[lost] = -1, 0
     state.points[winner] += 1
     state.attack = None
+    assert state.last_action is not None
+    state.last_action["destroyed"] = SQUARES[lost]
     events = [Event(f"{text} {colour(loser)}'s {what} on {SQUARES[lost]} is destroyed; "
                     f"{colour(winner)} scores 1 point.", kind="combat",
                     data={"winner": winner, "loser": loser, "square": SQUARES[lost]})]
@@ -522,6 +533,7 @@ class CubeConquest(Game[CubeState]):
         elif kind == "reinforce":
             events = _reinforce(state, seat, detail[1], detail[2])
         else:
+            _mark(state, seat, "pass", [])
             events = [Event(f"{colour(seat)} has no card to play and passes.", kind="pass")]
         _end_turn(state, events)
         return events
@@ -688,7 +700,9 @@ class CubeConquest(Game[CubeState]):
             "hand_counts": [len(h) for h in state.hands],
             "deck_counts": [len(d) for d in state.decks],
             "discards": [[SYMBOLS[c] for c in pile] for pile in state.discards],
-            "last": [SQUARES[i] for i in state.last], "attack": None, "result": None,
+            "last": [SQUARES[i] for i in state.last], "last_action": (
+                dict(state.last_action) if state.last_action else None),
+            "shared_deck": _shared_deck(state), "attack": None, "result": None,
             "points_to_win": POINTS_TO_WIN,
         }
         if state.attack is not None:
@@ -703,6 +717,8 @@ class CubeConquest(Game[CubeState]):
                                   if state.phase == "choose" or (seat == a["attacker"]
                                   and a["attacker_card"] is not None) else None),
             }
+            committed = a["defender_cards"]
+            view["attack"]["defender_card_count"] = None if committed is None else len(committed)
             if seat == a["defender"] and a["defender_cards"] is not None:
                 view["attack"]["defender_cards"] = [SYMBOLS[c] for c in a["defender_cards"]]
         result = self.outcome(state)

@@ -46,7 +46,8 @@ def position(*, tiles: str = "", cubes: dict[str, tuple[int, int]] | None = None
         "points": points or [0] * players,
         "supply": [12 - sum(h for o, h in zip(owner, height, strict=True) if o == p)
                    for p in range(players)],
-        "placed": 2 * players, "attack": None, "last": [], "result": None,
+        "placed": 2 * players, "attack": None, "last": [], "last_action": None,
+        "result": None,
     }
     data.update(extra)
     return GAME.load(data)
@@ -216,7 +217,7 @@ def test_a_card_you_do_not_hold_cannot_be_played() -> None:
     state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
                      hands=[["drop", "drop", "hammers", "hammers"], []])
     refused(state, BLUE, "move b1 b3 with crown", IllegalMove,
-            "You hold no crown card. Your hand: drop, drop, hammers or hammers.")
+            "You hold no crown card. Your hand: drop, drop, hammers and hammers.")
 
 
 # --------------------------------------------------------------------------- prepare
@@ -460,3 +461,23 @@ def test_views_show_hands_only_to_their_owner() -> None:
     assert spectator["hand_counts"] == [4, 1]
     c3 = spectator["board"][INDEX["c3"]]
     assert c3["symbol"] is None and c3["pips"] is None
+
+
+def test_views_say_what_the_last_action_was_and_who_made_it() -> None:
+    state = duel(["drop", "drop", "drop", "drop"], ["arrow", "hammers"])
+    assert GAME.view(state, None)["last_action"] == {"seat": BLUE, "kind": "attack"}
+    state, _ = GAME.play(state, BLUE, "pick drop")
+    state, _ = GAME.play(state, RED, "pick arrow")
+    view = GAME.view(state, None)
+    assert view["last_action"] == {"seat": BLUE, "kind": "attack", "destroyed": "b2"}
+    assert view["last"] == ["b2", "b3"]
+
+
+def test_spectators_see_how_many_cards_the_defender_committed_but_not_which() -> None:
+    state = duel(["drop", "drop", "drop", "drop"], [])
+    attack = GAME.view(state, None)["attack"]
+    assert attack["defender_card_count"] == 0 and attack["chosen"] == [RED]
+    state = duel(["drop", "drop", "drop", "drop"], ["arrow", "hammers"], outpost=True)
+    state, _ = GAME.play(state, RED, "pick hammers arrow")
+    attack = GAME.view(state, None)["attack"]
+    assert attack["defender_card_count"] == 2 and "defender_cards" not in attack
