@@ -242,8 +242,17 @@ def summary(view: dict[str, Any]) -> str:
     points = ", ".join(f"{s.spoken} {p}" for s, p in zip(all_seats, view["points"], strict=False))
     parts = [f"{NAME}, {lead}.", f"Points: {points} ({view['points_to_win']} to win)."]
     last = view.get("last") or []
-    if last and view.get("result") is None and attack is None:
-        parts.append(f"Last: {last[0]}." if len(last) == 1 else f"Last: {last[0]} to {last[-1]}.")
+    action = view.get("last_action") or {}
+    if action and view.get("result") is None and attack is None:
+        who = all_seats[action["seat"]].spoken
+        verb = {"place": "placed a cube on", "move": "moved", "reinforce": "reinforced",
+                "outpost": "built an Outpost on", "attack": "attacked",
+                "prepare": "prepared", "pass": "passed"}.get(action["kind"], action["kind"])
+        where = f" {last[0]}" if len(last) == 1 else (
+            f" {last[-1]} from {last[0]}" if action["kind"] == "attack"
+            else f" {last[0]} to {last[-1]}" if last else "")
+        lost = f"; {action['destroyed']} destroyed" if action.get("destroyed") else ""
+        parts.append(f"Last: {who} {verb}{where}{lost}.")
     if view.get("seat") is not None and "hand" in view:
         mine = _own_picks(view)
         if mine:
@@ -578,7 +587,11 @@ def _attack(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int
             for symbol in cards:
                 x += _pill(image, symbol, x, middle, at) + at.px(12)
         else:
-            state = "has chosen" if index in chosen else "choosing…"
+            state = "choosing…"
+            if index in chosen:
+                state = "has chosen"
+                if role == "defends" and attack.get("defender_card_count") == 0:
+                    state = "no card: defends with 0"
             kit.text(image, (x, middle), state, at.px(32), MUTED, anchor="lm")
         y += row
     rule = "Attacker wins ties. Defender: +1 matching tile" + (

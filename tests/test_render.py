@@ -272,7 +272,8 @@ def test_summary_examples() -> None:
     mover = view["colours"][view["turn"]].capitalize()
     line = render.summary("cube-conquest", view)
     assert line.startswith(f"Cube Conquest, {mover} to move. Points: Blue ")
-    assert f"Last: {view['last'][0]}" in line
+    who = view["colours"][view["last_action"]["seat"]].capitalize()
+    assert f"Last: {who} " in line and view["last"][-1] in line.split("Last: ")[1]
     assert "Your hand" not in line
     assert "Your hand: " in render.summary("cube-conquest", GAME.view(state, 0))
 
