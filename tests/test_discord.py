@@ -232,6 +232,18 @@ async def play_on(w: World, rng: random.Random, *, limit: int, no_dm: tuple[Any,
     return made
 
 
+def assert_acknowledged_first(w: World) -> None:
+    """Every interaction was acknowledged before the bot did anything else: a deferral (or
+    an autocomplete answer) is the first REST call after each one arrives."""
+    lines = w.env.transcript().splitlines()
+    arrived = [i for i, line in enumerate(lines) if "INTERACTION_CREATE" in line]
+    assert arrived
+    for i in arrived:
+        first = next(line for line in lines[i + 1:] if line.startswith("HTTP"))
+        assert "/callback" in first, first
+        assert "'type': 5" in first or "'type': 8" in first, first
+
+
 def assert_nothing_secret_public(w: World) -> None:
     """No public message, nor the alt text of its image, holds anyone's private view."""
     for message in w.public():
@@ -268,6 +280,7 @@ async def test_two_members_play_a_whole_game_with_commands_and_buttons(tmp_path:
         assert w.modes["slash"] and w.modes["dm"] and (w.modes["turn"] or w.modes["hand"])
         assert any("has chosen" in m.content for m in w.public()), "no secret attack"
         assert_nothing_secret_public(w)
+        assert_acknowledged_first(w)
         # Each player's hand reached them privately, with its own picture.
         for member in w.players:
             dms = w.dms(member)
@@ -419,9 +432,10 @@ async def test_a_stale_button_is_refused_with_a_sentence(tmp_path: Path) -> None
         moves = await w.moves(mover)
         assert shown.response is not None and labels(shown.response) == moves
         said(await mover.slash(w.channel, "play", action=moves[0]))
+        assert await w.moves(mover), "setup: the same player places a second cube"
         version = await w.version()
-        refused = said(await mover.click(shown.response, label=moves[-1]))
-        assert "earlier turn" in refused or "not your turn" in refused
+        refused = said(await mover.click(shown.response, label=moves[1]))
+        assert refused.startswith("That button is from an earlier turn")
         assert await w.version() == version
 
 
