@@ -34,8 +34,14 @@ class BoardroomTree(app_commands.CommandTree["Boardroom"]):
 
     async def on_error(self, interaction: discord.Interaction[Boardroom],
                        error: app_commands.AppCommandError) -> None:
-        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        text = apology(report_unexpected(interaction, cause))
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = "Use this command in the server channel where the game is."
+        elif isinstance(error, app_commands.CheckFailure):
+            text = str(error) or "You can't use this command here."
+        else:
+            cause = error.original if isinstance(error, app_commands.CommandInvokeError) \
+                else error
+            text = apology(report_unexpected(interaction, cause))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

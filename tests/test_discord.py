@@ -455,6 +455,22 @@ async def test_an_unexpected_error_is_an_apology_with_an_id(
         assert found and text.startswith("Sorry") and "disk on fire" not in text
         logged = [r for r in caplog.records if found.group(1) in r.getMessage()]
         assert logged and logged[0].exc_info is not None
+        # Even outside the usual path (here, before anything was answered), the command
+        # tree's handler apologises and logs.
+        from bot.cogs import play
+
+        async def lost(*args: Any, **kwargs: Any) -> None:
+            raise KeyError("lost")
+
+        monkeypatch.setattr(play, "answer", lost)
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="boardroom.discord"):
+            text = said(await w.alice.slash(w.channel, "play", action="place a1"))
+        found = re.search(r"error id `([0-9a-f]{8})`", text)
+        assert found and "lost" not in text
+        assert any(found.group(1) in r.getMessage() for r in caplog.records)
+        [reached] = w.env.errors  # what reached the tree's handler (reading acknowledges it)
+        assert isinstance(getattr(reached, "original", None), KeyError)
 
 
 async def test_rules_and_board_answer_anyone(tmp_path: Path) -> None:
