@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.answer import LIMIT, Answer, clip, picture_file
-from bot.buttons import MAX_CHOICES, choice_view, turn_view
+from bot.buttons import choice_view, turn_view
 from bot.service import Private
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ class Desk:
         """Make a move (typed, or a button's) and deliver what it changed."""
         reply = await self.service.play(channel_id, user_id, text, version=version)
         posted = await self.deliver(channel_id, reply)
-        said = reply.ephemeral or f"Played `{text.strip()}`."
+        said = reply.ephemeral or f"Played `{' '.join(text.replace('`', '').split())}`."
         if not posted:
             said += (" I could not post the board in the channel: please check that I may "
                      "send messages and attach files there.")
@@ -218,5 +218,3 @@ class Desk:
         """
         await self.service.play(channel_id, user_id, "", version=version)
 
-
-__all__ = ["MAX_CHOICES", "Desk", "mentions", "turn_line"]
