@@ -21,12 +21,15 @@ from discord.ext import commands
 
 from bot.answer import apology, report_unexpected
 from bot.buttons import BUTTONS
-from bot.cogs import EXTENSIONS
 from bot.desk import Desk
 from bot.service import TableService
 from bot.store import Store
 
 log = logging.getLogger("boardroom.discord")
+
+# One cog per feature, loaded as extensions. They are modules of ``bot`` itself, not a
+# subpackage: the package list in pyproject.toml names top-level packages only.
+EXTENSIONS = ("bot.tables_cog", "bot.play_cog")
 
 
 class BoardroomTree(app_commands.CommandTree["Boardroom"]):

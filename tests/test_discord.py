@@ -457,12 +457,12 @@ async def test_an_unexpected_error_is_an_apology_with_an_id(
         assert logged and logged[0].exc_info is not None
         # Even outside the usual path (here, before anything was answered), the command
         # tree's handler apologises and logs.
-        from bot.cogs import play
+        from bot import play_cog
 
         async def lost(*args: Any, **kwargs: Any) -> None:
             raise KeyError("lost")
 
-        monkeypatch.setattr(play, "answer", lost)
+        monkeypatch.setattr(play_cog, "answer", lost)
         caplog.clear()
         with caplog.at_level(logging.ERROR, logger="boardroom.discord"):
             text = said(await w.alice.slash(w.channel, "play", action="place a1"))

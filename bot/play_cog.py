@@ -1,4 +1,4 @@
-"""Playing: ``/play action:<text>`` with autocomplete of the caller's own legal moves."""
+"""The play cog: ``/play action:<text>``, autocompleting the caller's own legal moves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tables: ``/game new|join|leave|start|end``, ``/board``, ``/hand`` and ``/rules``."""
+"""The tables cog: ``/game new|join|leave|start|end``, ``/board``, ``/hand``, ``/rules``."""
 
 from __future__ import annotations
 
