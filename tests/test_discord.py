@@ -100,6 +100,8 @@ async def world(tmp_path: Path, **options: Any) -> AsyncIterator[World]:
     store = await Store.open(path)
     stores = [store]
     try:
+        # No privileged intent is switched on in the (simulated) developer portal.
+        options.setdefault("approved_intents", discord.Intents.none())
         async with simcord.run(create_bot(store), **options) as env:
             guild = env.create_guild("Game night")
             channel = guild.create_text_channel("cube-conquest")
