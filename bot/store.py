@@ -1,0 +1,369 @@
+"""SQLite storage for tables: games, seats and the append-only move log.
+
+One file, opened through aiosqlite in autocommit mode with a WAL journal. The schema is a
+list of migrations; ``PRAGMA user_version`` says how many have run, so a database written by
+an older version upgrades in place when it is opened. Every statement is parameterised.
+
+A move is a single ``UPDATE`` of its game's row: the new state, ``version + 1``, and the move
+itself in ``last_seat``/``last_text``. It only matches while the row still holds the version
+the move was computed from, and a trigger copies the move into ``moves`` inside the same
+statement, so state, version and log are written by one transaction in one round trip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+ENV_VAR = "BOARDROOM_DB"
+DEFAULT_PATH = "boardroom.db"
+
+# Statuses: 'open' (seats being taken), 'playing', 'over' (the rules ended it) and 'ended'
+# (stopped by the opener or a moderator). Only open and playing tables hold their channel.
+ACTIVE = ("open", "playing")
+
+MIGRATIONS: list[str] = [
+    # 1: games, seats, the move log.
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY,
+        channel_id  INTEGER NOT NULL,
+        guild_id    INTEGER,
+        game        TEXT    NOT NULL,
+        options     TEXT    NOT NULL DEFAULT '{}',
+        status      TEXT    NOT NULL DEFAULT 'open'
+                    CHECK (status IN ('open', 'playing', 'over', 'ended')),
+        opener_id   INTEGER NOT NULL,
+        seed        INTEGER,
+        state       TEXT,
+        version     INTEGER NOT NULL DEFAULT 0,
+        announced   INTEGER NOT NULL DEFAULT 0,
+        last_seat   INTEGER,
+        last_text   TEXT,
+        created     REAL    NOT NULL,
+        updated     REAL    NOT NULL,
+        started     REAL,
+        finished    REAL
+    );
+    CREATE UNIQUE INDEX games_one_table_per_channel
+        ON games (channel_id) WHERE status IN ('open', 'playing');
+    CREATE INDEX games_by_channel ON games (channel_id, id);
+    CREATE INDEX games_unannounced ON games (status) WHERE announced < version;
+
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat    INTEGER NOT NULL,
+        user_id INTEGER,
+        name    TEXT    NOT NULL,
+        kind    TEXT    NOT NULL CHECK (kind IN ('human', 'computer')),
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX seats_one_per_user ON seats (game_id, user_id)
+        WHERE user_id IS NOT NULL;
+
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        version INTEGER NOT NULL,
+        seat    INTEGER NOT NULL,
+        text    TEXT    NOT NULL,
+        time    REAL    NOT NULL,
+        PRIMARY KEY (game_id, version)
+    ) WITHOUT ROWID;
+
+    CREATE TRIGGER moves_logged AFTER UPDATE OF version ON games
+        WHEN NEW.version > OLD.version AND NEW.last_text IS NOT NULL
+    BEGIN
+        INSERT INTO moves (game_id, version, seat, text, time)
+        VALUES (NEW.id, NEW.version, NEW.last_seat, NEW.last_text, NEW.updated);
+    END;
+    CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+    BEGIN
+        SELECT RAISE(ABORT, 'the move log is append-only');
+    END;
+    CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+    BEGIN
+        SELECT RAISE(ABORT, 'the move log is append-only');
+    END;
+    """,
+]
+
+
+class StoreError(Exception):
+    """The database cannot be used (for example, a newer Boardroom wrote it)."""
+
+
+class ChannelBusy(Exception):
+    """The channel already holds an open or running table."""
+
+
+class SeatTaken(Exception):
+    """The user already has a seat, or the seat number is used."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One table, as stored. ``state`` is the JSON of ``game.dump``; None before the start."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    game: str
+    options: dict[str, Any]
+    status: str
+    opener_id: int
+    seed: int | None
+    state: str | None
+    version: int
+    announced: int
+    created: float
+    updated: float
+    started: float | None
+    finished: float | None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int | None  # None for a computer player
+    name: str
+    kind: str  # 'human' or 'computer'
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    version: int  # the state version this move produced
+    seat: int
+    text: str
+    time: float
+
+
+_GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, seed, state, "
+                 "version, announced, created, updated, started, finished")
+
+
+def _game(row: Any) -> GameRow:
+    return GameRow(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:])
+
+
+def default_path() -> str:
+    """``$BOARDROOM_DB`` if set, else ``boardroom.db`` in the working directory."""
+    return os.environ.get(ENV_VAR) or DEFAULT_PATH
+
+
+class Store:
+    """The database. Open with ``await Store.open(path)``; close with ``await store.close()``."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self.db = db
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: str | None = None, *, synchronous: str = "FULL") -> Store:
+        """Open (creating or upgrading) the database at ``path``.
+
+        ``synchronous=FULL`` syncs the WAL at every commit, so a committed move survives a
+        power cut as well as a crash; ``NORMAL`` survives a crash of the process only.
+        """
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError("synchronous must be FULL or NORMAL")
+        path = path or default_path()
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            # Fetched, not just executed: a pragma that answers a row (journal_mode) would
+            # otherwise stay "in progress" and block the migrations' COMMIT.
+            await db.execute_fetchall("PRAGMA busy_timeout = 10000")
+            await db.execute_fetchall("PRAGMA journal_mode = WAL")
+            await db.execute_fetchall(f"PRAGMA synchronous = {synchronous}")
+            await db.execute_fetchall("PRAGMA foreign_keys = ON")
+            await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, path)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """Several statements as one write transaction (taken at once: BEGIN IMMEDIATE)."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+        await self.db.execute("COMMIT")
+
+    # -- tables
+
+    async def create_game(self, channel_id: int, guild_id: int | None, game: str,
+                          options: dict[str, Any], opener_id: int, opener_name: str) -> GameRow:
+        """A new open table with the opener in seat 0; ``ChannelBusy`` if one is active."""
+        now = time.time()
+        try:
+            async with self.transaction():
+                cursor = await self.db.execute(
+                    "INSERT INTO games (channel_id, guild_id, game, options, opener_id, "
+                    "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (channel_id, guild_id, game, json.dumps(options), opener_id, now, now))
+                game_id = cursor.lastrowid
+                await self.db.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name, kind) "
+                    "VALUES (?, 0, ?, ?, 'human')", (game_id, opener_id, opener_name))
+        except sqlite3.IntegrityError as error:
+            raise ChannelBusy(str(error)) from error
+        row = await self.game(int(game_id or 0))
+        assert row is not None
+        return row
+
+    async def game(self, game_id: int) -> GameRow | None:
+        rows = await self.db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return next((_game(r) for r in rows), None)
+
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        """The open or running table in a channel."""
+        rows = await self.db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
+            "AND status IN ('open', 'playing')", (channel_id,))
+        return next((_game(r) for r in rows), None)
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The most recent table in a channel, whatever its status."""
+        rows = await self.db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,))
+        return next((_game(r) for r in rows), None)
+
+    async def games(self, *, statuses: tuple[str, ...] = ACTIVE) -> list[GameRow]:
+        marks = ", ".join("?" * len(statuses))
+        rows = await self.db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY id",
+            statuses)
+        return [_game(r) for r in rows]
+
+    async def unannounced(self) -> list[GameRow]:
+        """Tables whose latest state version has not been announced yet (the outbox)."""
+        rows = await self.db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE announced < version "
+            "AND status IN ('playing', 'over') ORDER BY id")
+        return [_game(r) for r in rows]
+
+    # -- seats
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self.db.execute_fetchall(
+            "SELECT seat, user_id, name, kind FROM seats WHERE game_id = ? ORDER BY seat",
+            (game_id,))
+        return [SeatRow(*r) for r in rows]
+
+    async def add_seat(self, game_id: int, seat: int, user_id: int | None, name: str,
+                       kind: str) -> None:
+        """Take a seat at an open table; ``SeatTaken`` if the user or the seat is taken."""
+        try:
+            await self.db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name, kind) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seat, user_id, name, kind))
+        except sqlite3.IntegrityError as error:
+            raise SeatTaken(str(error)) from error
+
+    async def remove_seat(self, game_id: int, seat: int) -> None:
+        """Free a seat before the start; later seats move up so seats stay 0..n-1."""
+        async with self.transaction():
+            await self.db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?",
+                                  (game_id, seat))
+            # Two steps so the primary key never sees two rows with one seat number.
+            await self.db.execute(
+                "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?", (game_id, seat))
+            await self.db.execute(
+                "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
+
+    # -- state
+
+    async def start_game(self, game_id: int, seed: int, state: str) -> bool:
+        """Store the first state (version 1) of an open table; False if it is not open."""
+        now = time.time()
+        cursor = await self.db.execute(
+            "UPDATE games SET status = 'playing', seed = ?, state = ?, version = 1, "
+            "last_seat = NULL, last_text = NULL, started = ?, updated = ? "
+            "WHERE id = ? AND status = 'open' AND version = 0",
+            (seed, state, now, now, game_id))
+        return cursor.rowcount == 1
+
+    async def commit_move(self, game_id: int, version: int, seat: int, text: str, state: str,
+                          *, over: bool = False) -> bool:
+        """Store the state a move made from ``version`` and log the move, atomically.
+
+        False (and nothing written) unless the game is running at exactly ``version``.
+        """
+        now = time.time()
+        cursor = await self.db.execute(
+            "UPDATE games SET state = ?, version = version + 1, last_seat = ?, last_text = ?, "
+            "updated = ?, status = ?, finished = ? "
+            "WHERE id = ? AND version = ? AND status = 'playing'",
+            (state, seat, text, now, "over" if over else "playing", now if over else None,
+             game_id, version))
+        return cursor.rowcount == 1
+
+    async def end_game(self, game_id: int) -> bool:
+        """Stop an open or running table; False if it was no longer active."""
+        now = time.time()
+        cursor = await self.db.execute(
+            "UPDATE games SET status = 'ended', finished = ?, updated = ? "
+            "WHERE id = ? AND status IN ('open', 'playing')", (now, now, game_id))
+        return cursor.rowcount == 1
+
+    async def mark_announced(self, game_id: int, version: int) -> None:
+        await self.db.execute(
+            "UPDATE games SET announced = MAX(announced, MIN(?, version)) WHERE id = ?",
+            (version, game_id))
+
+    async def mark_delivered(self, channel_id: int, version: int) -> None:
+        """The channel's reply at ``version`` was posted: its newest game holding that
+        version is announced up to there."""
+        await self.db.execute(
+            "UPDATE games SET announced = ? WHERE id = (SELECT id FROM games "
+            "WHERE channel_id = ? AND version >= ? AND announced < ? ORDER BY id DESC LIMIT 1)",
+            (version, channel_id, version, version))
+
+    # -- the log
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        rows = await self.db.execute_fetchall(
+            "SELECT version, seat, text, time FROM moves WHERE game_id = ? ORDER BY version",
+            (game_id,))
+        return [MoveRow(*r) for r in rows]
+
+
+async def schema_version(db: aiosqlite.Connection) -> int:
+    rows = list(await db.execute_fetchall("PRAGMA user_version"))
+    return int(rows[0][0])
+
+
+async def migrate(db: aiosqlite.Connection, migrations: list[str] | None = None) -> int:
+    """Run the migrations this database has not had yet, each in its own transaction."""
+    steps = MIGRATIONS if migrations is None else migrations
+    current = await schema_version(db)
+    if current > len(steps):
+        raise StoreError(f"The database was written by a newer Boardroom (schema {current}; "
+                         f"this version knows {len(steps)}).")
+    for number in range(current, len(steps)):
+        # executescript runs a fixed script of ours: no values are formatted into it.
+        try:
+            await db.executescript(
+                f"BEGIN IMMEDIATE;\n{steps[number]}\nPRAGMA user_version = {number + 1};\n"
+                "COMMIT;")
+        except BaseException:
+            if db.in_transaction:
+                await db.rollback()
+            raise
+    return len(steps)
