@@ -1,0 +1,718 @@
+"""The table service: one table per channel, from opening to the last move, without Discord.
+
+Every surface (the Discord adapter, the terminal's try-it mode, tests, benchmarks) calls this
+service and gets back a ``Reply``: what to say in the channel, what each player reads in
+private, and what the caller alone is told. Replies are built only from ``view()`` and from
+events, so nothing hidden can leak into the channel.
+
+Consistency, in short (details in ``bot/README.md``): each channel has a lock, a move is one
+conditional write of the state with its version, a move is committed before its reply is
+built, and a reply stays in the outbox (``undelivered``) until ``delivered`` is called.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import re
+import secrets
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import render
+import rules
+from bot.store import ChannelBusy, GameRow, MoveRow, SeatRow, SeatTaken, Store
+from rules.core import listing, normalize
+
+log = logging.getLogger("boardroom.service")
+
+NAME_LIMIT = 32  # Discord display names are at most 32 characters
+CHAIN_LIMIT = 10_000  # computer moves in a row before the service stops to ask why
+PICTURE_CACHE = 64  # pictures kept, keyed by the exact view they show
+
+
+class TableError(rules.GameError):
+    """A table-level refusal (no table, busy channel, not seated, stale button...).
+
+    ``str(error)`` is a sentence the player reads; nothing was changed.
+    """
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An image and the one line that says what it shows (screen readers, notifications)."""
+
+    png: bytes
+    summary: str
+
+
+@dataclass(frozen=True)
+class Private:
+    """What one human player reads in private (a DM): their events and their own view."""
+
+    user_id: int
+    text: str
+    picture: Picture | None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What an action says.
+
+    ``public`` and ``picture`` go to the channel. ``private`` holds one entry per human whose
+    private view changed or who got private events. ``ephemeral`` is for the caller alone
+    (for a secret pick, what they picked: ``public`` only says that a choice was made).
+    ``mention`` lists the humans awaited next; ``version`` is the state version after the
+    action (0 before the start). For ``hand``, ``private`` holds the caller's own view, meant
+    for an ephemeral answer rather than a DM.
+    """
+
+    public: str = ""
+    picture: Picture | None = None
+    private: tuple[Private, ...] = ()
+    ephemeral: str = ""
+    mention: tuple[int, ...] = ()
+    version: int = 0
+    over: bool = False
+
+
+@dataclass
+class _Table:
+    """A table as the service holds it: the stored row, its seats, and the loaded state."""
+
+    id: int
+    channel_id: int
+    game: rules.Game[Any]
+    options: dict[str, Any]
+    status: str
+    opener_id: int
+    seats: list[SeatRow]
+    seed: int | None = None
+    state: Any = None
+    version: int = 0
+    colours: list[str] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def label(self, seat: int) -> str:
+        """'Alice (Blue)': the player and the colour the rules call them by."""
+        name = self.seats[seat].name
+        if seat < len(self.colours):
+            return f"{name} ({self.colours[seat]})"
+        return f"{name} (seat {seat + 1})"
+
+    def opener(self) -> str:
+        return next((s.name for s in self.seats if s.user_id == self.opener_id), "the opener")
+
+    def computers(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == "computer"]
+
+    def awaited(self) -> frozenset[int]:
+        return self.game.to_act(self.state) if self.state is not None else frozenset()
+
+    def seat_range(self) -> str:
+        game = self.game
+        if game.min_players == game.max_players:
+            return f"{game.min_players} players"
+        return f"{game.min_players}-{game.max_players} players"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def encode(game: rules.Game[Any], state: Any) -> str:
+    """A state as the JSON the database keeps."""
+    return json.dumps(game.dump(state), separators=(",", ":"))
+
+
+def decode(game: rules.Game[Any], text: str) -> Any:
+    return game.load(json.loads(text))
+
+
+def replay(game: rules.Game[Any], players: int, seed: int,
+           options: dict[str, Any] | None, moves: Iterable[MoveRow]
+           ) -> tuple[Any, list[list[rules.Event]]]:
+    """The state after the logged ``moves`` (from version 1), and each move's events."""
+    state = game.new(players, seed, options or None)
+    said = []
+    for move in moves:
+        state, events = game.play(state, move.seat, move.text)
+        said.append(events)
+    return state, said
+
+
+def clean_name(name: str) -> str:
+    """A display name on one line, at most 32 characters."""
+    return " ".join(str(name).split())[:NAME_LIMIT] or "Player"
+
+
+def _private_part(seat_view: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """What a seat's view holds beyond the spectator's: the part only that seat knows."""
+    return {k: v for k, v in seat_view.items() if k != "seat" and public.get(k) != v}
+
+
+def _colours(view: dict[str, Any], players: int) -> list[str]:
+    """The seat colours the rules' events use ('Blue'), when the view lists them."""
+    colours = view.get("colours")
+    if isinstance(colours, list) and len(colours) == players and all(
+            isinstance(c, str) for c in colours):
+        return [c.capitalize() for c in colours]
+    return []
+
+
+# --------------------------------------------------------------------------- the service
+
+
+class TableService:
+    """Tables in channels: open, join, leave, start, play, end, and looking at them.
+
+    Every method takes the channel's lock, so commands on one channel run one at a time;
+    different channels never wait for each other except on the database.
+    """
+
+    def __init__(self, store: Store, *, images: bool = True) -> None:
+        self.store = store
+        self.images = images
+        self._tables: dict[int, _Table] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._pictures: OrderedDict[str, Picture] = OrderedDict()
+
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    # ----------------------------------------------------------------- loading tables
+
+    async def _load(self, row: GameRow) -> _Table:
+        game = rules.GAMES.get(row.game)
+        if game is None:
+            raise TableError(f"This channel's game ({row.game}) is no longer available.")
+        table = _Table(id=row.id, channel_id=row.channel_id, game=game, options=row.options,
+                       status=row.status, opener_id=row.opener_id,
+                       seats=await self.store.seats(row.id), seed=row.seed,
+                       version=row.version)
+        if row.state is not None:
+            table.state = decode(game, row.state)
+            table.colours = _colours(game.view(table.state, None), len(table.seats))
+        return table
+
+    async def _active(self, channel_id: int) -> _Table:
+        """The channel's open or running table, or a sentence saying there is none."""
+        table = self._tables.get(channel_id)
+        if table is not None:
+            return table
+        row = await self.store.active_game(channel_id)
+        if row is None:
+            latest = await self.store.latest_game(channel_id)
+            if latest is not None and latest.status in ("over", "ended"):
+                raise TableError("The game in this channel is over; open a new one with "
+                                 "/game new.")
+            raise TableError("There is no game in this channel. Open one with /game new.")
+        table = self._tables[channel_id] = await self._load(row)
+        return table
+
+    async def _latest(self, channel_id: int) -> _Table:
+        """The running table, else the channel's last one (to look at a finished game)."""
+        try:
+            return await self._active(channel_id)
+        except TableError:
+            row = await self.store.latest_game(channel_id)
+            if row is None:
+                raise
+            return await self._load(row)
+
+    async def _running(self, channel_id: int) -> _Table:
+        table = await self._active(channel_id)
+        if table.status == "open":
+            raise TableError(f"The game hasn't started yet; {table.opener()} starts it with "
+                             "/game start.")
+        return table
+
+    def _forget(self, table: _Table) -> None:
+        self._tables.pop(table.channel_id, None)
+
+    async def _reload(self, table: _Table) -> None:
+        """Drop a table whose stored row changed under us (another process wrote it)."""
+        self._forget(table)
+        row = await self.store.game(table.id)
+        if row is not None and row.status in ("open", "playing"):
+            self._tables[table.channel_id] = await self._load(row)
+
+    # ----------------------------------------------------------------- before the start
+
+    async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str,
+                   game_id: str, options: dict[str, Any] | None = None) -> Reply:
+        """Open a table for ``game_id`` in this channel; the opener takes seat 0."""
+        game = rules.GAMES.get(game_id)
+        if game is None:
+            raise TableError(f"There is no game called '{game_id}'. Games: "
+                             f"{listing(sorted(rules.GAMES))}.")
+        options = dict(options or {})
+        try:
+            game.new(game.max_players, 0, options or None)
+        except rules.GameError:
+            raise
+        except Exception as error:
+            raise TableError(f"Those options don't fit {game.name}.") from error
+        async with self._lock(channel_id):
+            name = clean_name(name)
+            try:
+                row = await self.store.create_game(channel_id, guild_id, game.id, options,
+                                                   user_id, name)
+            except ChannelBusy:
+                busy = await self._active(channel_id)
+                raise TableError(f"This channel already has a table for {busy.game.name}, "
+                                 f"opened by {busy.opener()}. Join it with /game join, or "
+                                 "end it with /game end first.") from None
+            table = self._tables[channel_id] = await self._load(row)
+            return Reply(public=f"{name} opened a table for {game.name} "
+                                f"({table.seat_range()}). Take a seat with /game join; "
+                                f"{name} starts the game with /game start.")
+
+    def _check_lobby(self, table: _Table) -> None:
+        if table.status != "open":
+            raise TableError("The game has already started; seats are fixed until it ends.")
+
+    def _seated_line(self, table: _Table) -> str:
+        return (f"{len(table.seats)} of {table.seat_range()} seated: "
+                f"{listing(table.names())}.")
+
+    async def _sit(self, table: _Table, user_id: int | None, name: str, kind: str) -> None:
+        if len(table.seats) >= table.game.max_players:
+            raise TableError(f"The table is full: {table.game.name} takes at most "
+                             f"{table.game.max_players} players.")
+        try:
+            await self.store.add_seat(table.id, len(table.seats), user_id, name, kind)
+        except SeatTaken:
+            await self._reload(table)
+            raise TableError("Someone took that seat at the same moment; try again.") from None
+        table.seats.append(SeatRow(len(table.seats), user_id, name, kind))
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> Reply:
+        """Take the next seat at the channel's table before it starts."""
+        async with self._lock(channel_id):
+            table = await self._active(channel_id)
+            self._check_lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise TableError("You already have a seat at this table.")
+            name = clean_name(name)
+            await self._sit(table, user_id, name, "human")
+            return Reply(public=f"{name} takes a seat. {self._seated_line(table)}")
+
+    async def leave(self, channel_id: int, user_id: int) -> Reply:
+        """Give up one's seat before the start (the opener ends the table instead)."""
+        async with self._lock(channel_id):
+            table = await self._active(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat at this table.")
+            if table.status != "open":
+                raise TableError("The game has started, so seats are fixed; the opener or a "
+                                 "moderator can stop it with /game end.")
+            if user_id == table.opener_id:
+                raise TableError("You opened this table, so you can't leave it; end it with "
+                                 "/game end instead.")
+            return await self._unseat(table, seat, "leaves the table")
+
+    async def _unseat(self, table: _Table, seat: int, verb: str) -> Reply:
+        name = table.seats[seat].name
+        await self.store.remove_seat(table.id, seat)
+        table.seats = await self.store.seats(table.id)
+        return Reply(public=f"{name} {verb}. {self._seated_line(table)}")
+
+    def _check_opener(self, table: _Table, user_id: int, what: str) -> None:
+        if user_id != table.opener_id:
+            raise TableError(f"Only {table.opener()}, who opened this table, can {what}.")
+
+    async def add_computer(self, channel_id: int, user_id: int) -> Reply:
+        """The opener seats a computer player (random legal moves) before the start."""
+        async with self._lock(channel_id):
+            table = await self._active(channel_id)
+            self._check_lobby(table)
+            self._check_opener(table, user_id, "add a computer player")
+            taken = {s.name for s in table.seats}
+            name = next(f"Computer {n}" for n in range(1, len(taken) + 2)
+                        if f"Computer {n}" not in taken)
+            await self._sit(table, None, name, "computer")
+            return Reply(public=f"{name} takes a seat. {self._seated_line(table)}")
+
+    async def remove_computer(self, channel_id: int, user_id: int) -> Reply:
+        """The opener takes the last computer player off the table before the start."""
+        async with self._lock(channel_id):
+            table = await self._active(channel_id)
+            self._check_lobby(table)
+            self._check_opener(table, user_id, "remove a computer player")
+            computers = table.computers()
+            if not computers:
+                raise TableError("There is no computer player at this table.")
+            return await self._unseat(table, computers[-1], "leaves the table")
+
+    async def start(self, channel_id: int, user_id: int, *, seed: int | None = None) -> Reply:
+        """The opener deals and begins once the seat count fits the game.
+
+        The seed comes from ``secrets`` unless given (tests and the try-it mode's --seed).
+        """
+        async with self._lock(channel_id):
+            table = await self._active(channel_id)
+            self._check_opener(table, user_id, "start the game")
+            self._check_lobby(table)
+            game, players = table.game, len(table.seats)
+            if not game.min_players <= players <= game.max_players:
+                raise TableError(
+                    f"{game.name} takes {table.seat_range()}; this table has {players}. "
+                    "Ask someone to /game join, or add a computer player.")
+            seed = secrets.randbelow(2**63) if seed is None else seed
+            state = game.new(players, seed, table.options or None)
+            if not await self.store.start_game(table.id, seed, encode(game, state)):
+                await self._reload(table)
+                raise TableError("The table changed at the same moment; try again.")
+            before: dict[int, dict[str, Any]] = {
+                s.seat: {} for s in table.seats if s.kind == "human"}
+            table.status, table.seed, table.state, table.version = "playing", seed, state, 1
+            table.colours = _colours(game.view(state, None), players)
+            said: list[tuple[int | None, rules.Event]] = []
+            await self._computers_move(table, said)
+            opening = (f"{game.name} begins: "
+                       f"{listing([table.label(s.seat) for s in table.seats])}.")
+            return await self._reply(table, said, before, None, opening=opening)
+
+    # ----------------------------------------------------------------- playing
+
+    async def play(self, channel_id: int, user_id: int, text: str, *,
+                   version: int | None = None) -> Reply:
+        """Make a move for the caller's seat; computer players then act until a human must.
+
+        Checks, in order: a running table, a seat, the version (for buttons), the turn;
+        then the rules (their ``GameError`` passes through unchanged). A refused move
+        changes nothing. The move is committed before the reply is built.
+        """
+        async with self._lock(channel_id):
+            table = await self._running(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat in this game.")
+            if version is not None and version != table.version:
+                raise TableError("That button is from an earlier turn; the game has moved on. "
+                                 "Look at the latest board and try again.")
+            awaited = table.awaited()
+            if seat not in awaited:
+                raise TableError(self._not_your_turn(table))
+            game = table.game
+            before = self._private_parts(table)
+            state, events = game.play(table.state, seat, text)
+            move = self._canonical(table, seat, text)
+            await self._commit(table, seat, move, state)
+            said: list[tuple[int | None, rules.Event]] = [(seat, e) for e in events]
+            await self._computers_move(table, said)
+            return await self._reply(table, said, before, user_id)
+
+    def _not_your_turn(self, table: _Table) -> str:
+        waiting = listing([table.label(s) for s in sorted(table.awaited())])
+        return f"It is not your turn: the game is waiting for {waiting}."
+
+    def _canonical(self, table: _Table, seat: int, text: str) -> str:
+        """The move in the game's canonical notation, for the log (the raw text if not)."""
+        try:
+            return table.game.parse(table.state, seat, normalize(text))
+        except rules.GameError:
+            return normalize(text)
+
+    async def _commit(self, table: _Table, seat: int, move: str, state: Any) -> None:
+        """Write one move: state and version + 1 and the log, only if nobody wrote first."""
+        over = table.game.outcome(state) is not None
+        if not await self.store.commit_move(table.id, table.version, seat, move,
+                                            encode(table.game, state), over=over):
+            await self._reload(table)
+            raise TableError("Someone else moved at the same moment and the game moved on. "
+                             "Look at the latest board and try again.")
+        table.state, table.version = state, table.version + 1
+        if over:
+            table.status = "over"
+            self._forget(table)
+
+    async def _computers_move(self, table: _Table, said: list[tuple[int | None, rules.Event]]
+                              ) -> None:
+        """Computer players whose input is awaited move (uniformly random legal moves).
+
+        Each move is its own transaction. A computer's choice is drawn from the game's seed
+        and the version, so a game replays the same with the same seed. If anything fails,
+        the chain stops where it is; the outbox finishes it after a restart.
+        """
+        computers = set(table.computers())
+        game = table.game
+        for _ in range(CHAIN_LIMIT):
+            if table.status != "playing":
+                return
+            waiting = sorted(computers & table.awaited())
+            if not waiting:
+                return
+            seat = waiting[0]
+            try:
+                moves = game.legal_moves(table.state, seat)
+                chooser = random.Random(f"computer/{table.seed}/{table.version}/{seat}")
+                move = chooser.choice(moves)
+                state, events = game.play(table.state, seat, move)
+                await self._commit(table, seat, move, state)
+            except TableError:
+                return  # another process moved this table on; it carries on from there
+            except Exception:
+                log.exception("A computer player could not move in channel %s",
+                              table.channel_id)
+                return
+            said.extend((seat, e) for e in events)
+        log.error("Computer players made %s moves in a row in channel %s; stopping",
+                  CHAIN_LIMIT, table.channel_id)
+
+    # ----------------------------------------------------------------- replies
+
+    def _private_parts(self, table: _Table) -> dict[int, dict[str, Any]]:
+        """What each human seat alone can see now, to tell later whose view changed."""
+        if table.state is None:
+            return {}
+        public = table.game.view(table.state, None)
+        return {s.seat: _private_part(table.game.view(table.state, s.seat), public)
+                for s in table.seats if s.kind == "human"}
+
+    def _annotate(self, table: _Table, text: str) -> str:
+        """'Blue attacks Red' -> 'Blue (Alice) attacks Red (Bob)': names at first mention."""
+        if not table.colours:
+            return text
+        seen: set[str] = set()
+
+        def named(match: re.Match[str]) -> str:
+            word = match.group(0)
+            if word in seen:
+                return word
+            seen.add(word)
+            return f"{word} ({table.seats[table.colours.index(word)].name})"
+
+        pattern = r"\b(" + "|".join(re.escape(c) for c in table.colours) + r")\b"
+        return re.sub(pattern, named, text)
+
+    def _view(self, table: _Table, seat: int | None) -> dict[str, Any]:
+        view = table.game.view(table.state, seat)
+        view["names"] = table.names()
+        return view
+
+    async def _render(self, game_id: str, views: Sequence[dict[str, Any] | None]
+                      ) -> list[Picture | None]:
+        """Pictures of views (None: no picture), drawn in worker threads, cached by view."""
+        if not self.images:
+            return [None] * len(views)
+        keys = [None if v is None else json.dumps([game_id, v], sort_keys=True)
+                for v in views]
+        jobs: dict[str, asyncio.Task[Picture]] = {}
+        for key, view in zip(keys, views, strict=True):
+            if key is None or view is None or key in jobs:
+                continue
+            if key in self._pictures:
+                self._pictures.move_to_end(key)
+            else:
+                jobs[key] = asyncio.create_task(asyncio.to_thread(_picture, game_id, view))
+        drawn = {key: await job for key, job in jobs.items()}
+        out = [None if key is None else drawn.get(key) or self._pictures[key] for key in keys]
+        self._pictures.update(drawn)
+        while len(self._pictures) > PICTURE_CACHE:
+            self._pictures.popitem(last=False)
+        return out
+
+    async def _reply(self, table: _Table, said: list[tuple[int | None, rules.Event]],
+                     before: dict[int, dict[str, Any]], caller: int | None, *,
+                     opening: str = "", header: str = "") -> Reply:
+        """The reply after an action: public events, the board, and what changed in private."""
+        game = table.game
+        public_lines = [line for line in (header, opening) if line]
+        public_lines += [self._annotate(table, e.text) for _, e in said if e.to is None]
+        outcome = game.outcome(table.state)
+        if outcome is not None:
+            scores = ", ".join(f"{table.seats[s].name} {p}" for s, p in enumerate(outcome.scores))
+            winners = listing([table.label(s) for s in sorted(outcome.winners)])
+            verb = "wins" if len(outcome.winners) == 1 else "win"
+            public_lines.append(f"Game over: {winners} {verb}. Final score: {scores}.")
+        caller_seat = table.seat_of(caller) if caller is not None else None
+        ephemeral = [e.text for actor, e in said
+                     if e.to is not None and caller_seat is not None and actor == caller_seat
+                     and caller_seat in e.to]
+
+        spectator = self._view(table, None)
+        humans = [s for s in table.seats if s.kind == "human" and s.user_id is not None]
+        changed: list[tuple[SeatRow, list[str], dict[str, Any] | None]] = []
+        for s in humans:
+            lines = [e.text for _, e in said if e.to is not None and s.seat in e.to]
+            seat_view = self._view(table, s.seat)
+            part = _private_part(seat_view, spectator)
+            moved = s.seat in before and part != before[s.seat]
+            if lines or moved:
+                changed.append((s, lines, seat_view if moved else None))
+        pictures = await self._render(game.id, [spectator] + [v for _, _, v in changed])
+        private = tuple(Private(s.user_id or 0, "\n".join(lines), pic)
+                        for (s, lines, _), pic in zip(changed, pictures[1:], strict=True))
+        mention = () if outcome is not None else tuple(
+            table.seats[s].user_id or 0 for s in sorted(table.awaited())
+            if table.seats[s].kind == "human")
+        return Reply(public="\n".join(public_lines), picture=pictures[0], private=private,
+                     ephemeral="\n".join(ephemeral), mention=mention, version=table.version,
+                     over=outcome is not None)
+
+    # ----------------------------------------------------------------- ending
+
+    async def end(self, channel_id: int, user_id: int, *, moderator: bool = False) -> Reply:
+        """Stop the channel's table: the opener, or anyone the adapter calls a moderator."""
+        async with self._lock(channel_id):
+            table = await self._active(channel_id)
+            if user_id != table.opener_id and not moderator:
+                raise TableError(f"Only {table.opener()}, who opened this table, or a "
+                                 "moderator can end the game.")
+            if not await self.store.end_game(table.id):
+                await self._reload(table)
+                raise TableError("The table changed at the same moment; try again.")
+            self._forget(table)
+            seat = table.seat_of(user_id)
+            who = "A moderator" if seat is None else table.seats[seat].name
+            return Reply(public=f"{who} ended the game of {table.game.name}.",
+                         version=table.version, over=True)
+
+    # ----------------------------------------------------------------- looking
+
+    async def board(self, channel_id: int) -> Reply:
+        """The board as spectators see it, and whose turn it is (no mentions)."""
+        async with self._lock(channel_id):
+            table = await self._latest(channel_id)
+            text = self._situation(table)
+            if table.state is None:
+                return Reply(public=text, version=table.version)
+            (picture,) = await self._render(table.game.id, [self._view(table, None)])
+            return Reply(public=text, picture=picture, version=table.version,
+                         over=table.status in ("over", "ended"))
+
+    def _situation(self, table: _Table) -> str:
+        """One sentence: where the table stands."""
+        game = table.game
+        if table.status == "open":
+            return (f"{game.name}: waiting to start. {self._seated_line(table)} "
+                    f"{table.opener()} starts it with /game start.")
+        outcome = game.outcome(table.state)
+        if outcome is not None:
+            winners = listing([table.label(s) for s in sorted(outcome.winners)])
+            verb = "wins" if len(outcome.winners) == 1 else "win"
+            return f"{game.name}, game over: {winners} {verb}."
+        if table.status == "ended":
+            return f"{game.name}: this game was ended before it finished."
+        waiting = listing([table.label(s) for s in sorted(table.awaited())])
+        return f"{game.name}, move {table.version - 1}: waiting for {waiting}."
+
+    async def hand(self, channel_id: int, user_id: int) -> Reply:
+        """The caller's private view: ``ephemeral`` text and, in ``private``, their picture.
+
+        Both are meant for an ephemeral answer to the caller, not for a DM.
+        """
+        async with self._lock(channel_id):
+            table = await self._latest(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat in this game; /board shows the table to "
+                                 "everyone.")
+            if table.state is None:
+                return Reply(ephemeral=f"You have seat {seat + 1}. The game hasn't started "
+                                       "yet, so there is nothing in your hand.",
+                             version=table.version)
+            view = self._view(table, seat)
+            text = f"You are {table.label(seat)}. {render.summary(table.game.id, view)}"
+            if seat in table.awaited():
+                text += " It is your turn."
+            (picture,) = await self._render(table.game.id, [view])
+            return Reply(ephemeral=text, private=(Private(user_id, text, picture),),
+                         version=table.version, over=table.status in ("over", "ended"))
+
+    async def status(self, channel_id: int) -> Reply:
+        """Who sits where and where the game stands, as text."""
+        async with self._lock(channel_id):
+            table = await self._latest(channel_id)
+            seats = "; ".join(
+                f"{s.seat + 1}. {table.label(s.seat) if table.colours else s.name}"
+                f"{' (computer)' if s.kind == 'computer' else ''}" for s in table.seats)
+            return Reply(public=f"{self._situation(table)}\nSeats: {seats}.",
+                         version=table.version, over=table.status in ("over", "ended"))
+
+    async def legal_moves(self, channel_id: int, user_id: int) -> list[str]:
+        """The caller's legal moves: empty unless they are seated and awaited."""
+        async with self._lock(channel_id):
+            try:
+                table = await self._running(channel_id)
+            except TableError:
+                return []
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return []
+            return table.game.legal_moves(table.state, seat)
+
+    # ----------------------------------------------------------------- the outbox
+
+    async def delivered(self, channel_id: int, version: int) -> None:
+        """The reply for ``version`` was announced: it leaves the outbox."""
+        await self.store.mark_delivered(channel_id, version)
+
+    async def undelivered(self) -> list[tuple[int, Reply]]:
+        """Replies committed but never announced (the process stopped first), to post now.
+
+        Computer players who were due to move when the process stopped move first. Each
+        reply is rebuilt by replaying the log: events are a pure function of the moves.
+        """
+        for row in await self.store.games(statuses=("playing",)):
+            async with self._lock(row.channel_id):
+                try:
+                    table = await self._active(row.channel_id)
+                except TableError:
+                    continue
+                if table.id == row.id and table.status == "playing":
+                    await self._computers_move(table, [])
+        out = []
+        for row in await self.store.unannounced():
+            async with self._lock(row.channel_id):
+                try:
+                    out.append((row.channel_id, await self._catch_up(row)))
+                except TableError:
+                    log.warning("Game %s can no longer be shown", row.id)
+        return out
+
+    async def _catch_up(self, row: GameRow) -> Reply:
+        """The reply for versions ``announced + 1 .. version`` of a stored game."""
+        table = await self._load(row)
+        game = table.game
+        try:
+            assert row.seed is not None
+            moves = await self.store.moves(row.id)
+            done = [m for m in moves if m.version <= row.announced]
+            state, _ = replay(game, len(table.seats), row.seed, row.options, done)
+            before = self._private_parts(replace(table, state=state))
+            opening = ""
+            if row.announced < 1:  # not even the start was announced
+                before = {seat: {} for seat in before}
+                opening = (f"{game.name} begins: "
+                           f"{listing([table.label(s.seat) for s in table.seats])}.")
+            said: list[tuple[int | None, rules.Event]] = []
+            for move in moves[len(done):]:
+                state, events = game.play(state, move.seat, move.text)
+                said.extend((move.seat, e) for e in events)
+            if encode(game, state) != encode(game, table.state):
+                raise ValueError("the replayed state differs from the stored one")
+        except Exception:
+            log.exception("Could not replay game %s; posting its board instead", row.id)
+            return await self._reply(table, [], {}, None,
+                                     header="(Posted after a restart; here is the board.)")
+        return await self._reply(table, said, before, None, opening=opening,
+                                 header="(Posted after a restart.)")
+
+
+def _picture(game_id: str, view: dict[str, Any]) -> Picture:
+    return Picture(render.png(game_id, view), render.summary(game_id, view))
