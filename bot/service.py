@@ -656,6 +656,16 @@ class TableService:
                 return []
             return table.game.legal_moves(table.state, seat)
 
+    async def waiting(self, channel_id: int) -> list[tuple[int, str]]:
+        """The humans the running game awaits: (user id, 'Alice (Blue)'), by seat."""
+        async with self._lock(channel_id):
+            try:
+                table = await self._running(channel_id)
+            except TableError:
+                return []
+            return [(table.seats[s].user_id or 0, table.label(s)) for s in sorted(table.awaited())
+                    if table.seats[s].kind == "human"]
+
     # ----------------------------------------------------------------- the outbox
 
     async def delivered(self, channel_id: int, version: int) -> None:
