@@ -365,7 +365,8 @@ class TableService:
         async with self._lock(channel_id):
             table = await self._active(channel_id)
             self._check_opener(table, user_id, "start the game")
-            self._check_lobby(table)
+            if table.status != "open":
+                raise TableError("The game has already started.")
             game, players = table.game, len(table.seats)
             if not game.min_players <= players <= game.max_players:
                 raise TableError(

@@ -12,6 +12,7 @@ statement, so state, version and log are written by one transaction in one round
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
@@ -164,6 +165,9 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self.db = db
         self.path = path
+        # One connection carries every statement; this lock keeps a multi-statement
+        # transaction from taking in another task's statement half-way through.
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | None = None, *, synchronous: str = "FULL") -> Store:
@@ -193,15 +197,29 @@ class Store:
         await self.db.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[None]:
-        """Several statements as one write transaction (taken at once: BEGIN IMMEDIATE)."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
-        await self.db.execute("COMMIT")
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Several statements as one write transaction (BEGIN IMMEDIATE), on the connection
+        it yields; no other statement of this store runs until it ends."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    async def _rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+        async with self._lock:
+            return list(await self.db.execute_fetchall(sql, parameters))
+
+    async def _write(self, sql: str, parameters: tuple[Any, ...] = ()) -> int:
+        """Run one statement (its own transaction); how many rows it changed."""
+        async with self._lock:
+            cursor = await self.db.execute(sql, parameters)
+            changed: int = cursor.rowcount
+            await cursor.close()
+            return changed
 
     # -- tables
 
@@ -210,13 +228,13 @@ class Store:
         """A new open table with the opener in seat 0; ``ChannelBusy`` if one is active."""
         now = time.time()
         try:
-            async with self.transaction():
-                cursor = await self.db.execute(
+            async with self.transaction() as db:
+                cursor = await db.execute(
                     "INSERT INTO games (channel_id, guild_id, game, options, opener_id, "
                     "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (channel_id, guild_id, game, json.dumps(options), opener_id, now, now))
                 game_id = cursor.lastrowid
-                await self.db.execute(
+                await db.execute(
                     "INSERT INTO seats (game_id, seat, user_id, name, kind) "
                     "VALUES (?, 0, ?, ?, 'human')", (game_id, opener_id, opener_name))
         except sqlite3.IntegrityError as error:
@@ -226,34 +244,34 @@ class Store:
         return row
 
     async def game(self, game_id: int) -> GameRow | None:
-        rows = await self.db.execute_fetchall(
+        rows = await self._rows(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return next((_game(r) for r in rows), None)
 
     async def active_game(self, channel_id: int) -> GameRow | None:
         """The open or running table in a channel."""
-        rows = await self.db.execute_fetchall(
+        rows = await self._rows(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? "
             "AND status IN ('open', 'playing')", (channel_id,))
         return next((_game(r) for r in rows), None)
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The most recent table in a channel, whatever its status."""
-        rows = await self.db.execute_fetchall(
+        rows = await self._rows(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
             (channel_id,))
         return next((_game(r) for r in rows), None)
 
     async def games(self, *, statuses: tuple[str, ...] = ACTIVE) -> list[GameRow]:
         marks = ", ".join("?" * len(statuses))
-        rows = await self.db.execute_fetchall(
+        rows = await self._rows(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY id",
             statuses)
         return [_game(r) for r in rows]
 
     async def unannounced(self) -> list[GameRow]:
         """Tables whose latest state version has not been announced yet (the outbox)."""
-        rows = await self.db.execute_fetchall(
+        rows = await self._rows(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE announced < version "
             "AND status IN ('playing', 'over') ORDER BY id")
         return [_game(r) for r in rows]
@@ -261,7 +279,7 @@ class Store:
     # -- seats
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self.db.execute_fetchall(
+        rows = await self._rows(
             "SELECT seat, user_id, name, kind FROM seats WHERE game_id = ? ORDER BY seat",
             (game_id,))
         return [SeatRow(*r) for r in rows]
@@ -270,7 +288,7 @@ class Store:
                        kind: str) -> None:
         """Take a seat at an open table; ``SeatTaken`` if the user or the seat is taken."""
         try:
-            await self.db.execute(
+            await self._write(
                 "INSERT INTO seats (game_id, seat, user_id, name, kind) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seat, user_id, name, kind))
         except sqlite3.IntegrityError as error:
@@ -278,13 +296,13 @@ class Store:
 
     async def remove_seat(self, game_id: int, seat: int) -> None:
         """Free a seat before the start; later seats move up so seats stay 0..n-1."""
-        async with self.transaction():
-            await self.db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?",
-                                  (game_id, seat))
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?",
+                             (game_id, seat))
             # Two steps so the primary key never sees two rows with one seat number.
-            await self.db.execute(
+            await db.execute(
                 "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?", (game_id, seat))
-            await self.db.execute(
+            await db.execute(
                 "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
 
     # -- state
@@ -292,12 +310,12 @@ class Store:
     async def start_game(self, game_id: int, seed: int, state: str) -> bool:
         """Store the first state (version 1) of an open table; False if it is not open."""
         now = time.time()
-        cursor = await self.db.execute(
+        changed = await self._write(
             "UPDATE games SET status = 'playing', seed = ?, state = ?, version = 1, "
             "last_seat = NULL, last_text = NULL, started = ?, updated = ? "
             "WHERE id = ? AND status = 'open' AND version = 0",
             (seed, state, now, now, game_id))
-        return cursor.rowcount == 1
+        return changed == 1
 
     async def commit_move(self, game_id: int, version: int, seat: int, text: str, state: str,
                           *, over: bool = False) -> bool:
@@ -306,31 +324,31 @@ class Store:
         False (and nothing written) unless the game is running at exactly ``version``.
         """
         now = time.time()
-        cursor = await self.db.execute(
+        changed = await self._write(
             "UPDATE games SET state = ?, version = version + 1, last_seat = ?, last_text = ?, "
             "updated = ?, status = ?, finished = ? "
             "WHERE id = ? AND version = ? AND status = 'playing'",
             (state, seat, text, now, "over" if over else "playing", now if over else None,
              game_id, version))
-        return cursor.rowcount == 1
+        return changed == 1
 
     async def end_game(self, game_id: int) -> bool:
         """Stop an open or running table; False if it was no longer active."""
         now = time.time()
-        cursor = await self.db.execute(
+        changed = await self._write(
             "UPDATE games SET status = 'ended', finished = ?, updated = ? "
             "WHERE id = ? AND status IN ('open', 'playing')", (now, now, game_id))
-        return cursor.rowcount == 1
+        return changed == 1
 
     async def mark_announced(self, game_id: int, version: int) -> None:
-        await self.db.execute(
+        await self._write(
             "UPDATE games SET announced = MAX(announced, MIN(?, version)) WHERE id = ?",
             (version, game_id))
 
     async def mark_delivered(self, channel_id: int, version: int) -> None:
         """The channel's reply at ``version`` was posted: its newest game holding that
         version is announced up to there."""
-        await self.db.execute(
+        await self._write(
             "UPDATE games SET announced = ? WHERE id = (SELECT id FROM games "
             "WHERE channel_id = ? AND version >= ? AND announced < ? ORDER BY id DESC LIMIT 1)",
             (version, channel_id, version, version))
@@ -338,7 +356,7 @@ class Store:
     # -- the log
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        rows = await self.db.execute_fetchall(
+        rows = await self._rows(
             "SELECT version, seat, text, time FROM moves WHERE game_id = ? ORDER BY version",
             (game_id,))
         return [MoveRow(*r) for r in rows]

@@ -1,0 +1,200 @@
+"""Storage: round trips, the one-table-per-channel rule, the append-only log, migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot import store as store_module
+from bot.store import ChannelBusy, SeatTaken, Store, StoreError
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(str(tmp_path / "t.db"))
+    yield opened
+    await opened.close()
+
+
+async def test_a_table_round_trips(store: Store) -> None:
+    row = await store.create_game(10, 20, "cube-conquest", {"variant": "x"}, 7, "Ann")
+    assert (row.channel_id, row.guild_id, row.game, row.options) == (
+        10, 20, "cube-conquest", {"variant": "x"})
+    assert (row.status, row.opener_id, row.version, row.state, row.announced) == (
+        "open", 7, 0, None, 0)
+    assert await store.game(row.id) == row
+    assert await store.active_game(10) == row
+    assert await store.latest_game(10) == row
+    assert await store.active_game(11) is None
+    seats = await store.seats(row.id)
+    assert [(s.seat, s.user_id, s.name, s.kind) for s in seats] == [(0, 7, "Ann", "human")]
+
+
+async def test_names_are_stored_as_given_never_as_sql(store: Store) -> None:
+    name = "Robert'); DROP TABLE games;--"
+    row = await store.create_game(1, None, "cube-conquest", {}, 5, name)
+    await store.add_seat(row.id, 1, 6, '"quoted" \\ name', "human")
+    assert [s.name for s in await store.seats(row.id)] == [name, '"quoted" \\ name']
+    assert await store.game(row.id) == row
+
+
+async def test_one_open_table_per_channel(store: Store) -> None:
+    first = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    with pytest.raises(ChannelBusy):
+        await store.create_game(1, None, "cube-conquest", {}, 6, "Bob")
+    assert [g.id for g in await store.games()] == [first.id]
+    assert await store.end_game(first.id)
+    assert not await store.end_game(first.id)
+    second = await store.create_game(1, None, "cube-conquest", {}, 6, "Bob")
+    assert (await store.latest_game(1)) == second
+    assert (await store.game(first.id)).status == "ended"  # type: ignore[union-attr]
+
+
+async def test_seats_renumber_when_one_leaves(store: Store) -> None:
+    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.add_seat(row.id, 1, 6, "Bob", "human")
+    await store.add_seat(row.id, 2, None, "Computer 1", "computer")
+    await store.add_seat(row.id, 3, 8, "Dee", "human")
+    with pytest.raises(SeatTaken):
+        await store.add_seat(row.id, 4, 6, "Bob again", "human")
+    with pytest.raises(SeatTaken):
+        await store.add_seat(row.id, 3, 9, "Eve", "human")
+    await store.remove_seat(row.id, 1)
+    assert [(s.seat, s.name) for s in await store.seats(row.id)] == [
+        (0, "Ann"), (1, "Computer 1"), (2, "Dee")]
+
+
+async def test_a_move_writes_state_version_and_log_together(store: Store) -> None:
+    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    assert await store.start_game(row.id, 1234, '{"s": 1}')
+    assert not await store.start_game(row.id, 1234, '{"s": 1}')
+    started = await store.game(row.id)
+    assert started is not None
+    assert (started.status, started.seed, started.state, started.version) == (
+        "playing", 1234, '{"s": 1}', 1)
+    assert await store.moves(row.id) == []
+
+    assert await store.commit_move(row.id, 1, 0, "place b1", '{"s": 2}')
+    assert await store.commit_move(row.id, 2, 1, "place e5", '{"s": 3}')
+    # A move computed from an older version is refused, and nothing at all is written.
+    assert not await store.commit_move(row.id, 2, 1, "place d5", '{"s": "stale"}')
+    after = await store.game(row.id)
+    assert after is not None
+    assert (after.state, after.version, after.status) == ('{"s": 3}', 3, "playing")
+    assert [(m.version, m.seat, m.text) for m in await store.moves(row.id)] == [
+        (2, 0, "place b1"), (3, 1, "place e5")]
+
+    assert await store.commit_move(row.id, 3, 0, "pass", '{"s": 4}', over=True)
+    over = await store.game(row.id)
+    assert over is not None
+    assert (over.status, over.version) == ("over", 4)
+    assert over.finished is not None
+    assert not await store.commit_move(row.id, 4, 1, "pass", '{"s": 5}')
+    assert await store.active_game(1) is None
+
+
+async def test_the_move_log_is_append_only(store: Store) -> None:
+    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.start_game(row.id, 1, "{}")
+    await store.commit_move(row.id, 1, 0, "place b1", "{}")
+    for sql in ("UPDATE moves SET text = 'place a1'", "DELETE FROM moves"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            await store.db.execute(sql)
+    assert [m.text for m in await store.moves(row.id)] == ["place b1"]
+
+
+async def test_the_outbox_tracks_announced_versions(store: Store) -> None:
+    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.start_game(row.id, 1, "{}")
+    assert [g.id for g in await store.unannounced()] == [row.id]
+    await store.mark_delivered(1, 1)
+    assert await store.unannounced() == []
+    await store.commit_move(row.id, 1, 0, "place b1", "{}")
+    await store.commit_move(row.id, 2, 0, "place a1", "{}")
+    await store.mark_delivered(1, 2)
+    assert [(g.announced, g.version) for g in await store.unannounced()] == [(2, 3)]
+    await store.mark_delivered(1, 99)  # beyond the latest version: nothing to mark
+    assert [(g.announced, g.version) for g in await store.unannounced()] == [(2, 3)]
+    await store.mark_delivered(1, 3)
+    assert await store.unannounced() == []
+
+
+async def test_a_new_database_is_wal_and_at_the_latest_schema(tmp_path: Path) -> None:
+    path = str(tmp_path / "new.db")
+    opened = await Store.open(path)
+    await opened.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == len(
+            store_module.MIGRATIONS)
+
+
+async def test_the_path_comes_from_the_environment(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BOARDROOM_DB", raising=False)
+    opened = await Store.open()
+    await opened.close()
+    assert (tmp_path / "boardroom.db").exists()
+    monkeypatch.setenv("BOARDROOM_DB", str(tmp_path / "elsewhere.db"))
+    opened = await Store.open(None)
+    assert opened.path == str(tmp_path / "elsewhere.db")
+    await opened.close()
+    assert (tmp_path / "elsewhere.db").exists()
+
+
+async def test_an_older_database_upgrades_in_place(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    path = str(tmp_path / "old.db")
+    old = await Store.open(path)
+    row = await old.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await old.start_game(row.id, 42, '{"s": 1}')
+    await old.commit_move(row.id, 1, 0, "place b1", '{"s": 2}')
+    await old.close()
+
+    newer = [*store_module.MIGRATIONS,
+             "ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT 'kept';"]
+    monkeypatch.setattr(store_module, "MIGRATIONS", newer)
+    upgraded = await Store.open(path)
+    try:
+        assert await store_module.schema_version(upgraded.db) == len(newer)
+        kept = await upgraded.game(row.id)
+        assert kept is not None
+        assert (kept.state, kept.version, kept.seed) == ('{"s": 2}', 2, 42)
+        assert [m.text for m in await upgraded.moves(row.id)] == ["place b1"]
+        notes = await upgraded.db.execute_fetchall("SELECT note FROM games")
+        assert [n[0] for n in notes] == ["kept"]
+        # The trigger still logs moves after the upgrade.
+        assert await upgraded.commit_move(row.id, 2, 0, "place a1", '{"s": 3}')
+        assert [m.text for m in await upgraded.moves(row.id)] == ["place b1", "place a1"]
+    finally:
+        await upgraded.close()
+
+
+async def test_a_failed_migration_changes_nothing(tmp_path: Path) -> None:
+    path = str(tmp_path / "f.db")
+    db = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await store_module.migrate(db)
+        broken = [*store_module.MIGRATIONS,
+                  "CREATE TABLE extra (x INTEGER); INSERT INTO nowhere VALUES (1);"]
+        with pytest.raises(sqlite3.OperationalError):
+            await store_module.migrate(db, broken)
+        assert await store_module.schema_version(db) == len(store_module.MIGRATIONS)
+        tables = await db.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE name = 'extra'")
+        assert list(tables) == []
+    finally:
+        await db.close()
+
+
+async def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    path = str(tmp_path / "future.db")
+    with sqlite3.connect(path) as raw:
+        raw.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match="newer Boardroom"):
+        await Store.open(path)
