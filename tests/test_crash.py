@@ -1,0 +1,148 @@
+"""Crashes: games run in a child process killed with SIGKILL at random moments.
+
+After every kill the database is reopened and checked: every move the child saw committed
+is in the log, the log replays to the stored state, nothing committed is lost to the outbox
+(what was never marked delivered comes back from ``undelivered``), and the games go on.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import rules
+from bot.service import TableService, encode, replay
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+CHANNELS = range(1, 7)
+
+# The child plays random games on six tables at once, forever. It prints "C channel version
+# seat move" once a move is committed (play returned) and "A channel version" just before
+# it marks a reply delivered; about a third of the replies it never marks.
+CHILD = """
+import asyncio, random, sys
+from bot.service import TableService
+from bot.store import Store
+
+async def main(path):
+    store = await Store.open(path)
+    service = TableService(store, images=False)
+    for channel, reply in await service.undelivered():
+        print(f"A {channel} {reply.version}", flush=True)
+        await service.delivered(channel, reply.version)
+
+    async def run(channel):
+        rng = random.Random()
+        if await store.active_game(channel) is None:
+            await service.open(channel, None, 1, "Ann", "cube-conquest")
+        row = await store.active_game(channel)
+        if row.status == "open":
+            if len(await store.seats(row.id)) < 2:
+                await service.join(channel, 2, "Bob")
+            reply = await service.start(channel, 1)
+            print(f"C {channel} {reply.version} - start", flush=True)
+        while True:
+            waiting = await service.waiting(channel)
+            if not waiting:
+                return
+            user = waiting[0][0]
+            move = rng.choice(await service.legal_moves(channel, user))
+            reply = await service.play(channel, user, move)
+            print(f"C {channel} {reply.version} {user - 1} {move}", flush=True)
+            if rng.random() < 0.65:
+                print(f"A {channel} {reply.version}", flush=True)
+                await service.delivered(channel, reply.version)
+
+    await asyncio.gather(*(run(c) for c in range(1, 7)))
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def run_and_kill(path: str, after: float) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-c", CHILD, path], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env, cwd=str(ROOT))
+    time.sleep(after)
+    child.send_signal(signal.SIGKILL)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == -signal.SIGKILL, err.decode()
+    text = out.decode()
+    # The last line may have been cut off by the kill: keep whole lines only.
+    return text.split("\n")[:-1]
+
+
+async def check(path: str, committed: dict[int, dict[int, tuple[int, str]]],
+                announced: dict[int, set[int]]) -> None:
+    store = await Store.open(path)
+    try:
+        rows = {}
+        for channel, moves in committed.items():
+            row = rows[channel] = await store.latest_game(channel)
+            assert row is not None and row.status in ("playing", "over")
+            assert row.state is not None and row.seed is not None
+            logged = await store.moves(row.id)
+            # One logged move per version, none missing, and every move the child saw
+            # committed is there, as it was played.
+            assert [m.version for m in logged] == list(range(2, row.version + 1))
+            assert max(moves) <= row.version
+            for version, (seat, move) in moves.items():
+                if version > 1:
+                    assert (logged[version - 2].seat, logged[version - 2].text) == (seat, move)
+            game = rules.GAMES[row.game]
+            state, _ = replay(game, 2, row.seed, row.options, logged)
+            assert encode(game, state) == row.state
+            # Delivered is only ever marked after the child announced that version.
+            assert row.announced == 0 or row.announced in announced[channel]
+        # Whatever was committed but not marked delivered comes back from the outbox.
+        pending = {channel: row for channel, row in rows.items()
+                   if row.status == "playing" and row.announced < row.version}
+        outbox = await TableService(store, images=False).undelivered()
+        assert {channel for channel, _ in outbox} == set(pending)
+        for channel, reply in outbox:
+            assert reply.version == pending[channel].version
+            assert reply.public.startswith("(Posted after a restart.)")
+    finally:
+        await store.close()
+
+
+async def test_games_survive_sigkill_at_random_moments(tmp_path: Path) -> None:
+    path = str(tmp_path / "crash.db")
+    rng = random.Random(os.environ.get("CRASH_SEED", "boardroom"))
+    committed: dict[int, dict[int, tuple[int, str]]] = defaultdict(dict)
+    announced: dict[int, set[int]] = defaultdict(set)
+    for after in [0.25] + [rng.uniform(0.4, 1.4) for _ in range(6)]:
+        for line in run_and_kill(path, after):
+            kind, channel, version, *rest = line.split(" ", 4)
+            if kind == "C":
+                seat, move = rest
+                committed[int(channel)][int(version)] = (
+                    -1 if seat == "-" else int(seat), move)
+            else:
+                announced[int(channel)].add(int(version))
+        await check(path, committed, announced)
+    assert sum(len(moves) for moves in committed.values()) > 100
+    assert set(committed) == set(CHANNELS)
+
+    # The games go on: every table takes its next move.
+    store = await Store.open(path)
+    try:
+        service = TableService(store, images=False)
+        for channel in CHANNELS:
+            if not await service.waiting(channel):
+                continue  # that game has ended
+            (user, _), *_ = await service.waiting(channel)
+            before = (await service.board(channel)).version
+            reply = await service.play(channel, user, (await service.legal_moves(channel,
+                                                                                 user))[0])
+            assert reply.version == before + 1
+    finally:
+        await store.close()
+    await check(path, committed, announced)
