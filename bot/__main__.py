@@ -1,0 +1,72 @@
+"""``python -m bot`` (or ``boardroom``): run the Discord bot.
+
+The token comes from ``DISCORD_TOKEN``; the database path from ``BOARDROOM_DB``; commands
+sync to the guild in ``DISCORD_GUILD`` when set. ``boardroom try ...`` plays a game in the
+terminal instead, without Discord (see ``bot.cli``). SIGTERM (``docker stop``) and Ctrl-C
+close the connection and the database cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import os
+import signal
+import sys
+
+import discord
+
+log = logging.getLogger("boardroom")
+
+
+async def run(token: str) -> None:
+    """Connect and serve until the connection closes or SIGTERM/SIGINT arrives."""
+    from bot.app import create_bot
+
+    bot = create_bot(None)
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for signum in signals:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+            loop.add_signal_handler(signum, functools.partial(_stop, bot, signum))
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        for signum in signals:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
+
+
+def _stop(bot: discord.Client, signum: int) -> None:
+    log.info("Received %s, shutting down", signal.Signals(signum).name)
+    asyncio.get_running_loop().create_task(bot.close())
+
+
+def main() -> None:
+    """The console script: the bot, or ``boardroom try ...`` for a game without Discord."""
+    if len(sys.argv) > 1 and sys.argv[1] == "try":
+        from bot import cli
+
+        raise SystemExit(cli.main(sys.argv[1:]))
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print("Set DISCORD_TOKEN to your bot's token (see docs/discord.md), or run "
+              "'boardroom try cube-conquest' to play in the terminal without Discord.",
+              file=sys.stderr)
+        raise SystemExit(2)
+    level = os.environ.get("BOARDROOM_LOG_LEVEL", "INFO").upper()
+    discord.utils.setup_logging(level=logging.getLevelNamesMapping().get(level, logging.INFO))
+    try:
+        asyncio.run(run(token))
+    except KeyboardInterrupt:
+        pass
+    except discord.LoginFailure:
+        log.error("Discord refused the token in DISCORD_TOKEN.")
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":
+    main()

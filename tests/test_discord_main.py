@@ -1,0 +1,118 @@
+"""``python -m bot``: the token check, the try-it hand-off and a clean stop on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+import bot.__main__ as entry
+from bot import app
+from bot.app import create_bot
+
+
+def test_without_a_token_it_says_what_to_set(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setattr(sys, "argv", ["boardroom"])
+    with pytest.raises(SystemExit) as stopped:
+        entry.main()
+    assert stopped.value.code == 2
+    assert "DISCORD_TOKEN" in capsys.readouterr().err
+
+
+class FakeBot:
+    """Stands in for the client: ``start`` runs until ``close``, as discord.py's does."""
+
+    def __init__(self) -> None:
+        self.closed = asyncio.Event()
+        self.token = ""
+
+    async def __aenter__(self) -> FakeBot:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    async def start(self, token: str) -> None:
+        self.token = token
+        os.kill(os.getpid(), signal.SIGTERM)  # what `docker stop` sends
+        await self.closed.wait()
+
+    async def close(self) -> None:
+        self.closed.set()
+
+
+async def test_sigterm_closes_the_bot_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeBot()
+    monkeypatch.setattr(app, "create_bot", lambda database=None: fake)
+    await asyncio.wait_for(entry.run("not-a-real-token"), timeout=5)
+    assert fake.closed.is_set() and fake.token == "not-a-real-token"
+    # The handlers are removed again (False: there was none left to remove).
+    loop = asyncio.get_running_loop()
+    assert not loop.remove_signal_handler(signal.SIGTERM)
+    assert not loop.remove_signal_handler(signal.SIGINT)
+
+
+async def test_a_bot_over_a_path_opens_and_closes_its_own_database(tmp_path: Path) -> None:
+    path = tmp_path / "own.db"
+    bot = create_bot(str(path))
+    async with simcord.run(bot) as env:
+        channel = env.create_guild().create_text_channel("games")
+        alice = env.guild.add_member(env.create_user("alice"))
+        await alice.slash(channel, "game new", game="cube-conquest")
+        assert "opened a table" in channel.last_message.content
+        store = bot.service.store
+    await bot.close()
+    assert path.exists()
+    with pytest.raises(ValueError):  # the bot closed the store it opened
+        await store.active_game(channel.id)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_bot_module_is_installed() -> None:
+    """A real install (the Docker image) holds only the packages pyproject lists; a
+    subpackage under bot/ would be left out, so the bot must not need one."""
+    import tomllib
+
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"]
+    packages = {str(p.parent.relative_to(ROOT)).replace("/", ".")
+                for p in (ROOT / "bot").rglob("__init__.py")}
+    assert packages <= set(listed)
+    for extension in app.EXTENSIONS:
+        assert extension.rsplit(".", 1)[0] in listed
+
+
+def test_the_image_runs_the_bot_as_a_non_root_user_with_the_database_on_a_volume() -> None:
+    lines = [line.split() for line in (ROOT / "Dockerfile").read_text().splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    first = {words[0]: words[1:] for words in reversed(lines)}  # the first of each
+    last = {words[0]: words[1:] for words in lines}  # the last of each
+    assert first["FROM"][0].startswith("python:3.1") and "slim" in first["FROM"][0]
+    assert last["USER"] and last["USER"][0] not in ("root", "0")
+    assert any("/data" in " ".join(words[1:]) for words in lines if words[0] == "VOLUME")
+    assert "BOARDROOM_DB=/data/boardroom.db" in " ".join(last["ENV"])
+    assert last["CMD"] == ['["python",', '"-m",', '"bot"]']
+
+
+def test_try_hands_over_to_the_terminal_game(tmp_path: Path) -> None:
+    """``python -m bot try ...`` (and ``boardroom try ...``) plays without Discord."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "try", "cube-conquest", "--players", "2",
+         "--computers", "1", "--db", str(tmp_path / "try.db"), "--no-images", "--seed", "3"],
+        input="quit\n", capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        env={**os.environ, "DISCORD_TOKEN": ""})
+    assert done.returncode == 0, done.stderr
+    assert "Cube Conquest begins" in done.stdout and "DISCORD_TOKEN" not in done.stderr
+    assert (tmp_path / "try.db").exists()
