@@ -221,8 +221,22 @@ def _discard(state: CubeState, seat: int, symbol: int) -> None:
     state.discards[seat].append(symbol)
 
 
+def _frozen(state: CubeState) -> bool:
+    """No cube can ever move or attack again: every cube on the board is in an Outpost and
+    nobody can add a single cube (no cubes left, or no revealed empty tile next to theirs).
+    The seed does not foresee this; without it such a game would never end."""
+    if any(h == 1 for h in state.height):
+        return False
+    for seat in range(state.players):
+        if state.supply[seat] and any(
+                state.owner[j] == -1 and state.face_up[j]
+                for i in range(SIZE * SIZE) if state.owner[i] == seat for j in NEIGHBOURS[i]):
+            return False
+    return True
+
+
 def _end_turn(state: CubeState, events: list[Event]) -> None:
-    """After an action: check both end conditions, else pass the turn on."""
+    """After an action: check the end conditions, else pass the turn on."""
     leader = max(range(state.players), key=lambda s: state.points[s])
     wiped = [s for s in range(state.players) if _cubes_on_board(state, s) == 0]
     if state.points[leader] >= POINTS_TO_WIN:
@@ -230,6 +244,9 @@ def _end_turn(state: CubeState, events: list[Event]) -> None:
     elif wiped:
         state.result = (f"{listing([colour(s) for s in wiped])} "
                         f"{'has' if len(wiped) == 1 else 'have'} no cubes left on the board.")
+    elif _frozen(state):
+        state.result = "Every cube left is in an Outpost and none can be added: no cube can " \
+                       "move or attack any more."
     if state.result:
         state.phase = "over"
         events.append(Event(f"The game ends: {state.result}", kind="end"))

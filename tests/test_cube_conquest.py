@@ -481,3 +481,22 @@ def test_spectators_see_how_many_cards_the_defender_committed_but_not_which() ->
     state, _ = GAME.play(state, RED, "pick hammers arrow")
     attack = GAME.view(state, None)["attack"]
     assert attack["defender_card_count"] == 2 and "defender_cards" not in attack
+
+
+def test_the_game_ends_when_no_cube_can_ever_move_or_attack_again() -> None:
+    """Only Outposts on the board and no cube left to add: seed 45 of the benchmark's random
+    games reached this and would otherwise have run forever."""
+    state = position(tiles="a1=drop", cubes={"a1": (BLUE, 1), "c3": (BLUE, 2), "e5": (RED, 2)},
+                     hands=[["drop", "hammers", "hammers", "hammers"], []], points=[2, 3],
+                     supply=[1, 0])
+    state, _ = GAME.play(state, BLUE, "outpost a1 with drop")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {RED}
+    assert outcome.reason.startswith("Every cube left is in an Outpost and none can be added")
+
+
+def test_a_board_of_outposts_goes_on_while_a_cube_can_still_be_added() -> None:
+    state = position(tiles="a1=drop", cubes={"a1": (BLUE, 1), "c3": (BLUE, 2), "e5": (RED, 2)},
+                     hands=[["drop", "hammers", "hammers", "hammers"], []], supply=[2, 0])
+    state, _ = GAME.play(state, BLUE, "outpost a1 with drop")
+    assert GAME.outcome(state) is None and GAME.to_act(state) == {RED}
