@@ -246,6 +246,18 @@ def assert_acknowledged_first(w: World) -> None:
         assert "'type': 5" in first or "'type': 8" in first, first
 
 
+CUSTOM_ID = re.compile(r"br:(act:\d+:\d+:\d+|moves:\d+|hand:\d+)")
+
+
+def assert_custom_ids_carry_nothing_hidden(w: World) -> None:
+    """Every button anyone was shown (channel, ephemeral answers, DMs) is identified by
+    numbers only: a channel, a version, an index into the clicker's own list."""
+    seen = [m for member in [*w.players, w.carol]
+            for m in w.channel.history(viewer=member) + w.dms(member)]
+    ids = [b.custom_id or "" for m in seen for b in buttons(m)]
+    assert ids and all(CUSTOM_ID.fullmatch(i) for i in ids), ids
+
+
 def assert_nothing_secret_public(w: World) -> None:
     """No public message, nor the alt text of its image, holds anyone's private view."""
     for message in w.public():
@@ -283,6 +295,7 @@ async def test_two_members_play_a_whole_game_with_commands_and_buttons(tmp_path:
         assert any("has chosen" in m.content for m in w.public()), "no secret attack"
         assert_nothing_secret_public(w)
         assert_acknowledged_first(w)
+        assert_custom_ids_carry_nothing_hidden(w)
         # Each player's hand reached them privately, with its own picture.
         for member in w.players:
             dms = w.dms(member)
