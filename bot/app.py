@@ -91,6 +91,8 @@ class Boardroom(commands.Bot):
             await self.load_extension(extension)
         self.add_dynamic_items(*BUTTONS)
         guild = os.environ.get("DISCORD_GUILD", "").strip()
+        if guild and not guild.isdigit():
+            raise ValueError(f"DISCORD_GUILD must be a server id (digits only), not {guild!r}.")
         if guild:
             target = discord.Object(id=int(guild))
             self.tree.copy_global_to(guild=target)
