@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from render import cube_conquest, kit
+from render import crystallia, cube_conquest, kit
 
 MIN_WIDTH = 600
 
@@ -39,6 +39,7 @@ class Renderer:
 RENDERERS: dict[str, Renderer] = {
     "cube-conquest": Renderer(cube_conquest.draw, cube_conquest.summary,
                               cube_conquest.SURFACES),
+    "crystallia": Renderer(crystallia.draw, crystallia.summary, crystallia.SURFACES),
 }
 
 

@@ -15,9 +15,12 @@ from rules.core import (
     Outcome,
     State,
 )
+from rules.block_buster import BlockBuster
+from rules.crystallia import Crystallia
 from rules.cube_conquest import CubeConquest
 
-GAMES: dict[str, Game] = {game.id: game for game in (CubeConquest(),)}  # type: ignore[type-arg]
+GAMES: dict[str, Game] = {game.id: game for game in (  # type: ignore[type-arg]
+    CubeConquest(), Crystallia(), BlockBuster())}
 
 __all__ = [
     "GAMES",

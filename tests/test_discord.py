@@ -22,6 +22,7 @@ import discord
 import pytest
 import simcord
 
+import rules
 from bot import service as service_module
 from bot.app import Boardroom, create_bot
 from bot.store import Store
@@ -276,7 +277,7 @@ async def test_commands_are_synced_with_the_documented_names(tmp_path: Path) -> 
         assert set(w.alice.available_commands(w.channel)) == COMMANDS
         choices = w.env.backend.find_command("game", None, type=1)
         new = next(o for o in choices["options"] if o["name"] == "new")
-        assert [c["value"] for c in new["options"][0]["choices"]] == ["cube-conquest"]
+        assert [c["value"] for c in new["options"][0]["choices"]] == list(rules.GAMES)
 
 
 async def test_two_members_play_a_whole_game_with_commands_and_buttons(tmp_path: Path) -> None:

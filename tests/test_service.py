@@ -5,6 +5,7 @@ outbox gives back what was never announced."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 import rules
 from bot.service import Reply, TableError, TableService, encode, replay
 from bot.store import Store
+from rules.core import listing
 
 GAME = "cube-conquest"
 CH = 500
@@ -87,7 +89,8 @@ async def check_log_replays(store: Store, channel: int = CH) -> None:
 
 async def test_opening_refusals(service: TableService, store: Store) -> None:
     await refused(store, service.open(CH, 1, ANN, "Ann", "chess"),
-                  "There is no game called 'chess'. Games: cube-conquest.")
+                  "There is no game called 'chess'. Games: "
+                  f"{listing(sorted(rules.GAMES))}.")
     reply = await service.open(CH, 1, ANN, "Ann", GAME)
     assert reply.public.startswith("Ann opened a table for Cube Conquest (2-4 players).")
     await refused(store, service.open(CH, 1, BOB, "Bob", GAME),
@@ -475,3 +478,16 @@ async def test_computers_left_waiting_by_a_failure_move_after_a_restart(
     assert "Red (Computer 1)" in again.public
     assert again.mention == (ANN,) or again.over
     await check_log_replays(store)
+
+
+def test_encoding_a_state_is_the_games_dump() -> None:
+    game = rules.GAMES[GAME]
+    state = game.new(3, 77)
+    rng = random.Random(77)
+    for _ in range(60):
+        seat = min(game.to_act(state))
+        text = encode(game, state)
+        assert json.loads(text) == game.dump(state)
+        assert text == json.dumps(game.dump(state), separators=(",", ":"))
+        assert encode(game, game.load(json.loads(text))) == text
+        state, _ = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))

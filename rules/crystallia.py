@@ -1,0 +1,965 @@
+"""Crystallia: draft domino stones from a pyramid and lay them on the Board of Opportunity.
+
+2-4 players. The board (6x9, six random 3x3 tiles) shows crystal colours and abilities;
+each stone covers two squares and carries two crystals. Covering a colour gives that
+crystal; abilities (move a stone, rotate a stone, take another turn) resolve next; then the
+stone is activated: isolated it gives one crystal, matching lines give count minus one.
+Too many of one colour hurts: over 9 loses points and 13 loses the game at once. Hidden
+information: the face-down stones at the back of the pyramid (hidden from everyone).
+Every rule and every decision taken where the seed is silent: ``crystallia.md``.
+
+Read top to bottom: components, state, setup, lines on the board, gaining crystals, the
+turn (take, place, abilities, activation, end of turn), scoring, then the Game class.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import Event, Game, IllegalMove, InvalidMove, Outcome, State, listing, load_data
+
+# --------------------------------------------------------------------------- components
+
+DATA = load_data("crystallia")
+COLOURS: list[str] = DATA["colours"]  # the four scoring colours, one platform each
+WILD: str = DATA["wild"]
+CODES: dict[str, str] = DATA["square_codes"]
+ABILITIES = ("move", "rotate", "again")
+STONES: list[list[str]] = DATA["stones"]
+SUPPLY: int = DATA["supply_per_colour"]
+TALISMANS: int = DATA["talismans"]
+RING: int = DATA["regular_platform"]["ring"]
+LOSS_AT: int = DATA["regular_platform"]["loss_at"]
+SUPER_AT: int = DATA["regular_platform"]["supercrystal_at"]
+ADV_SPACES: int = DATA["advanced_platform"]["spaces"]
+ADV_POINTS: int = DATA["advanced_platform"]["points_each"]
+ADV_SUPER_AT: int = DATA["advanced_platform"]["supercrystal_at"]
+SUPER_POINTS: int = DATA["supercrystal_points"]
+BLACK_AT: int = DATA["black_for_crystals_in_a_turn"]
+
+TILE = DATA["board_tiles"]["size"]
+FILES_N = DATA["board_tiles"]["across"] * TILE  # 6 files, a-f
+RANKS_N = DATA["board_tiles"]["down"] * TILE  # 9 ranks, 1-9
+CELLS = FILES_N * RANKS_N
+FILES = "abcdefghij"[:FILES_N]
+SQUARES = [f"{FILES[i % FILES_N]}{i // FILES_N + 1}" for i in range(CELLS)]
+INDEX = {name: i for i, name in enumerate(SQUARES)}
+SQUARE_RE = re.compile(rf"^[{FILES}][1-9]$")
+
+
+def _pyramid() -> tuple[list[int], list[int], list[bool], list[list[int]]]:
+    """Row, x (in half-stone steps) and face-down flag of each position, and which
+    positions cover it: the stones of the row in front that overlap it."""
+    rows, xs, down = [], [], []
+    for r, row in enumerate(DATA["pyramid"]["rows"]):
+        for k in range(row["count"]):
+            rows.append(r)
+            xs.append(r + 2 * k)
+            down.append(bool(row["face_down"]))
+    covers = [[q for q in range(len(rows)) if rows[q] == rows[p] - 1 and abs(xs[q] - xs[p]) == 1]
+              for p in range(len(rows))]
+    return rows, xs, down, covers
+
+
+PYRAMID_ROW, PYRAMID_X, FACE_DOWN, COVERED_BY = _pyramid()
+POSITIONS = len(PYRAMID_ROW)
+assert len(STONES) == POSITIONS, "the pyramid holds every stone, none left over"
+
+
+def _neighbours(i: int, diagonal: bool) -> list[int]:
+    row, col = divmod(i, FILES_N)
+    out = []
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if (dr or dc) and (diagonal or not (dr and dc)):
+                r, c = row + dr, col + dc
+                if 0 <= r < RANKS_N and 0 <= c < FILES_N:
+                    out.append(r * FILES_N + c)
+    return out
+
+
+ORTHOGONAL = [_neighbours(i, False) for i in range(CELLS)]
+AROUND = [_neighbours(i, True) for i in range(CELLS)]
+# Every pair of orthogonally adjacent squares, lower index first.
+PAIRS = [(i, j) for i in range(CELLS) for j in ORTHOGONAL[i] if j > i]
+
+
+def player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def stone_name(stone: int) -> str:
+    """A stone as players say it: 'red/yellow'."""
+    return "/".join(STONES[stone])
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass
+class CrystalliaState(State):
+    """Everything about one game. Board squares are indexed a1=0 along each rank."""
+
+    advanced: bool
+    start: int  # the random first player
+    turn: int  # whose turn it is (in the advanced setup: who is flipping)
+    phase: str  # "flip", "take", "place", "ability", "gain" or "over"
+    board: list[str]  # what each square shows: a colour, an ability or ""
+    tiles: list[list[Any]]  # the board as built: [kind, number, quarter turns] per slot
+    pyramid: list[int]  # stone on each pyramid position, -1 once taken
+    face_up: list[bool]  # per pyramid position
+    crystal: list[str]  # crystal lying on each board square, "" when empty
+    stone_at: list[int]  # stone covering each square, -1 when empty
+    placed: list[list[int]]  # per stone: its squares [first crystal, second crystal] or []
+    holding: int  # the stone taken this turn, not yet placed (-1: none)
+    played: int  # the stone placed this turn (-1: none yet)
+    pending: list[int]  # ability squares covered this turn, still to resolve
+    used: list[int]  # ability squares already resolved this turn
+    gained: int  # crystals taken this turn (6+ brings a black one)
+    extra: bool  # another turn is owed (ability or 4 in a line)
+    streak: int  # turns in a row by the seat to act: 1 or 2
+    turns: int  # turns finished in the game
+    fours: list[str]  # the lines of 4 on the board when the turn began
+    crystals: list[list[int]]  # per seat, per colour: crystals on that platform
+    black: list[list[int]]  # per seat, per colour: black crystals on that platform
+    flipped: list[list[bool]]  # per seat, per colour: advanced side up
+    supply: list[int]  # per colour
+    supercrystals: dict[str, int]  # colour -> seat that took it
+    talismans: dict[str, int]  # colour named -> seat that used the talisman
+    talisman_last: list[bool]  # per seat: their latest turn was a talisman
+    ready: list[bool]  # advanced setup: seats that have chosen their platforms
+    loser: int  # the seat that reached 13 of a colour (-1: nobody)
+    last: list[str]  # squares the last action touched, for the picture
+    last_action: dict[str, Any] | None  # who did what: {"seat", "kind", "text"}
+    result: str | None  # why the game ended
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def _turned(tile: list[str], quarters: int) -> list[str]:
+    """A 3x3 tile (rows top to bottom) turned clockwise ``quarters`` times."""
+    rows = [list(r) for r in tile]
+    for _ in range(quarters % 4):
+        rows = [list(r) for r in zip(*rows[::-1], strict=True)]
+    return ["".join(r) for r in rows]
+
+
+def build_board(tiles: list[list[Any]]) -> list[str]:
+    """The squares from six [kind, number, quarter turns], slots left to right, top down."""
+    board = [""] * CELLS
+    across = DATA["board_tiles"]["across"]
+    for slot, (kind, number, quarters) in enumerate(tiles):
+        rows = _turned(DATA[f"{kind}_tiles"][number], quarters)
+        tx, ty = slot % across, slot // across
+        for r in range(TILE):
+            for c in range(TILE):
+                rank = RANKS_N - 1 - (ty * TILE + r)
+                board[rank * FILES_N + tx * TILE + c] = CODES[rows[r][c]]
+    return board
+
+
+def _deal(players: int, seed: int, advanced: bool) -> CrystalliaState:
+    state = CrystalliaState(
+        players=players, seed=seed, draws=0, advanced=advanced, start=0, turn=0,
+        phase="flip" if advanced else "take", board=[], tiles=[], pyramid=[],
+        face_up=[not d for d in FACE_DOWN], crystal=[""] * CELLS, stone_at=[-1] * CELLS,
+        placed=[[] for _ in STONES], holding=-1, played=-1, pending=[], used=[], gained=0,
+        extra=False, streak=1, turns=0, fours=[],
+        crystals=[[0] * len(COLOURS) for _ in range(players)],
+        black=[[0] * len(COLOURS) for _ in range(players)],
+        flipped=[[False] * len(COLOURS) for _ in range(players)],
+        supply=[SUPPLY] * len(COLOURS), supercrystals={}, talismans={},
+        talisman_last=[False] * players, ready=[not advanced] * players, loser=-1,
+        last=[], last_action=None, result=None,
+    )
+    used = DATA["tiles_used"][str(players)]
+    chosen: list[list[Any]] = []
+    for kind in ("chaos", "regular"):
+        numbers = list(range(len(DATA[f"{kind}_tiles"])))
+        state.rng().shuffle(numbers)
+        chosen += [[kind, n, 0] for n in numbers[: used[kind]]]
+    state.rng().shuffle(chosen)
+    turns = state.rng()
+    for tile in chosen:
+        tile[2] = turns.randrange(4)
+    state.tiles = chosen
+    state.board = build_board(chosen)
+    order = list(range(len(STONES)))
+    state.rng().shuffle(order)
+    state.pyramid = order
+    state.start = state.rng().randrange(players)
+    state.turn = state.start
+    return state
+
+
+# --------------------------------------------------------------------------- lines
+
+
+def _matches(crystal: str, colour: str) -> bool:
+    return crystal in (colour, WILD)
+
+
+def _line_squares(i: int, step: int) -> tuple[list[int], list[int]]:
+    """The squares before and after ``i`` along a rank (step 1) or file (step FILES_N),
+    nearest first."""
+    r, c = divmod(i, FILES_N)
+    if step == 1:
+        return ([r * FILES_N + k for k in range(c - 1, -1, -1)],
+                [r * FILES_N + k for k in range(c + 1, FILES_N)])
+    return ([k * FILES_N + c for k in range(r - 1, -1, -1)],
+            [k * FILES_N + c for k in range(r + 1, RANKS_N)])
+
+
+LINES = [[_line_squares(i, 1), _line_squares(i, FILES_N)] for i in range(CELLS)]
+
+
+def _run(crystal: list[str], square: int, step: int, colour: str) -> list[int]:
+    """The maximal line through ``square`` (along the rank for step 1, the file for step
+    FILES_N) of crystals matching ``colour``, yellow matching every colour."""
+    out = [square]
+    for side in LINES[square][0 if step == 1 else 1]:
+        for i in side:
+            if crystal[i] != colour and crystal[i] != WILD:
+                break
+            out.append(i)
+    return sorted(out)
+
+
+def _lines_through(crystal: list[str], squares: list[int], least: int
+                   ) -> list[tuple[str, list[int]]]:
+    """Each distinct line of ``least`` or more through any of ``squares``, per colour."""
+    seen: set[tuple[str, int, int]] = set()
+    out = []
+    for square in squares:
+        for step in (1, FILES_N):
+            for colour in COLOURS:
+                if not _matches(crystal[square], colour):
+                    continue
+                run = _run(crystal, square, step, colour)
+                key = (colour, step, run[0])
+                if len(run) >= least and key not in seen:
+                    seen.add(key)
+                    out.append((colour, run))
+    return out
+
+
+def _too_long(crystal: list[str], squares: list[int]) -> bool:
+    """Whether a line of 5 or more of one colour (wilds included) runs through ``squares``.
+    The hot path of listing placements, so it counts without building lines."""
+    for square in squares:
+        x = crystal[square]
+        for back, ahead in LINES[square]:
+            if not (back and crystal[back[0]]) and not (ahead and crystal[ahead[0]]):
+                continue
+            for colour in (COLOURS if x == WILD else (x,)):
+                n = 1
+                for side in (back, ahead):
+                    for i in side:
+                        y = crystal[i]
+                        if y != colour and y != WILD:
+                            break
+                        n += 1
+                if n >= 5:
+                    return True
+    return False
+
+
+def _fours(crystal: list[str]) -> list[str]:
+    """Every line of 4 on the board, as 'colour:first square:direction' keys."""
+    out = set()
+    for i in range(CELLS):
+        if crystal[i]:
+            for colour, run in _lines_through(crystal, [i], 4):
+                out.add(f"{colour}:{run[0]}:{run[1] - run[0]}")
+    return sorted(out)
+
+
+def _fits(state: CrystalliaState, stone: int, first: int, second: int) -> bool:
+    """Whether ``stone`` may lie with its crystals on ``first`` and ``second`` (both empty,
+    adjacent) without making a line of 5."""
+    crystal = state.crystal
+    old = crystal[first], crystal[second]
+    crystal[first], crystal[second] = STONES[stone]
+    bad = _too_long(crystal, [first, second])
+    crystal[first], crystal[second] = old
+    return not bad
+
+
+# --------------------------------------------------------------------------- crystals
+
+
+def _fullest(state: CrystalliaState, seat: int) -> int:
+    """The platform with the most crystals (black ones included); the first colour on ties."""
+    counts = [state.crystals[seat][c] + state.black[seat][c] for c in range(len(COLOURS))]
+    return counts.index(max(counts))
+
+
+def _black(state: CrystalliaState, seat: int, events: list[Event], why: str,
+           platform: int | None = None) -> None:
+    where = _fullest(state, seat) if platform is None else platform
+    state.black[seat][where] += 1
+    events.append(Event(f"{player(seat)} gains a black crystal ({why}), on their "
+                        f"{COLOURS[where]} platform.", kind="black",
+                        data={"seat": seat, "platform": COLOURS[where]}))
+
+
+def _give(state: CrystalliaState, seat: int, colour: str, count: int, events: list[Event],
+          why: str) -> None:
+    """``seat`` takes ``count`` crystals of ``colour`` (mandatory), one at a time."""
+    c = COLOURS.index(colour)
+    for _ in range(count):
+        state.gained += 1
+        if state.supply[c] == 0:
+            _black(state, seat, events, f"the {colour} supply is empty")
+            continue
+        state.supply[c] -= 1
+        state.crystals[seat][c] += 1
+        have = state.crystals[seat][c]
+        events.append(Event(f"{player(seat)} gains 1 {colour} crystal ({why}): {have} now.",
+                            kind="gain", data={"seat": seat, "colour": colour}))
+        if state.flipped[seat][c] and have > ADV_SPACES:
+            state.supply[c] += have
+            state.crystals[seat][c] = 0
+            events.append(Event(f"{player(seat)}'s flipped {colour} platform overflows: its "
+                                f"{have - 1} crystals go back.", kind="overflow",
+                                data={"seat": seat, "colour": colour}))
+            _black(state, seat, events, f"a sixth {colour} crystal", platform=c)
+            continue
+        goal = ADV_SUPER_AT if state.flipped[seat][c] else SUPER_AT
+        if have == goal and colour not in state.supercrystals:
+            state.supercrystals[colour] = seat
+            events.append(Event(f"{player(seat)} takes the {colour} supercrystal.",
+                                kind="supercrystal", data={"seat": seat, "colour": colour}))
+        if have >= LOSS_AT and state.loser < 0:
+            state.loser = seat
+            events.append(Event(f"{player(seat)} has {have} {colour} crystals and loses at "
+                                "once.", kind="loss", data={"seat": seat}))
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+def _available(state: CrystalliaState) -> list[int]:
+    """Pyramid positions holding a stone that no stone covers."""
+    return [p for p in range(POSITIONS) if state.pyramid[p] >= 0
+            and all(state.pyramid[q] < 0 for q in COVERED_BY[p])]
+
+
+def _begin_turn(state: CrystalliaState) -> None:
+    state.phase = "take"
+    state.holding = state.played = -1
+    state.pending, state.used = [], []
+    state.gained = 0
+    state.extra = False
+    state.fours = _fours(state.crystal)
+
+
+def _take(state: CrystalliaState, seat: int, position: int) -> list[Event]:
+    stone = state.pyramid[position]
+    state.pyramid[position] = -1
+    state.holding = stone
+    state.phase = "place"
+    state.last_action = {"seat": seat, "kind": "take", "text": f"took stone {position + 1}"}
+    events = [Event(f"{player(seat)} takes stone {position + 1} ({stone_name(stone)}).",
+                    kind="take", data={"seat": seat, "position": position + 1})]
+    for p in _available(state):
+        if not state.face_up[p]:
+            state.face_up[p] = True
+            events.append(Event(f"Stone {p + 1} is turned face up: "
+                                f"{stone_name(state.pyramid[p])}.", kind="reveal",
+                                data={"position": p + 1}))
+    return events
+
+
+def _cover(state: CrystalliaState, seat: int, stone: int, squares: list[int],
+           events: list[Event]) -> None:
+    """Lay ``stone`` on ``squares``: take each covered colour, queue each covered ability."""
+    state.placed[stone] = list(squares)
+    for square, crystal in zip(squares, STONES[stone], strict=True):
+        state.crystal[square] = crystal
+        state.stone_at[square] = stone
+    for square in squares:
+        shown = state.board[square]
+        if shown in COLOURS:
+            _give(state, seat, shown, 1, events, f"covered {SQUARES[square]}")
+        elif shown in ABILITIES and square not in state.used and square not in state.pending:
+            state.pending.append(square)
+
+
+def _lift(state: CrystalliaState, stone: int) -> list[int]:
+    squares = state.placed[stone]
+    for square in squares:
+        state.crystal[square] = ""
+        state.stone_at[square] = -1
+    state.placed[stone] = []
+    return squares
+
+
+def _place(state: CrystalliaState, seat: int, squares: list[int]) -> list[Event]:
+    stone = state.holding
+    state.holding, state.played = -1, stone
+    names = " ".join(SQUARES[s] for s in squares)
+    events = [Event(f"{player(seat)} places {stone_name(stone)} on {names}.", kind="place",
+                    data={"seat": seat, "squares": [SQUARES[s] for s in squares]})]
+    state.last = [SQUARES[s] for s in squares]
+    state.last_action = {"seat": seat, "kind": "place", "text": f"placed a stone on {names}"}
+    _cover(state, seat, stone, squares, events)
+    _go_on(state, seat, events)
+    return events
+
+
+def _go_on(state: CrystalliaState, seat: int, events: list[Event]) -> None:
+    """Resolve abilities (another turn needs no choice), then activate the stone."""
+    if state.loser >= 0:
+        _end_turn(state, events)
+        return
+    while state.pending:
+        square = state.pending[0]
+        if state.board[square] != "again":
+            state.phase = "ability"
+            return
+        state.pending.pop(0)
+        state.used.append(square)
+        if state.turns == 0:
+            events.append(Event(f"{SQUARES[square]} shows another turn, but the first player "
+                                "may not use it to start the game.", kind="ability"))
+        elif state.streak >= 2:
+            events.append(Event(f"{SQUARES[square]} shows another turn, but nobody takes more "
+                                "than two turns in a row.", kind="ability"))
+        else:
+            state.extra = True
+            events.append(Event(f"{player(seat)} covered another turn on {SQUARES[square]} "
+                                "and must take a second turn.", kind="ability"))
+    _activate(state, seat, events)
+
+
+def _isolated(state: CrystalliaState, stone: int) -> bool:
+    own = state.placed[stone]
+    return all(state.stone_at[j] in (-1, stone) for i in own for j in AROUND[i])
+
+
+def _gain_choices(stone: int) -> list[str]:
+    """The colours an isolated stone offers: its own, every colour for a yellow crystal."""
+    if WILD in STONES[stone]:
+        return list(COLOURS)
+    return [c for c in COLOURS if c in STONES[stone]]
+
+
+def matches(state: CrystalliaState, stone: int) -> list[tuple[str, list[int]]]:
+    """The lines of 2+ that the stone makes with other stones: each gives count minus one."""
+    own = state.placed[stone]
+    out = []
+    for colour, run in _lines_through(state.crystal, own, 2):
+        if any(state.stone_at[i] != stone for i in run) and \
+                any(state.crystal[i] == colour for i in run):
+            out.append((colour, run))
+    return out
+
+
+def _activate(state: CrystalliaState, seat: int, events: list[Event]) -> None:
+    stone = state.played
+    if _isolated(state, stone):
+        choices = _gain_choices(stone)
+        if len(choices) > 1:
+            state.phase = "gain"
+            return
+        _give(state, seat, choices[0], 1, events, "an isolated stone")
+    else:
+        for colour, run in matches(state, stone):
+            line = "-".join(SQUARES[i] for i in (run[0], run[-1]))
+            _give(state, seat, colour, len(run) - 1, events,
+                  f"a line of {len(run)} from {line}")
+    _end_turn(state, events)
+
+
+def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = False) -> None:
+    seat = state.turn
+    if state.loser < 0 and state.gained >= BLACK_AT:
+        _black(state, seat, events, f"{state.gained} crystals in one turn")
+    state.talisman_last[seat] = talisman
+    new_fours = sorted(set(_fours(state.crystal)) - set(state.fours))
+    if new_fours and not talisman:
+        if state.streak < 2:
+            state.extra = True
+            events.append(Event(f"{player(seat)} made a line of 4 of one colour and must take "
+                                "a second turn.", kind="four"))
+        else:
+            events.append(Event(f"{player(seat)} made a line of 4, but nobody takes more than "
+                                "two turns in a row.", kind="four"))
+    state.turns += 1
+    if state.loser >= 0:
+        state.result = f"{player(state.loser)} reached {LOSS_AT} crystals of one colour."
+    elif all(p < 0 for p in state.pyramid):
+        state.result = "Every stone has left the pyramid."
+    if state.result:
+        state.phase = "over"
+        events.append(Event(f"The game ends: {state.result}", kind="end"))
+        return
+    if state.extra and state.streak < 2:
+        state.streak = 2
+    else:
+        state.streak = 1
+        state.turn = (seat + 1) % state.players
+    _begin_turn(state)
+    if state.streak == 2:
+        events.append(Event(f"{player(seat)} takes a second turn.", kind="turn"))
+
+
+def _talisman(state: CrystalliaState, seat: int, colour: str) -> list[Event]:
+    state.talismans[colour] = seat
+    state.last_action = {"seat": seat, "kind": "talisman", "text": f"used the {colour} talisman"}
+    state.last = []
+    events = [Event(f"{player(seat)} skips their turn with a talisman and names {colour}.",
+                    kind="talisman", data={"seat": seat, "colour": colour})]
+    _give(state, seat, colour, 1, events, "a talisman")
+    _end_turn(state, events, talisman=True)
+    return events
+
+
+def _may_use_talisman(state: CrystalliaState, seat: int) -> bool:
+    before = (seat - 1) % state.players
+    return len(state.talismans) < TALISMANS and not state.talisman_last[seat] and \
+        not state.talisman_last[before]
+
+
+def _move_targets(state: CrystalliaState) -> dict[str, Any]:
+    """Every stone but the one just placed, moved whole in its orientation: 'move a1 to c4'
+    names the stone by its lower square and where that square's crystal goes."""
+    out: dict[str, Any] = {}
+    for stone, squares in enumerate(state.placed):
+        if not squares or stone == state.played:
+            continue
+        first, second = squares
+        anchor = min(first, second)
+        old = _lift(state, stone)
+        offset_r = second // FILES_N - first // FILES_N
+        offset_c = second % FILES_N - first % FILES_N
+        for target in range(CELLS):
+            r, c = divmod(target, FILES_N)
+            r2, c2 = r + offset_r, c + offset_c
+            if not (0 <= r2 < RANKS_N and 0 <= c2 < FILES_N):
+                continue
+            partner = r2 * FILES_N + c2
+            if target == first or state.stone_at[target] >= 0 or state.stone_at[partner] >= 0:
+                continue
+            if _fits(state, stone, target, partner):
+                new_anchor = target if anchor == first else partner
+                out[f"move {SQUARES[anchor]} to {SQUARES[new_anchor]}"] = (
+                    "move", stone, [target, partner])
+        _restore(state, stone, old)
+    return out
+
+
+def _offset(square: int, to: int, origin: int) -> int:
+    """``square`` shifted by the step from ``origin`` to ``to``; -1 when off the board."""
+    r = square // FILES_N + to // FILES_N - origin // FILES_N
+    c = square % FILES_N + to % FILES_N - origin % FILES_N
+    return r * FILES_N + c if 0 <= r < RANKS_N and 0 <= c < FILES_N else -1
+
+
+def _restore(state: CrystalliaState, stone: int, squares: list[int]) -> None:
+    state.placed[stone] = list(squares)
+    for square, crystal in zip(squares, STONES[stone], strict=True):
+        state.crystal[square] = crystal
+        state.stone_at[square] = stone
+
+
+def _rotate_targets(state: CrystalliaState) -> dict[str, Any]:
+    """A stone turned about one of its squares: 'rotate b3 to c2' swings the crystal on b3
+    to c2 while its partner stays put."""
+    out: dict[str, Any] = {}
+    for stone, squares in enumerate(state.placed):
+        if not squares or stone == state.played:
+            continue
+        old = _lift(state, stone)
+        for k in (0, 1):
+            swing, pivot = old[k], old[1 - k]
+            for target in ORTHOGONAL[pivot]:
+                if target == swing or state.stone_at[target] >= 0:
+                    continue
+                new = [target, pivot] if k == 0 else [pivot, target]
+                if _fits(state, stone, new[0], new[1]):
+                    out[f"rotate {SQUARES[swing]} to {SQUARES[target]}"] = ("rotate", stone, new)
+        _restore(state, stone, old)
+    return out
+
+
+def _shift(state: CrystalliaState, seat: int, kind: str, stone: int, squares: list[int]
+           ) -> list[Event]:
+    square = state.pending.pop(0)
+    state.used.append(square)
+    old = _lift(state, stone)
+    was = " ".join(SQUARES[s] for s in old)
+    now = " ".join(SQUARES[s] for s in squares)
+    verb = "moves" if kind == "move" else "rotates"
+    events = [Event(f"{player(seat)} {verb} the {stone_name(stone)} stone from {was} to "
+                    f"{now}.", kind=kind, data={"seat": seat, "from": was, "to": now})]
+    state.last = [SQUARES[s] for s in squares] + [SQUARES[s] for s in old]
+    state.last_action = {"seat": seat, "kind": kind, "text": f"{verb[:-1]}d a stone to {now}"}
+    _cover(state, seat, stone, squares, events)
+    _go_on(state, seat, events)
+    return events
+
+
+def _skip(state: CrystalliaState, seat: int) -> list[Event]:
+    square = state.pending.pop(0)
+    state.used.append(square)
+    events = [Event(f"{player(seat)} does not use the {state.board[square]} ability on "
+                    f"{SQUARES[square]}.", kind="skip")]
+    _go_on(state, seat, events)
+    return events
+
+
+def _set_aside(state: CrystalliaState, seat: int) -> list[Event]:
+    stone = state.holding
+    state.holding = -1
+    state.last_action = {"seat": seat, "kind": "aside", "text": "set a stone aside"}
+    events = [Event(f"{player(seat)} cannot place {stone_name(stone)} anywhere and sets it "
+                    "aside.", kind="aside")]
+    _end_turn(state, events)
+    return events
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def platform_points(state: CrystalliaState, seat: int, c: int) -> int:
+    n = state.crystals[seat][c]
+    if state.flipped[seat][c]:
+        return ADV_POINTS * n
+    return min(n, RING) - max(0, n - RING)
+
+
+def score(state: CrystalliaState, seat: int) -> int:
+    """1 per crystal up to 9 and -1 over 9 (2 each on a flipped platform), -1 per black,
+    +2 per supercrystal."""
+    return (sum(platform_points(state, seat, c) for c in range(len(COLOURS)))
+            - sum(state.black[seat])
+            + SUPER_POINTS * sum(1 for s in state.supercrystals.values() if s == seat))
+
+
+# --------------------------------------------------------------------------- the game
+
+VERBS = ("take", "place", "move", "rotate", "skip", "gain", "talisman", "flip", "ready",
+         "set")
+ALIASES = {"pass": "skip", "no": "skip", "decline": "skip", "choose": "gain", "pick": "gain",
+           "done": "ready", "start": "ready", "put": "place", "play": "place", "turn": "rotate",
+           "discard": "set", "aside": "set", "draft": "take"}
+FILLER = {"stone", "at", "the", "to", "on", "a", "from", "crystal", "platform", "aside",
+          "number", "no.", "onto", "with"}
+
+
+class Crystallia(Game[CrystalliaState]):
+    id = "crystallia"
+    name = "Crystallia"
+    min_players = 2
+    max_players = 4
+    state_type = CrystalliaState
+    summary = (
+        "Take an available stone from the pyramid and lay it on two squares of the 6x9 board. "
+        "Take a crystal for each colour you cover, use abilities you cover (move or rotate a "
+        "stone, another turn), then the stone pays: alone, 1 crystal of its colour; in lines "
+        "of 2+ of a colour (yellow is wild), the line's length minus one. 4 in a line gives "
+        "you a second turn; 5 is not allowed. 1 point per crystal up to 9 of a colour, -1 "
+        "over 9, 13 loses at once; black crystals -1, supercrystals +2."
+    )
+
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None
+            ) -> CrystalliaState:
+        self.check_players(players)
+        advanced = bool((options or {}).get("advanced", False))
+        return _deal(players, seed, advanced)
+
+    def to_act(self, state: CrystalliaState) -> frozenset[int]:
+        if state.phase == "over":
+            return frozenset()
+        return frozenset({state.turn})
+
+    def outcome(self, state: CrystalliaState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        scores = tuple(score(state, s) for s in range(state.players))
+        eligible = [s for s in range(state.players) if s != state.loser]
+        best = max(scores[s] for s in eligible)
+        winners = frozenset(s for s in eligible if scores[s] == best)
+        names = listing([player(s) for s in sorted(winners)])
+        return Outcome(scores, winners,
+                       f"{state.result} {names} win{'s' if len(winners) == 1 else ''} with "
+                       f"{best} point{'s' if best != 1 else ''}.")
+
+    # -- legal moves: canonical text -> what ``apply`` needs
+
+    def moves(self, state: CrystalliaState, seat: int) -> dict[str, Any]:
+        if seat not in self.to_act(state):
+            return {}
+        out: dict[str, Any] = {}
+        if state.phase == "flip":
+            for c, colour in enumerate(COLOURS):
+                if not state.flipped[seat][c]:
+                    out[f"flip {colour}"] = ("flip", c)
+            out["ready"] = ("ready",)
+        elif state.phase == "take":
+            for p in _available(state):
+                out[f"take {p + 1}"] = ("take", p)
+            if _may_use_talisman(state, seat):
+                for colour in COLOURS:
+                    if colour not in state.talismans:
+                        out[f"talisman {colour}"] = ("talisman", colour)
+        elif state.phase == "place":
+            stone = state.holding
+            same = STONES[stone][0] == STONES[stone][1]
+            for i, j in PAIRS:
+                if state.stone_at[i] >= 0 or state.stone_at[j] >= 0:
+                    continue
+                for a, b in ((i, j),) if same else ((i, j), (j, i)):
+                    if _fits(state, stone, a, b):
+                        out[f"place {SQUARES[a]} {SQUARES[b]}"] = ("place", [a, b])
+            if not out:
+                out["set aside"] = ("aside",)
+        elif state.phase == "ability":
+            kind = state.board[state.pending[0]]
+            out.update(_move_targets(state) if kind == "move" else _rotate_targets(state))
+            out["skip"] = ("skip",)
+        elif state.phase == "gain":
+            for colour in _gain_choices(state.played):
+                out[f"gain {colour}"] = ("gain", colour)
+        return out
+
+    def apply(self, state: CrystalliaState, seat: int, move: str, detail: Any) -> list[Event]:
+        kind = detail[0]
+        if kind == "flip":
+            state.flipped[seat][detail[1]] = True
+            return [Event(f"{player(seat)} flips their {COLOURS[detail[1]]} platform to the "
+                          "advanced side.", kind="flip", data={"seat": seat})]
+        if kind == "ready":
+            state.ready[seat] = True
+            said = [Event(f"{player(seat)} is ready.", kind="ready")]
+            if all(state.ready):
+                state.turn = state.start
+                _begin_turn(state)
+                said.append(Event(f"{player(state.turn)} begins.", kind="turn"))
+            else:
+                state.turn = (seat + 1) % state.players
+            return said
+        if kind == "take":
+            return _take(state, seat, detail[1])
+        if kind == "talisman":
+            return _talisman(state, seat, detail[1])
+        if kind == "place":
+            return _place(state, seat, detail[1])
+        if kind == "aside":
+            return _set_aside(state, seat)
+        if kind in ("move", "rotate"):
+            return _shift(state, seat, kind, detail[1], detail[2])
+        if kind == "skip":
+            return _skip(state, seat)
+        events: list[Event] = []
+        _give(state, seat, detail[1], 1, events, "an isolated stone")
+        _end_turn(state, events)
+        return events
+
+    # -- reading what players type
+
+    def notation_hint(self, state: CrystalliaState, seat: int) -> str:
+        if state.phase == "flip":
+            return "Flip platforms to the advanced side with 'flip red', then say 'ready'."
+        if state.phase == "place":
+            return "Place your stone on two adjacent empty squares, e.g. 'place c4 c5' " \
+                   "(the first crystal goes on c4)."
+        if state.phase == "ability":
+            if state.board[state.pending[0]] == "move":
+                return "Move a stone, e.g. 'move b2 to f7' (named by its lower square), " \
+                       "or 'skip'."
+            return "Rotate a stone, e.g. 'rotate b3 to c2' (the crystal on b3 swings to " \
+                   "c2), or 'skip'."
+        if state.phase == "gain":
+            return "Choose the colour your isolated stone gives, e.g. 'gain red'."
+        return "Take an available stone by its number, e.g. 'take 3', or use a talisman, " \
+               "e.g. 'talisman blue'."
+
+    def parse(self, state: CrystalliaState, seat: int, text: str) -> str:
+        words = [w for w in text.replace("-", " ").replace("/", " ").split()]
+        hint = self.notation_hint(state, seat)
+        if not words:
+            raise InvalidMove(f"That is not a move I understand. {hint}")
+        verb = ALIASES.get(words[0], words[0])
+        if verb in COLOURS and len(words) == 1:
+            verb, words = "gain", ["gain", *words]
+        if verb not in VERBS:
+            raise InvalidMove(f"I don't know '{words[0]}'. {hint}")
+        rest = [w for w in words[1:] if w not in FILLER and w != "#"]
+        squares = [w for w in rest if SQUARE_RE.match(w)]
+        numbers = [w.lstrip("#") for w in rest if w.lstrip("#").isdigit()]
+        colours = [w for w in rest if w in COLOURS]
+        unknown = [w for w in rest if w not in squares and w.lstrip("#") not in numbers
+                   and w not in colours]
+        if unknown:
+            raise InvalidMove(f"I don't know '{unknown[0]}'. {hint}")
+        shape = (len(squares), len(numbers), len(colours))
+        wanted = {"take": (0, 1, 0), "place": (2, 0, 0), "move": (2, 0, 0),
+                  "rotate": (2, 0, 0), "skip": (0, 0, 0), "gain": (0, 0, 1),
+                  "talisman": (0, 0, 1), "flip": (0, 0, 1), "ready": (0, 0, 0),
+                  "set": (0, 0, 0)}
+        if shape != wanted[verb]:
+            raise InvalidMove(f"That is not a move I understand. {hint}")
+        if verb == "take":
+            return f"take {int(numbers[0])}"
+        if verb in ("gain", "talisman", "flip"):
+            return f"{verb} {colours[0]}"
+        if verb == "set":
+            return "set aside"
+        if verb in ("skip", "ready"):
+            return verb
+        a, b = INDEX[squares[0]], INDEX[squares[1]]
+        if verb == "place":
+            stone = state.holding
+            if stone >= 0 and STONES[stone][0] == STONES[stone][1] and b < a:
+                a, b = b, a
+            return f"place {SQUARES[a]} {SQUARES[b]}"
+        if verb == "move":
+            stone = state.stone_at[a]
+            if stone >= 0:  # named by the upper square: shift the target to the lower one
+                first, second = state.placed[stone]
+                partner = second if a == first else first
+                if partner < a:
+                    b = _offset(b, partner, a)
+                    a = partner
+                    if b < 0:
+                        raise IllegalMove("That stone would not fit on the board there.")
+            return f"move {SQUARES[a]} to {SQUARES[b]}"
+        return f"rotate {SQUARES[a]} to {SQUARES[b]}"
+
+    def refuse(self, state: CrystalliaState, seat: int, move: str) -> IllegalMove:
+        """Why a well-formed move is not allowed now."""
+        words = move.split()
+        verb = words[0]
+        expected = {"flip": ("flip", "ready"), "take": ("take", "talisman"),
+                    "place": ("place", "set"), "gain": ("gain",),
+                    "ability": ("move", "skip") if state.phase == "ability"
+                    and state.board[state.pending[0]] == "move" else ("rotate", "skip")}
+        if verb not in expected[state.phase]:
+            return IllegalMove(f"You can't {move} now. {self.notation_hint(state, seat)}")
+        if verb == "flip":
+            return IllegalMove(f"Your {words[1]} platform is already flipped.")
+        if verb == "take":
+            p = int(words[1]) - 1
+            if not 0 <= p < POSITIONS:
+                return IllegalMove(f"The pyramid's stones are numbered 1 to {POSITIONS}.")
+            if state.pyramid[p] < 0:
+                return IllegalMove(f"Stone {p + 1} has already been taken.")
+            free = listing([str(q + 1) for q in _available(state)])
+            return IllegalMove(f"Stone {p + 1} is covered by other stones; available: {free}.")
+        if verb == "talisman":
+            if words[1] in state.talismans:
+                return IllegalMove(f"{words[1].capitalize()} has already been named with a "
+                                   "talisman.")
+            if len(state.talismans) >= TALISMANS:
+                return IllegalMove("All three talismans have been used.")
+            if state.talisman_last[seat]:
+                return IllegalMove("You used a talisman on your last turn.")
+            return IllegalMove("The player before you used a talisman on their last turn.")
+        if verb == "gain":
+            return IllegalMove(f"Your stone gives {listing(_gain_choices(state.played), 'or')}, "
+                               f"not {words[1]}.")
+        if verb == "set":
+            return IllegalMove("You can only set a stone aside when it fits nowhere.")
+        a, b = INDEX[words[1]], INDEX[words[-1]]
+        if verb == "place":
+            if b not in ORTHOGONAL[a]:
+                return IllegalMove("A stone covers two squares side by side: "
+                                   f"{words[1]} and {words[2]} are not.")
+            full = [SQUARES[s] for s in (a, b) if state.stone_at[s] >= 0]
+            if full:
+                return IllegalMove(f"{full[0]} already holds a stone.")
+            return IllegalMove("That would make a line of 5 crystals of one colour "
+                               "(yellow counts as every colour), which is not allowed.")
+        stone = state.stone_at[a]
+        if stone < 0:
+            return IllegalMove(f"There is no stone on {words[1]}.")
+        if stone == state.played:
+            return IllegalMove(f"You can't {verb} the stone you just placed.")
+        if verb == "rotate":
+            pivot = next(s for s in state.placed[stone] if s != a)
+            if b not in ORTHOGONAL[pivot] or b == a:
+                return IllegalMove(f"Rotating keeps {SQUARES[pivot]}: the crystal on "
+                                   f"{words[1]} can only swing to another square next to it.")
+            if state.stone_at[b] >= 0:
+                return IllegalMove(f"{words[-1]} already holds a stone.")
+        else:
+            other = next(s for s in state.placed[stone] if s != a)
+            partner = _offset(b, other, a)
+            if b == a:
+                return IllegalMove("Moving must take the stone somewhere else.")
+            if partner < 0:
+                return IllegalMove("That stone would not fit on the board there.")
+            for s in (b, partner):
+                if state.stone_at[s] not in (-1, stone):
+                    return IllegalMove(f"{SQUARES[s]} already holds a stone.")
+        return IllegalMove("That would make a line of 5 crystals of one colour (yellow counts "
+                           "as every colour), which is not allowed.")
+
+    # -- what each seat may see
+
+    def view(self, state: CrystalliaState, seat: int | None) -> dict[str, Any]:
+        board = []
+        for i in range(CELLS):
+            stone = state.stone_at[i]
+            partner = None
+            if stone >= 0:
+                partner = SQUARES[next(s for s in state.placed[stone] if s != i)]
+            board.append({"square": SQUARES[i], "shows": state.board[i],
+                          "crystal": state.crystal[i] or None, "partner": partner})
+        available = set(_available(state))
+        pyramid = [{
+            "number": p + 1, "row": PYRAMID_ROW[p], "x": PYRAMID_X[p],
+            "taken": state.pyramid[p] < 0,
+            "stone": (list(STONES[state.pyramid[p]])
+                      if state.pyramid[p] >= 0 and state.face_up[p] else None),
+            "available": p in available,
+        } for p in range(POSITIONS)]
+        platforms = [[{
+            "colour": colour, "crystals": state.crystals[s][c], "black": state.black[s][c],
+            "flipped": state.flipped[s][c], "points": platform_points(state, s, c),
+        } for c, colour in enumerate(COLOURS)] for s in range(state.players)]
+        view: dict[str, Any] = {
+            "game": self.id, "seat": seat, "players": state.players,
+            "to_act": sorted(self.to_act(state)), "phase": state.phase, "turn": state.turn,
+            "streak": state.streak, "advanced": state.advanced,
+            "files": FILES_N, "ranks": RANKS_N, "board": board, "pyramid": pyramid,
+            "holding": list(STONES[state.holding]) if state.holding >= 0 else None,
+            "pending": ([{"square": SQUARES[state.pending[0]],
+                          "ability": state.board[state.pending[0]]}]
+                        if state.pending else []),
+            "platforms": platforms,
+            "scores": [score(state, s) for s in range(state.players)],
+            "supply": dict(zip(COLOURS, state.supply, strict=True)),
+            "supercrystals": dict(state.supercrystals),
+            "talismans": dict(state.talismans),
+            "talismans_left": TALISMANS - len(state.talismans),
+            "stones_left": sum(1 for p in state.pyramid if p >= 0),
+            "last": list(state.last),
+            "last_action": dict(state.last_action) if state.last_action else None,
+            "result": None,
+        }
+        result = self.outcome(state)
+        if result is not None:
+            view["result"] = {"winners": sorted(result.winners), "reason": result.reason,
+                              "loser": state.loser if state.loser >= 0 else None}
+        return view
+
+    def determinize(self, state: CrystalliaState, seat: int | None, seed: int
+                    ) -> CrystalliaState:
+        """Deal the face-down stones (hidden from everyone) again among their positions."""
+        out = self.load(self.dump(state))
+        rng = random.Random(f"determinize/{seed}")
+        out.seed, out.draws = rng.randrange(2**31), 0
+        hidden = [p for p in range(POSITIONS) if out.pyramid[p] >= 0 and not out.face_up[p]]
+        stones = [out.pyramid[p] for p in hidden]
+        rng.shuffle(stones)
+        for p, stone in zip(hidden, stones, strict=True):
+            out.pyramid[p] = stone
+        return out
