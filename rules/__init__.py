@@ -15,12 +15,11 @@ from rules.core import (
     Outcome,
     State,
 )
-from rules.block_buster import BlockBuster
 from rules.crystallia import Crystallia
 from rules.cube_conquest import CubeConquest
 
 GAMES: dict[str, Game] = {game.id: game for game in (  # type: ignore[type-arg]
-    CubeConquest(), Crystallia(), BlockBuster())}
+    CubeConquest(), Crystallia())}
 
 __all__ = [
     "GAMES",
