@@ -1,0 +1,545 @@
+"""Crystallia: one scenario per rule of rules/crystallia.md, from positions built with ``load``.
+
+Positions name board squares like the picture (files a-f, ranks 1-9); unnamed squares
+show nothing, so only the squares a test names pay or act.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import rules
+from rules import IllegalMove, InvalidMove
+from rules.crystallia import (
+    COLOURS,
+    COVERED_BY,
+    FACE_DOWN,
+    INDEX,
+    SQUARES,
+    STONES,
+    CrystalliaState,
+    _fours,
+    build_board,
+    score,
+)
+
+GAME = rules.GAMES["crystallia"]
+C = {name: n for n, name in enumerate(COLOURS)}
+
+
+def _grab(pool: list[int], first: str, second: str) -> tuple[int, bool]:
+    """A stone from ``pool`` with these crystals; True when its order is the reverse."""
+    for stone in pool:
+        if STONES[stone] == [first, second]:
+            pool.remove(stone)
+            return stone, False
+    for stone in pool:
+        if STONES[stone] == [second, first]:
+            pool.remove(stone)
+            return stone, True
+    raise AssertionError(f"no stone {first}/{second} left")
+
+
+def position(*, board: str = "", stones: list[tuple[str, str]] | None = None,
+             holding: str | None = None, players: int = 2, turn: int = 0,
+             crystals: list[dict[str, int]] | None = None, pyramid: int = 10,
+             **extra: Any) -> CrystalliaState:
+    """A position at the start of ``turn``'s turn (or holding a stone, ready to place).
+
+    ``board`` lists 'square=what' pairs; ``stones`` lists ('b4 c4', 'red blue'): red on b4;
+    ``holding`` is 'red blue'; ``pyramid`` stones are left in the front of the pyramid."""
+    data = GAME.dump(GAME.new(players, seed=1))
+    shows = [""] * len(SQUARES)
+    for pair in board.split():
+        square, what = pair.split("=")
+        shows[INDEX[square]] = what
+    pool = list(range(len(STONES)))
+    crystal, stone_at = [""] * len(SQUARES), [-1] * len(SQUARES)
+    placed: list[list[int]] = [[] for _ in STONES]
+    for squares, colours in stones or []:
+        a, b = (INDEX[s] for s in squares.split())
+        first, second = colours.split()
+        stone, reverse = _grab(pool, first, second)
+        placed[stone] = [b, a] if reverse else [a, b]
+        crystal[a], crystal[b] = first, second
+        stone_at[a] = stone_at[b] = stone
+    held = -1
+    if holding:
+        held, _ = _grab(pool, *holding.split())
+    pyramid_list = [-1] * len(STONES)
+    for p in range(min(pyramid, 9)):
+        pyramid_list[p] = pool.pop()
+    platform = [[0] * 4 for _ in range(players)]
+    for seat, have in enumerate(crystals or []):
+        for colour, n in have.items():
+            platform[seat][C[colour]] = n
+    data.update({
+        "phase": "place" if holding else "take", "turn": turn, "start": 0, "board": shows,
+        "pyramid": pyramid_list, "face_up": [True] * len(STONES), "crystal": crystal,
+        "stone_at": stone_at, "placed": placed, "holding": held, "turns": 5,
+        "fours": _fours(crystal), "crystals": platform,
+        "supply": [18 - sum(p[c] for p in platform) for c in range(4)],
+    })
+    data.update(extra)
+    return GAME.load(data)
+
+
+def refused(state: CrystalliaState, seat: int, text: str, error: type[Exception],
+            message: str) -> None:
+    before = json.dumps(GAME.dump(state), sort_keys=True)
+    with pytest.raises(error) as caught:
+        GAME.play(state, seat, text)
+    assert type(caught.value) is error
+    assert str(caught.value) == message
+    assert json.dumps(GAME.dump(state), sort_keys=True) == before
+
+
+def play(state: CrystalliaState, *moves: str, seat: int | None = None
+         ) -> tuple[CrystalliaState, list[str]]:
+    said: list[str] = []
+    for move in moves:
+        who = seat if seat is not None else min(GAME.to_act(state))
+        state, events = GAME.play(state, who, move)
+        said += [e.text for e in events]
+    return state, said
+
+
+def turn(state: CrystalliaState, *moves: str) -> CrystalliaState:
+    """Play ``moves``, then settle the turn: skip abilities, gain the first colour offered."""
+    state, _ = play(state, *moves)
+    while state.phase in ("ability", "gain"):
+        state, _ = play(state, "skip" if state.phase == "ability" else
+                        GAME.legal_moves(state, state.turn)[0])
+    return state
+
+
+def have(state: CrystalliaState, seat: int) -> dict[str, int]:
+    return {c: n for c, n in zip(COLOURS, state.crystals[seat], strict=True) if n}
+
+
+# --------------------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize(("players", "chaos", "regular"), [(2, 3, 3), (3, 3, 3), (4, 6, 0)])
+def test_the_board_is_six_random_tiles_turned_at_random(players: int, chaos: int,
+                                                        regular: int) -> None:
+    kinds: Counter[str] = Counter()
+    turns = set()
+    for seed in range(12):
+        state = GAME.new(players, seed)
+        tiles = state.tiles
+        assert Counter(t[0] for t in tiles) == Counter({"chaos": chaos, "regular": regular} if
+                                                        regular else {"chaos": chaos})
+        assert len({(t[0], t[1]) for t in tiles}) == 6
+        assert state.board == build_board(tiles)
+        kinds.update(f"{t[0]}{t[1]}" for t in tiles)
+        turns.update(t[2] for t in tiles)
+    assert turns == {0, 1, 2, 3}
+    assert len(kinds) > 6  # more tiles in the box than one game uses
+
+
+def test_a_tile_turned_a_quarter_moves_its_corner() -> None:
+    straight = build_board([["regular", 0, 0]] + [["regular", 1, 0]] * 5)
+    turned = build_board([["regular", 0, 1]] + [["regular", 1, 0]] * 5)
+    # regular tile 0 reads "RB." / ".MG" / "P.R" top to bottom: a9 red, a7 purple
+    assert straight[INDEX["a9"]] == "red" and straight[INDEX["a7"]] == "purple"
+    assert turned[INDEX["a9"]] == "purple" and turned[INDEX["c9"]] == "red"
+    assert straight[INDEX["b8"]] == turned[INDEX["b8"]] == "move"
+
+
+def test_the_pyramid_holds_every_stone_and_hides_its_back_row() -> None:
+    state = GAME.new(2, seed=3)
+    assert sorted(state.pyramid) == list(range(24))
+    assert sum(FACE_DOWN) == 7 and not any(state.face_up[17:]) and all(state.face_up[:17])
+    assert GAME.legal_moves(state, state.turn)[:9] == [f"take {n}" for n in range(1, 10)]
+    view = GAME.view(state, None)
+    assert [p["stone"] for p in view["pyramid"][17:]] == [None] * 7
+    # every stone is covered only by the row in front of it: all become reachable
+    assert all(q < p for p in range(24) for q in COVERED_BY[p])
+
+
+def test_taking_uncovers_and_turns_a_face_down_stone() -> None:
+    state = position(pyramid=0)
+    data = GAME.dump(state)
+    order = list(range(24))
+    data["pyramid"], data["face_up"] = order, [not d for d in FACE_DOWN]
+    state = GAME.load(data)
+    refused(state, 0, "take 10", IllegalMove,
+            "Stone 10 is covered by other stones; available: 1, 2, 3, 4, 5, 6, 7, 8 and 9.")
+    state = turn(state, "take 1", "place a1 a2")
+    state = turn(state, "take 2", "place f1 f2")
+    assert "take 10" in GAME.legal_moves(state, 0)  # 10 lay under 1 and 2
+    refused(state, 0, "take 1", IllegalMove, "Stone 1 has already been taken.")
+    # stone 18 lies under 10 and 11, which lie under 1, 2 and 3
+    state = turn(state, "take 3", "place f8 f9")
+    state = turn(state, "take 10", "place a8 a9")
+    state, said = play(state, "take 11")
+    assert not state.face_up[18]
+    assert state.face_up[17] and any(s.startswith("Stone 18 is turned face up") for s in said)
+
+
+def test_the_first_player_is_random_and_the_deal_repeats() -> None:
+    starts = {GAME.new(3, seed).start for seed in range(20)}
+    assert starts == {0, 1, 2}
+    assert GAME.dump(GAME.new(2, 5)) == GAME.dump(GAME.new(2, 5))
+
+
+# --------------------------------------------------------------------------- placing
+
+
+def test_a_stone_goes_on_two_adjacent_empty_squares_either_way_round() -> None:
+    state = position(stones=[("d4 d5", "green green")], holding="red blue")
+    moves = GAME.legal_moves(state, 0)
+    assert "place a1 a2" in moves and "place a2 a1" in moves
+    assert not any("d4" in m for m in moves)
+    refused(state, 0, "place a1 c1", IllegalMove,
+            "A stone covers two squares side by side: a1 and c1 are not.")
+    refused(state, 0, "place d4 e4", IllegalMove, "d4 already holds a stone.")
+    refused(state, 0, "take 3", IllegalMove, "You can't take 3 now. Place your stone on two "
+            "adjacent empty squares, e.g. 'place c4 c5' (the first crystal goes on c4).")
+    refused(state, 0, "place a1", InvalidMove, "That is not a move I understand. Place your "
+            "stone on two adjacent empty squares, e.g. 'place c4 c5' (the first crystal goes "
+            "on c4).")
+    after, _said = play(state, "place a2 a1")
+    assert after.crystal[INDEX["a2"]] == "red" and after.crystal[INDEX["a1"]] == "blue"
+
+
+def test_a_double_stone_is_one_move_whichever_order_is_typed() -> None:
+    state = position(holding="red red")
+    moves = GAME.legal_moves(state, 0)
+    assert "place a1 a2" in moves and "place a2 a1" not in moves
+    a, _ = play(state, "place a2 a1")
+    b, _ = play(state, "Place A1, A2")
+    assert GAME.dump(a) == GAME.dump(b)
+
+
+def test_covered_colour_squares_must_pay() -> None:
+    state = position(board="a1=blue a2=purple", holding="green green")
+    after, said = play(state, "place a1 a2")
+    # blue and purple from the squares, then 1 green for the lone stone
+    assert have(after, 0) == {"blue": 1, "purple": 1, "green": 1}
+    assert "Player 1 gains 1 blue crystal (covered a1): 1 now." in said
+
+
+# --------------------------------------------------------------------------- activation
+
+
+def test_the_seeds_worked_example_gives_two_red() -> None:
+    """Red/red lies on b4-c4; red/blue placed with red on d4 makes 3 reds: 3 - 1 = 2."""
+    state = position(stones=[("b4 c4", "red red")], holding="red blue")
+    after, said = play(state, "place d4 e4")
+    assert have(after, 0) == {"red": 2}
+    assert "Player 1 gains 1 red crystal (a line of 3 from b4-d4): 2 now." in said
+
+
+def test_a_line_counts_once_and_runs_both_ways_through_the_stone() -> None:
+    """Red on b4 and e4, the red/red stone fills c4-d4: one line of 4... minus one = 3,
+    not two lines of 3; and a 4 makes a second turn."""
+    state = position(stones=[("b4 b5", "red green"), ("e4 e5", "red blue")],
+                     holding="red red")
+    after, _said = play(state, "place c4 d4")
+    assert have(after, 0) == {"red": 3}
+
+
+def test_separate_lines_each_pay_and_yellow_matches_every_colour() -> None:
+    """Yellow on c3 between blue b3 and blue d3 ... a column of green above: the yellow
+    crystal makes a row of 3 blues (2) and, with green c4 above, a column of 2 greens (1)."""
+    state = position(stones=[("b3 b2", "blue blue"), ("d3 d2", "blue green"),
+                             ("c4 c5", "green purple")], holding="purple yellow")
+    after, _said = play(state, "place c2 c3")
+    # purple on c2 sits between blue b2 and green d2: nothing; yellow c3: blue 2, green 1
+    assert have(after, 0) == {"blue": 2, "green": 1}
+
+
+def test_a_line_of_only_the_stones_own_crystals_pays_nothing() -> None:
+    """Red/red touching a blue stone: the red pair alone is no line (2 or more stones)."""
+    state = position(stones=[("a2 a3", "blue blue")], holding="red red")
+    after, _ = play(state, "place b2 c2")
+    assert have(after, 0) == {}
+    assert GAME.to_act(after) == {1}
+
+
+def test_touching_only_diagonally_is_neither_isolated_nor_matching() -> None:
+    state = position(stones=[("a1 a2", "red red")], holding="red red")
+    after, _said = play(state, "place b3 c3")
+    assert have(after, 0) == {}
+
+
+def test_an_isolated_stone_gives_one_crystal_of_a_colour_it_shows() -> None:
+    state = position(holding="red blue")
+    after, _ = play(state, "place c4 c5")
+    assert after.phase == "gain" and GAME.legal_moves(after, 0) == ["gain red", "gain blue"]
+    refused(after, 0, "gain green", IllegalMove, "Your stone gives red or blue, not green.")
+    done, _said = play(after, "blue")
+    assert have(done, 0) == {"blue": 1} and GAME.to_act(done) == {1}
+
+
+def test_an_isolated_yellow_crystal_offers_every_colour_and_a_double_needs_no_choice() -> None:
+    state = position(holding="purple yellow")
+    after, _said = play(state, "place c4 c5")
+    assert GAME.legal_moves(after, 0) == [f"gain {c}" for c in COLOURS]
+    single, _ = play(position(holding="green green"), "place c4 c5")
+    assert have(single, 0) == {"green": 1} and single.phase == "take"
+
+
+# --------------------------------------------------------------------------- lines of 4 and 5
+
+
+def test_four_in_a_line_gives_a_second_turn_and_never_a_third() -> None:
+    state = position(stones=[("a1 b1", "red red"), ("a5 b5", "blue blue")], holding="red red")
+    after, said = play(state, "place c1 d1")
+    assert have(after, 0) == {"red": 3}
+    assert "Player 1 made a line of 4 of one colour and must take a second turn." in said
+    assert GAME.to_act(after) == {0} and after.streak == 2
+    # the second turn makes another 4 (B B B Y on row 5): no third turn
+    after, said = play(after, "take 1")
+    after = GAME.load({**GAME.dump(after), "holding": STONES.index(["blue", "yellow"])})
+    after, said = play(after, "place c5 d5")
+    assert "Player 1 made a line of 4, but nobody takes more than two turns in a row." in said
+    assert GAME.to_act(after) == {1} and after.streak == 1
+
+
+def test_wilds_count_toward_four() -> None:
+    state = position(stones=[("a1 b1", "red yellow")], holding="red red")
+    after, _ = play(state, "place c1 d1")
+    assert GAME.to_act(after) == {0} and after.streak == 2
+
+
+def test_five_in_a_line_is_banned_wilds_included() -> None:
+    state = position(stones=[("a1 b1", "red red"), ("e1 e2", "red green")],
+                     holding="red yellow")
+    moves = GAME.legal_moves(state, 0)
+    assert "place c1 d1" not in moves and "place d1 c1" not in moves
+    refused(state, 0, "place c1 d1", IllegalMove, "That would make a line of 5 crystals of "
+            "one colour (yellow counts as every colour), which is not allowed.")
+    yellows = position(stones=[("a1 b1", "yellow yellow"), ("c2 c3", "purple purple")],
+                       holding="yellow yellow")
+    assert "place c1 d1" in GAME.legal_moves(yellows, 0)  # 4 yellows are allowed
+    yellows = position(stones=[("a1 b1", "yellow yellow"), ("e2 e3", "purple purple"),
+                               ("e1 f1", "blue green")], holding="yellow yellow")
+    assert "place c1 d1" not in GAME.legal_moves(yellows, 0)  # 4 yellows + blue = 5 blues
+
+
+def test_a_stone_that_fits_nowhere_is_set_aside() -> None:
+    squares = [s for s in SQUARES if s not in ("a1", "c1")]
+    stones = [(f"{squares[2 * k]} {squares[2 * k + 1]}", "green purple") for k in range(1)]
+    state = position(stones=stones, holding="red red")
+    data = GAME.dump(state)
+    data["stone_at"] = [0 if s not in ("a1", "c1") else -1 for s in SQUARES]
+    data["crystal"] = ["green" if s not in ("a1", "c1") else "" for s in SQUARES]
+    data["fours"] = _fours(data["crystal"])
+    state = GAME.load(data)
+    assert GAME.legal_moves(state, 0) == ["set aside"]
+    refused(position(holding="red red"), 0, "set aside", IllegalMove,
+            "You can only set a stone aside when it fits nowhere.")
+    after, _ = play(state, "discard")
+    assert after.holding == -1 and GAME.to_act(after) == {1}
+
+
+# --------------------------------------------------------------------------- abilities
+
+
+def test_move_ability_moves_another_stone_in_its_orientation_first() -> None:
+    state = position(board="c4=move f9=purple", stones=[("a1 a2", "blue green")],
+                     holding="red red")
+    after, _said = play(state, "place c4 c5")
+    assert after.phase == "ability"
+    moves = GAME.legal_moves(after, 0)
+    assert "skip" in moves and all(m.startswith(("move a1", "skip")) for m in moves)
+    assert "move a1 to f8" in moves and "move a1 to f9" not in moves  # vertical stays so
+    refused(after, 0, "move c4 to a4", IllegalMove, "You can't move the stone you just placed.")
+    refused(after, 0, "move e1 to a4", IllegalMove, "There is no stone on e1.")
+    refused(after, 0, "rotate a1 to b2", IllegalMove,
+            "You can't rotate a1 to b2 now. Move a stone, e.g. 'move b2 to f7' (named by its "
+            "lower square), or 'skip'.")
+    # named by its upper square: the same move
+    via_upper, _ = play(after, "move stone at a2 to f9")
+    done, _ = play(after, "move a1 to f8")
+    assert GAME.dump(via_upper) == GAME.dump(done)
+    assert done.crystal[INDEX["f8"]] == "blue" and done.crystal[INDEX["f9"]] == "green"
+    # the moved stone covered purple on f9 (taken), then the red stone, alone now, paid 1
+    assert have(done, 0) == {"purple": 1, "red": 1}
+
+
+def test_abilities_resolve_before_activation() -> None:
+    """Placed next to a blue/blue stone: moving that stone away leaves the new one alone."""
+    state = position(board="b2=move", stones=[("a3 b3", "red red")], holding="red red")
+    after, _said = play(state, "place a2 b2")
+    moved, _ = play(after, "move a3 to e8")
+    assert have(moved, 0) == {"red": 1}  # isolated
+    kept, _ = play(after, "skip")
+    assert have(kept, 0) == {"red": 2}  # columns a and b: 2 reds each, 1 crystal each
+
+
+def test_rotate_ability_turns_a_stone_about_one_square() -> None:
+    state = position(board="c4=rotate", stones=[("a1 a2", "blue green")], holding="red red")
+    after, said = play(state, "place c4 c5")
+    moves = GAME.legal_moves(after, 0)
+    assert sorted(moves) == ["rotate a1 to a3", "rotate a1 to b2", "rotate a2 to b1", "skip"]
+    refused(after, 0, "rotate a1 to c2", IllegalMove,
+            "Rotating keeps a2: the crystal on a1 can only swing to another square next to it.")
+    done, _said = play(after, "rotate a2 to b1")
+    assert done.crystal[INDEX["a1"]] == "blue" and done.crystal[INDEX["b1"]] == "green"
+    assert done.crystal[INDEX["a2"]] == ""
+
+
+def test_another_turn_is_mandatory_but_not_on_the_first_turn() -> None:
+    state = position(board="c4=again", holding="red red")
+    after, said = play(state, "place c4 c5")
+    assert GAME.to_act(after) == {0} and after.streak == 2
+    assert "Player 1 covered another turn on c4 and must take a second turn." in said
+    first = position(board="c4=again", holding="red red", turns=0)
+    after, said = play(first, "place c4 c5")
+    assert GAME.to_act(after) == {1}
+    assert "c4 shows another turn, but the first player may not use it to start the game." \
+        in said
+
+
+def test_an_ability_square_works_once_a_turn_and_chains() -> None:
+    """A stone moved onto another move square gives another move."""
+    state = position(board="c4=move e8=move", stones=[("a1 a2", "blue green"),
+                                                      ("f1 f2", "purple purple")],
+                     holding="red red")
+    after, _said = play(state, "place c4 c5", "move a1 to e8")
+    assert after.phase == "ability" and after.used == [INDEX["c4"]]
+    again, _ = play(after, "move e8 to e4")  # vacates e8; never used again this turn
+    assert again.phase == "take" and GAME.to_act(again) == {1}
+
+
+# --------------------------------------------------------------------------- crystals
+
+
+def test_an_empty_supply_gives_black_on_the_fullest_platform() -> None:
+    state = position(board="a1=red", holding="green green",
+                     crystals=[{"blue": 3, "purple": 5}], supply=[0, 10, 10, 10])
+    after, said = play(state, "place a1 a2")
+    assert after.black[0] == [0, 0, 0, 1]
+    assert "Player 1 gains a black crystal (the red supply is empty), on their purple " \
+           "platform." in said
+    assert score(after, 0) == 3 + 5 + 1 - 1
+
+
+def test_six_crystals_in_one_turn_bring_a_black_one() -> None:
+    """Three lines of 3 reds (yellow wild): 2 + 2 + 2 = 6 crystals, then one black."""
+    state = position(stones=[("a1 a2", "red red"), ("b1 b2", "red yellow"),
+                             ("c3 c4", "red blue")], holding="red yellow")
+    after, said = play(state, "place c1 c2")
+    assert have(after, 0) == {"red": 6} and after.black[0] == [1, 0, 0, 0]
+    assert any("black crystal (6 crystals in one turn)" in s for s in said)
+
+
+def test_supercrystal_to_the_first_with_exactly_nine() -> None:
+    state = position(board="a1=red", holding="blue blue", crystals=[{"red": 8}, {}])
+    after, _ = play(state, "place a1 a2")
+    assert after.supercrystals == {"red": 0}
+    assert score(after, 0) == 9 + 1 + 2
+    # beyond 9 each crystal costs a point
+    more = GAME.load({**GAME.dump(after), "crystals": [[11, 1, 0, 0], [0, 0, 0, 0]]})
+    assert score(more, 0) == (9 - 2) + 1 + 2
+
+
+def test_thirteen_of_a_colour_loses_at_once() -> None:
+    state = position(board="a1=green", holding="blue blue", players=3,
+                     crystals=[{"green": 12, "red": 9}, {"red": 1}, {"blue": 2}])
+    after, said = play(state, "place a1 a2")
+    outcome = GAME.outcome(after)
+    assert outcome is not None and 0 not in outcome.winners and outcome.winners == {2}
+    assert "Player 1 has 13 green crystals and loses at once." in said
+    assert GAME.to_act(after) == frozenset()
+
+
+# --------------------------------------------------------------------------- talismans
+
+
+def test_a_talisman_takes_one_crystal_of_a_colour_nobody_named() -> None:
+    state = position()
+    moves = GAME.legal_moves(state, 0)
+    assert [m for m in moves if m.startswith("talisman")] == [f"talisman {c}" for c in COLOURS]
+    after, _ = play(state, "talisman blue")
+    assert have(after, 0) == {"blue": 1} and after.talismans == {"blue": 0}
+    # the next player may not (the player before them used one)
+    assert not any(m.startswith("talisman") for m in GAME.legal_moves(after, 1))
+    refused(after, 1, "talisman red", IllegalMove,
+            "The player before you used a talisman on their last turn.")
+    after = turn(after, "take 1", "place a1 a2")
+    refused(after, 0, "talisman red", IllegalMove, "You used a talisman on your last turn.")
+    refused(after, 0, "talisman blue", IllegalMove, "Blue has already been named with a "
+            "talisman.")
+    after = turn(after, "take 2", "place f8 f9")
+    after = turn(after, "take 3", "place f1 f2")
+    assert "talisman red" in GAME.legal_moves(after, 0)
+
+
+def test_only_three_talismans() -> None:
+    state = position(talismans={"red": 1, "blue": 1, "green": 1})
+    assert not any(m.startswith("talisman") for m in GAME.legal_moves(state, 0))
+    refused(state, 0, "talisman purple", IllegalMove, "All three talismans have been used.")
+
+
+# --------------------------------------------------------------------------- advanced mode
+
+
+def test_advanced_setup_flips_platforms_before_play() -> None:
+    state = GAME.new(2, seed=4, options={"advanced": True})
+    first = state.start
+    assert state.phase == "flip" and GAME.to_act(state) == {first}
+    assert GAME.legal_moves(state, first) == [*(f"flip {c}" for c in COLOURS), "ready"]
+    state, _ = play(state, "flip red", "flip green")
+    refused(state, first, "flip red", IllegalMove, "Your red platform is already flipped.")
+    state, _ = play(state, "done")
+    assert GAME.to_act(state) == {1 - first}
+    state, _ = play(state, "ready")
+    assert state.phase == "take" and GAME.to_act(state) == {first}
+    assert state.flipped[first] == [True, False, True, False]
+    assert GAME.new(2, seed=4).phase == "take"  # default: no advanced setup
+
+
+def test_a_flipped_platform_scores_double_and_bursts_at_six() -> None:
+    state = position(board="a1=red", holding="blue blue", crystals=[{"red": 4}],
+                     flipped=[[True, False, False, False], [False] * 4])
+    after, said = play(state, "place a1 a2")
+    assert have(after, 0) == {"red": 5, "blue": 1} and after.supercrystals == {"red": 0}
+    assert score(after, 0) == 10 + 1 + 2
+    burst = GAME.load({**GAME.dump(after), "holding": STONES.index(["green", "green"]),
+                       "phase": "place", "board": ["red"] * len(SQUARES)})
+    burst = GAME.load({**GAME.dump(burst), "turn": 0})
+    done, said = play(burst, "place e8 e9")
+    assert done.crystals[0][0] == 1 and done.black[0][0] == 1  # 6th burst, 7th kept
+    assert any("overflows" in s for s in said)
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def test_the_game_ends_when_the_pyramid_is_empty_and_scores() -> None:
+    state = position(board="a1=red", holding="blue blue", pyramid=0,
+                     crystals=[{}, {"green": 3}])
+    after, _ = play(state, "place a1 a2")
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.scores == (2, 3) and outcome.winners == {1}
+    assert outcome.reason == "Every stone has left the pyramid. Player 2 wins with 3 points."
+
+
+def test_determinize_redeals_only_face_down_stones() -> None:
+    state = GAME.new(3, seed=8)
+    seen = set()
+    for k in range(10):
+        twin = GAME.determinize(state, None, k)
+        assert twin.pyramid[:17] == state.pyramid[:17]
+        assert sorted(twin.pyramid[17:]) == sorted(state.pyramid[17:])
+        assert GAME.view(twin, 0) == GAME.view(state, 0)
+        seen.add(tuple(twin.pyramid[17:]))
+    assert len(seen) > 1
+
+
+def test_views_show_the_picture_facts() -> None:
+    state = position(stones=[("b4 c4", "red yellow")], holding="red blue")
+    view = GAME.view(state, None)
+    assert view["holding"] == ["red", "blue"]
+    b4 = next(s for s in view["board"] if s["square"] == "b4")
+    assert b4 == {"square": "b4", "shows": "", "crystal": "red", "partner": "c4"}
+    assert view == GAME.view(state, 0) | {"seat": None}
