@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from render import crystallia, cube_conquest, kit
+from render import battle_tiles, crystallia, cube_conquest, kit
 
 MIN_WIDTH = 600
 
@@ -37,6 +37,7 @@ class Renderer:
 
 
 RENDERERS: dict[str, Renderer] = {
+    "battle-tiles": Renderer(battle_tiles.draw, battle_tiles.summary, battle_tiles.SURFACES),
     "cube-conquest": Renderer(cube_conquest.draw, cube_conquest.summary,
                               cube_conquest.SURFACES),
     "crystallia": Renderer(crystallia.draw, crystallia.summary, crystallia.SURFACES),

@@ -4,6 +4,7 @@
 ``rules.core.Game``.
 """
 
+from rules.battle_tiles import BattleTiles
 from rules.core import (
     Event,
     Game,
@@ -19,7 +20,7 @@ from rules.crystallia import Crystallia
 from rules.cube_conquest import CubeConquest
 
 GAMES: dict[str, Game] = {game.id: game for game in (  # type: ignore[type-arg]
-    CubeConquest(), Crystallia())}
+    CubeConquest(), Crystallia(), BattleTiles())}
 
 __all__ = [
     "GAMES",

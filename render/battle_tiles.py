@@ -1,0 +1,388 @@
+"""The picture of a Battle Tiles view: the grid, the players' supplies, and a hand.
+
+Top to bottom, as a phone shows it: a status line (who acts and what they must do), the 5x5
+grid with coordinates on every edge, each tile with its four sides (a number, a piercer's
+spike or a barrier's wall), its colour marker (a lettered disc) and its power token, then
+one panel per seat (score, markers left, opponent markers held, tiles left, tokens left),
+the result, and, in a seat's own view, its hand with each tile numbered as moves name it.
+
+Everything drawn comes from the view: the opponent's hand is only a count.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import kit
+from render.kit import INK, MUTED, PAPER, RGB, SHADE, Grid, SeatColour
+
+NAME = "Battle Tiles"
+
+FACE: RGB = kit.rgb("#F3EEE2")  # a tile
+LIT: RGB = kit.rgb("#F6DE8D")  # a tile defeated in the last turn
+GLOW: RGB = kit.rgb("#FFF6C8")  # the glowing circle of a scoring tile
+MAT: RGB = kit.rgb("#A9A293")  # the table under the tiles
+HOLE: RGB = kit.rgb("#C9C3B6")  # an empty square
+SURFACES = (FACE, LIT, GLOW, MAT, HOLE)  # for ``kit.finish``'s palette
+TOKEN_LETTERS = {"rotate": "R", "chaos": "C", "death": "D", "life": "L"}
+POWERS = ["rotate", "chaos", "death", "life"]
+
+
+# --------------------------------------------------------------------------- seats
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat: its colour, its name as drawn (what the font can show) and as said."""
+
+    index: int
+    colour: SeatColour
+    name: str
+    spoken: str
+
+
+def seats(view: dict[str, Any]) -> list[Seat]:
+    """The seats of ``view``, named by ``view['names']`` when the bot gave them."""
+    names = view.get("names") or []
+    out = []
+    for i, colour_name in enumerate(view["colours"]):
+        colour, plain = kit.seat_colour(colour_name), colour_name.capitalize()
+        given = " ".join(str(names[i]).split()) if i < len(names) and names[i] else ""
+        drawn = kit.clean(given)
+        out.append(Seat(i, colour, drawn if drawn.strip("? ") else plain, given or plain))
+    return out
+
+
+def _called(seat: Seat) -> str:
+    """'Red', or 'Alice (Red)' when the bot gave display names."""
+    colour = seat.colour.name.capitalize()
+    return colour if seat.spoken == colour else f"{seat.spoken} ({colour})"
+
+
+def _listing(words: list[str]) -> str:
+    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _sides(sides: list[Any]) -> str:
+    words = {"P": "piercer", "B": "barrier"}
+    return "-".join(words.get(str(v), str(v)) for v in sides)
+
+
+# --------------------------------------------------------------------------- words
+
+
+def status(view: dict[str, Any]) -> tuple[str, str]:
+    """The headline (who acts, doing what) and a second line with detail."""
+    all_seats = seats(view)
+    if view.get("result") is not None:
+        winners = [all_seats[s].name for s in view["result"]["winners"]]
+        verb = "wins" if len(winners) == 1 else "draw"
+        return (f"Game over: {_listing(winners)} {verb}",
+                kit.clean(str(view["result"]["reason"]).split(". ")[0].rstrip(".") + "."))
+    acting = all_seats[view["turn"]].name
+    pending = view.get("pending")
+    if pending and pending["kind"] == "rotate":
+        square = pending["square"]
+        return (f"{acting} may rotate {square}",
+                f"'rotate {square} left', 'rotate {square} right' or 'no rotate'.")
+    if pending and pending["kind"] == "chaos":
+        return (f"{acting} picks neutral tiles",
+                f"Leave {pending['short']} of {', '.join(pending['tiles'])} neutral: "
+                f"'neutral {pending['tiles'][0]}'.")
+    return f"{acting} to place a tile", "Type 'place 2 at c3' (hand tile 2), tokens: 'with death'."
+
+
+def summary(view: dict[str, Any]) -> str:
+    """One line for screen readers and notifications."""
+    all_seats = seats(view)
+    if view.get("result") is not None:
+        lead = f"game over: {str(view['result']['reason']).rstrip('.')}"
+    else:
+        acting = _called(all_seats[view["turn"]])
+        pending = view.get("pending")
+        if pending and pending["kind"] == "rotate":
+            lead = f"{acting} to decide whether to rotate {pending['square']}"
+        elif pending and pending["kind"] == "chaos":
+            lead = f"{acting} to choose which tiles stay neutral"
+        else:
+            lead = f"{acting} to place a tile"
+    scores = ", ".join(f"{s.spoken} {p}" for s, p in zip(all_seats, view["scores"], strict=False))
+    parts = [f"{NAME}, {lead}.", f"Score: {scores}."]
+    last = view.get("last")
+    if last:
+        text = f"Last: {all_seats[last['seat']].spoken} placed on {last['square']}"
+        if last.get("power"):
+            text += f" with {last['power']}"
+        if last.get("defeated"):
+            text += f", defeated {_listing(last['defeated'])}"
+        if last.get("captured"):
+            text += f", captured {_listing(last['captured'])}"
+        if last.get("struck"):
+            text += ", struck by death"
+        parts.append(text + ".")
+    if view.get("seat") is not None and "hand" in view:
+        tiles = "; ".join(f"{t['number']}: {_sides(t['sides'])}"
+                          f"{' scoring' if t['scoring'] else ''}" for t in view["hand"])
+        parts.append(f"Your hand: {tiles or 'empty'}.")
+    return " ".join(" ".join(parts).split())
+
+
+# --------------------------------------------------------------------------- tiles
+
+
+def _side_mark(draw: ImageDraw.ImageDraw, image: Image.Image, value: Any, side: int,
+               size: int) -> None:
+    """One side: a number near the edge, a spike (piercer) or a wall (barrier)."""
+    c = size / 2
+    reach = size * 0.17
+    centres = [(c, reach), (size - reach, c), (c, size - reach), (reach, c)]
+    x, y = centres[side]
+    if value == "P":
+        r = size * 0.13
+        tip = [(c, size * 0.03), (size * 0.97, c), (c, size * 0.97), (size * 0.03, c)][side]
+        dx, dy = [(0, 1), (-1, 0), (0, -1), (1, 0)][side]  # from the tip inwards
+        base = (tip[0] + dx * r * 1.9, tip[1] + dy * r * 1.9)
+        draw.polygon([tip, (base[0] + dy * r, base[1] + dx * r),
+                      (base[0] - dy * r, base[1] - dx * r)], fill=INK)
+        kit.text(image, (base[0] + dx * r * 0.7, base[1] + dy * r * 0.7), "P",
+                 round(size * 0.15), INK, anchor="mm", bold=True)
+        return
+    if value == "B":
+        long, thick = size * 0.56, size * 0.09
+        if side in (0, 2):
+            y0 = size * 0.05 if side == 0 else size * 0.95 - thick
+            box = (c - long / 2, y0, c + long / 2, y0 + thick)
+        else:
+            x0 = size * 0.05 if side == 3 else size * 0.95 - thick
+            box = (x0, c - long / 2, x0 + thick, c + long / 2)
+        draw.rectangle(box, fill=INK)
+        inward = [(0, 1), (-1, 0), (0, -1), (1, 0)][side]
+        bx, by = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        kit.text(image, (bx + inward[0] * size * 0.14, by + inward[1] * size * 0.14), "B",
+                 round(size * 0.15), INK, anchor="mm", bold=True)
+        return
+    kit.text(image, (x, y), str(value), round(size * 0.24), INK, anchor="mm", bold=True)
+
+
+@functools.lru_cache(maxsize=512)
+def _tile(sides: tuple[Any, ...], scoring: bool, marker: SeatColour | None, token: str | None,
+          size: int, fill: RGB, hand: bool) -> Image.Image:
+    """A tile: sides, the glowing circle of a scoring tile with its marker, a token badge."""
+    tile = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
+    draw.rounded_rectangle((0, 0, size - 1, size - 1), radius=size // 12, fill=fill,
+                           outline=INK, width=max(2, size // 60))
+    for side, value in enumerate(sides):
+        _side_mark(draw, tile, value, side, size)
+    c, r = size / 2, size * 0.19
+    if scoring:
+        draw.ellipse((c - r, c - r, c + r, c + r), fill=GLOW, outline=MUTED,
+                     width=max(2, size // 50))
+        if marker is not None:
+            m = r * 0.82
+            draw.ellipse((c - m, c - m, c + m, c + m), fill=marker.fill, outline=INK,
+                         width=max(2, size // 45))
+            kit.text(tile, (c, c), marker.letter, round(size * 0.2), marker.ink, anchor="mm",
+                     bold=True)
+        elif not hand:
+            kit.text(tile, (c, c), "N", round(size * 0.17), MUTED, anchor="mm", bold=True)
+    if token is not None:
+        b = size * 0.2
+        x0, y0 = size * 0.05, size * 0.75
+        death = token == "death"
+        draw.rounded_rectangle((x0, y0, x0 + b, y0 + b), radius=size // 25,
+                               fill=INK if death else PAPER, outline=INK,
+                               width=max(2, size // 50))
+        kit.text(tile, (x0 + b / 2, y0 + b / 2), TOKEN_LETTERS[token], round(size * 0.15),
+                 PAPER if death else INK, anchor="mm", bold=True)
+    return tile
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Every measure of the picture for one width; designed at 1000 px and scaled."""
+
+    width: int
+
+    def px(self, value: float) -> int:
+        return round(value * self.width / 1000)
+
+    @property
+    def margin(self) -> int:
+        return self.px(65)
+
+    @property
+    def body(self) -> int:
+        return self.width - 2 * self.margin
+
+
+def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
+    """The whole picture of ``view``, ``width`` pixels wide."""
+    at = Layout(width)
+    image = Image.new("RGB", (width, at.px(3000)), PAPER)
+    y = _header(image, view, at)
+    y = _grid(image, view, at, y)
+    y = _legend(image, at, y)
+    y = _panel(image, view, at, y)
+    if view.get("result") is not None:
+        y = _result(image, view, at, y)
+    if view.get("seat") is not None and "hand" in view:
+        y = _hand(image, view, at, y)
+    return image.crop((0, 0, width, y + at.px(36)))
+
+
+def _header(image: Image.Image, view: dict[str, Any], at: Layout) -> int:
+    head, detail = status(view)
+    all_seats = seats(view)
+    shown = view["result"]["winners"] if view.get("result") is not None else view["to_act"]
+    x, top, size = at.margin, at.px(28), at.px(54)
+    for s in shown:
+        kit.chip(image, (x, top, x + size, top + size), all_seats[s].colour, at.px(34))
+        x += size + at.px(10)
+    x += at.px(8)
+    kit.text(image, (x, top + size // 2), kit.fit(head, at.px(40), at.width - at.margin - x,
+             bold=True), at.px(40), INK, anchor="lm", bold=True)
+    kit.text(image, (at.margin, at.px(124)), kit.fit(detail, at.px(30), at.body), at.px(30),
+             MUTED)
+    return at.px(150)
+
+
+def _grid(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+    size = int(view["size"])
+    cell = at.body // size
+    grid = Grid(size, size, (at.width - cell * size) // 2, y + at.px(56), cell)
+    draw_ = ImageDraw.Draw(image)
+    pad = at.px(8)
+    draw_.rounded_rectangle((grid.left - pad, grid.top - pad, grid.right + pad,
+                             grid.bottom + pad), radius=at.px(16), fill=MAT)
+    grid.coordinates(image, at.px(34), at.px(26))
+    last = view.get("last") or {}
+    defeated = set(last.get("defeated") or [])
+    inset = at.px(4)
+    tile_size = cell - 2 * inset
+    colours = [kit.seat_colour(c) for c in view["colours"]]
+    for square in view["grid"]:
+        x0, y0, x1, y1 = grid.box(square["square"], inset)
+        if square["sides"] is None:
+            draw_.rounded_rectangle((x0, y0, x1, y1), radius=tile_size // 12, fill=HOLE)
+            continue
+        marker = None if square["marker"] is None else colours[square["marker"]]
+        fill = LIT if square["square"] in defeated else FACE
+        tile = _tile(tuple(square["sides"]), bool(square["scoring"]), marker, square["token"],
+                     tile_size, fill, False)
+        image.paste(tile, (x0, y0), tile)
+        if square["square"] == last.get("square"):
+            draw_.rounded_rectangle((x0 - inset, y0 - inset, x1 + inset, y1 + inset),
+                                    radius=tile_size // 10, outline=INK, width=at.px(9))
+    pending = view.get("pending")
+    if pending and pending["kind"] == "rotate":
+        x0, y0, x1, y1 = grid.box(pending["square"], 0)
+        draw_.rounded_rectangle((x0, y0, x1, y1), radius=tile_size // 10, outline=INK,
+                                width=at.px(6))
+    return grid.bottom + at.px(90)
+
+
+def _legend(image: Image.Image, at: Layout, y: int) -> int:
+    line = ("Black frame: last tile placed. Yellow: defeated then. "
+            "P spike: piercer. B wall: barrier. N: neutral. D: death. L: life.")
+    for text in kit.wrap(line, at.px(28), at.body):
+        kit.text(image, (at.margin, y), text, at.px(28), MUTED)
+        y += at.px(38)
+    return y + at.px(4)
+
+
+def _panel(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+    """Two lines per seat: name and score; then markers, captures, tiles and tokens."""
+    draw_ = ImageDraw.Draw(image)
+    result = view.get("result")
+    marked = set(result["winners"] if result is not None else view["to_act"])
+    right = at.width - at.margin
+    row, chip = at.px(172), at.px(52)
+    for seat in seats(view):
+        i = seat.index
+        top = y
+        if i in marked:
+            draw_.rounded_rectangle((at.margin - at.px(12), top + at.px(4), right + at.px(12),
+                                     top + row - at.px(4)), radius=at.px(12), fill=SHADE)
+            if result is None:
+                kit.triangle(draw_, (at.px(30), top + at.px(40)), at.px(20), 0, INK)
+        middle = top + at.px(40)
+        kit.chip(image, (at.margin, middle - chip // 2, at.margin + chip, middle + chip // 2),
+                 seat.colour, at.px(32))
+        name_x = at.margin + chip + at.px(14)
+        kit.text(image, (right, middle), f"Score {view['scores'][i]}", at.px(36), INK,
+                 anchor="rm", bold=True)
+        kit.text(image, (name_x, middle), kit.fit(seat.name, at.px(36), right - name_x
+                 - at.px(200), bold=True), at.px(36), INK, anchor="lm", bold=True)
+        tiles = view["hand_counts"][i] + view["stack_counts"][i]
+        words = (f"Markers left {view['markers'][i]}   Opponent markers {view['held'][i]}   "
+                 f"Tiles left {tiles}")
+        second = top + at.px(96)
+        kit.text(image, (at.margin, second), words, at.px(30), INK)
+        third = second + at.px(50)
+        kit.text(image, (at.margin, third), "Tokens:", at.px(30), INK)
+        x = at.margin + kit.text_width("Tokens:", at.px(30)) + at.px(12)
+        for power in POWERS:
+            have = power in view["tokens"][i]
+            w = kit.text_width(power, at.px(28)) + at.px(16)
+            draw_.rounded_rectangle((x, third - at.px(30), x + w, third + at.px(8)),
+                                    radius=at.px(8), fill=PAPER if have else SHADE,
+                                    outline=INK if have else MUTED, width=at.px(2))
+            kit.text(image, (x + at.px(8), third), power, at.px(28), INK if have else MUTED)
+            if not have:  # struck through: used
+                draw_.line((x + at.px(4), third - at.px(10), x + w - at.px(4),
+                            third - at.px(10)), fill=INK, width=at.px(3))
+            x += w + at.px(10)
+        y += row
+    return y + at.px(10)
+
+
+def _result(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+    draw_ = ImageDraw.Draw(image)
+    top = y + at.px(8)
+    y = top + at.px(52)
+    kit.text(image, (at.margin + at.px(20), y), "Game over", at.px(38), INK, bold=True)
+    for line in kit.wrap(kit.clean(view["result"]["reason"]), at.px(32), at.body - at.px(40)):
+        y += at.px(44)
+        kit.text(image, (at.margin + at.px(20), y), line, at.px(32), INK)
+    y += at.px(26)
+    draw_.rounded_rectangle((at.margin, top, at.width - at.margin, y), radius=at.px(16),
+                            outline=INK, width=at.px(4))
+    return y + at.px(20)
+
+
+def _hand(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+    """The seat's own hand, each tile under its number: 'place 2 at c3' uses tile 2."""
+    seat = seats(view)[view["seat"]]
+    hand: list[dict[str, Any]] = list(view["hand"])
+    y += at.px(52)
+    kit.chip(image, (at.margin, y - at.px(38), at.margin + at.px(46), y + at.px(8)),
+             seat.colour, at.px(28))
+    kit.text(image, (at.margin + at.px(60), y), kit.fit(f"Your hand, {seat.name}", at.px(38),
+             at.body - at.px(60), bold=True), at.px(38), INK, bold=True)
+    y += at.px(20)
+    if not hand:
+        y += at.px(40)
+        kit.text(image, (at.margin, y), "No tiles in hand.", at.px(32), MUTED)
+        return y
+    gap = at.px(30)
+    size = min(at.px(260), (at.body - gap * 2) // 3)
+    x = at.margin
+    for tile in hand:
+        kit.text(image, (x + size // 2, y + at.px(44)), f"Tile {tile['number']}", at.px(36),
+                 INK, anchor="ms", bold=True)
+        sprite = _tile(tuple(tile["sides"]), bool(tile["scoring"]), None, None, size, FACE,
+                       True)
+        image.paste(sprite, (x, y + at.px(60)), sprite)
+        kind = "scoring" if tile["scoring"] else "can take a token"
+        kit.text(image, (x + size // 2, y + at.px(60) + size + at.px(38)), kind, at.px(28),
+                 MUTED, anchor="ms")
+        x += size + gap
+    return y + at.px(60) + size + at.px(40)

@@ -1,0 +1,612 @@
+"""Battle Tiles: place numbered tiles on a 5x5 grid; each attacks its neighbours, and every
+tile it defeats carries the attack on in a straight line, capturing scoring tiles.
+
+2 players (red, blue), no chance after the shuffle except each draw from one's own stack;
+hidden hands and hidden stack order. Every rule and every decision taken where the seed is
+silent: ``battle-tiles.md``.
+
+Read top to bottom: components, state, setup, the turn (place, attack and chains, power
+tokens, the follow-up choices), the end, then the contract methods (moves, parsing, views).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import (
+    Event,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    State,
+    listing,
+    load_data,
+)
+
+# --------------------------------------------------------------------------- components
+
+DATA = load_data("battle-tiles")
+SIZE: int = DATA["grid_size"]
+HAND_SIZE: int = DATA["hand_size"]
+MARKERS: int = DATA["markers_per_player"]
+TOKENS: list[str] = DATA["power_tokens"]
+COLOURS: list[str] = DATA["colours"]
+
+PIERCER, BARRIER = -1, -2  # side values that are icons, not numbers
+_ICONS = {"P": PIERCER, "B": BARRIER}
+SIDE_WORDS = {PIERCER: "piercer", BARRIER: "barrier"}
+TILE_SIDES: list[list[int]] = [[_ICONS[v] if isinstance(v, str) else int(v) for v in t["sides"]]
+                               for t in DATA["tiles"]]
+TILE_SCORING: list[bool] = [bool(t["scoring"]) for t in DATA["tiles"]]
+STACK = list(range(len(TILE_SIDES)))  # each player's stack holds one of every tile
+
+FILES = "abcdefghij"[:SIZE]
+SQUARES = [f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE)]
+INDEX = {name: i for i, name in enumerate(SQUARES)}
+
+# Sides and directions: 0 north (towards row 5), 1 east, 2 south, 3 west.
+DIRECTIONS = ["north", "east", "south", "west"]
+_STEPS = [(1, 0), (0, 1), (-1, 0), (0, -1)]
+
+
+def _step(i: int, direction: int) -> int:
+    """The square next to ``i`` in ``direction``, or -1 off the grid."""
+    row, col = divmod(i, SIZE)
+    dr, dc = _STEPS[direction]
+    r, c = row + dr, col + dc
+    return r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else -1
+
+
+NEXT = [[_step(i, d) for d in range(4)] for i in range(SIZE * SIZE)]
+DIAGONALS = [sorted(j for dr in (-1, 1) for dc in (-1, 1)
+                    for j in [(i // SIZE + dr) * SIZE + i % SIZE + dc]
+                    if 0 <= i // SIZE + dr < SIZE and 0 <= i % SIZE + dc < SIZE)
+             for i in range(SIZE * SIZE)]
+
+SQUARE_RE = re.compile(rf"^[{FILES}][1-{SIZE}]$")
+
+
+def side_word(value: int) -> str:
+    """A side as players say it: '4', 'piercer', 'barrier'."""
+    return SIDE_WORDS.get(value, str(value))
+
+
+def beats(attack: int, defence: int) -> bool:
+    """Whether an attacking side defeats a defending side.
+
+    A barrier never attacks and always defends; a piercer defeats everything but a barrier
+    and defends against nothing (so a piercer defeats a piercer); numbers: greater wins, a
+    tie fails.
+    """
+    if attack == BARRIER or defence == BARRIER:
+        return False
+    if attack == PIERCER or defence == PIERCER:
+        return True
+    return attack > defence
+
+
+def colour(seat: int) -> str:
+    return COLOURS[seat].capitalize()
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass
+class TilesState(State):
+    """Everything about one game. Squares are indexed 0..24 from a1 along each row."""
+
+    turn: int  # the seat placing now (or making the follow-up choice)
+    phase: str  # "place", "rotate" (a defeated tile may be turned), "chaos" or "over"
+    tile: list[int]  # the tile on each square (index into the tile set), or -1
+    placer: list[int]  # the seat that placed it, or -1
+    sides: list[list[int]]  # its sides now, north, east, south, west (turned by rotate)
+    scoring: list[bool]  # a scoring tile (printed, or made one by a life token)
+    marker: list[int]  # the seat whose colour marker is on it, or -1 (none / neutral)
+    token: list[str | None]  # a death or life token left on it
+    stacks: list[list[int]]  # each seat's face-down stack; the top is the end
+    hands: list[list[int]]  # each seat's hand, in the order drawn (numbered from 1)
+    markers: list[int]  # colour markers each seat has left to place
+    held: list[int]  # opponent markers each seat has won by capturing
+    tokens: list[list[str]]  # power tokens each seat has not used
+    chain: list[list[int]]  # attacks still to resolve this turn: [from square, direction]
+    pending: dict[str, Any] | None  # the choice awaited: rotate (square) or chaos (who)
+    rotating: bool  # the rotate token was played this turn and not yet used on a tile
+    struck: bool  # a death token was defeated this turn
+    placed: int  # tiles placed so far
+    last: dict[str, Any] | None  # the last turn for the picture: seat, square, defeated ...
+    result: str | None  # why the game ended
+
+
+def _score(state: TilesState, seat: int) -> int:
+    """One point per scoring tile with your marker, one per opponent marker you hold."""
+    return state.marker.count(seat) + state.held[seat]
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def _deal(players: int, seed: int) -> TilesState:
+    cells = SIZE * SIZE
+    state = TilesState(
+        players=players, seed=seed, draws=0, turn=0, phase="place", tile=[-1] * cells,
+        placer=[-1] * cells, sides=[[] for _ in range(cells)], scoring=[False] * cells,
+        marker=[-1] * cells, token=[None] * cells, stacks=[], hands=[[] for _ in range(players)],
+        markers=[MARKERS] * players, held=[0] * players,
+        tokens=[list(TOKENS) for _ in range(players)], chain=[], pending=None,
+        rotating=False, struck=False, placed=0, last=None, result=None,
+    )
+    for seat in range(players):
+        stack = list(STACK)
+        state.rng().shuffle(stack)
+        state.stacks.append(stack)
+        for _ in range(HAND_SIZE):
+            state.hands[seat].append(stack.pop())
+    return state
+
+
+def _draw(state: TilesState, seat: int, events: list[Event]) -> None:
+    """Refill the hand to its size from the player's own stack, as long as it lasts."""
+    drawn = []
+    while len(state.hands[seat]) < HAND_SIZE and state.stacks[seat]:
+        tile = state.stacks[seat].pop()
+        state.hands[seat].append(tile)
+        drawn.append(tile)
+    for tile in drawn:
+        events.append(Event(f"{colour(seat)} draws a tile.", kind="draw", data={"seat": seat}))
+        events.append(Event(f"You draw {describe(tile)}; it is tile {len(state.hands[seat])} "
+                            "in your hand.", to=frozenset({seat}), kind="draw",
+                            data={"tile": tile}))
+
+
+def describe(tile: int) -> str:
+    """A tile as players say it: 'a scoring tile 3-2-3-2' (north, east, south, west)."""
+    kind = "a scoring tile" if TILE_SCORING[tile] else "a tile"
+    return f"{kind} {'-'.join(side_word(v) for v in TILE_SIDES[tile])}"
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+def _place(state: TilesState, seat: int, slot: int, square: int, power: str | None
+           ) -> list[Event]:
+    """Put a hand tile on the grid, mark it if it scores, then attack or use chaos."""
+    tile = state.hands[seat].pop(slot)
+    state.tile[square], state.placer[square] = tile, seat
+    state.sides[square] = list(TILE_SIDES[tile])
+    state.scoring[square] = TILE_SCORING[tile]
+    state.placed += 1
+    state.last = {"seat": seat, "square": SQUARES[square], "power": power, "defeated": [],
+                  "captured": [], "rotated": None, "swapped": [], "struck": False}
+    with_power = f" with the {power} token" if power else ""
+    events = [Event(f"{colour(seat)} places {describe(tile)} on {SQUARES[square]}"
+                    f"{with_power}.", kind="place",
+                    data={"seat": seat, "square": SQUARES[square], "power": power})]
+    if power is not None:
+        state.tokens[seat].remove(power)
+    if power in ("death", "life"):
+        state.token[square] = power
+    if power == "life":
+        state.scoring[square] = True
+        events.append(Event(f"The life token makes {SQUARES[square]} a scoring tile.",
+                            kind="power"))
+    if state.scoring[square]:
+        _mark(state, seat, square, events)
+    if power == "chaos":
+        return events + _chaos(state, seat, square)
+    state.rotating = power == "rotate"
+    state.chain = [[square, d] for d in range(3, -1, -1)]  # popped from the end: N first
+    return events + _resolve(state, seat)
+
+
+def _mark(state: TilesState, seat: int, square: int, events: list[Event]) -> None:
+    """Put the seat's colour marker on a scoring tile, or leave it neutral without one."""
+    if state.markers[seat] > 0:
+        state.markers[seat] -= 1
+        state.marker[square] = seat
+        return
+    state.marker[square] = -1
+    events.append(Event(f"{colour(seat)} has no colour marker left: {SQUARES[square]} stays "
+                        "neutral.", kind="neutral"))
+
+
+def _resolve(state: TilesState, seat: int) -> list[Event]:
+    """Carry out the attacks still in ``state.chain``, depth first, until they are all done
+    or a defeated tile waits for the rotate decision; then end the turn."""
+    events: list[Event] = []
+    while state.chain:
+        source, direction = state.chain.pop()
+        target = NEXT[source][direction]
+        if target < 0 or state.tile[target] < 0:
+            continue
+        attack = state.sides[source][direction]
+        defence = state.sides[target][(direction + 2) % 4]
+        if not beats(attack, defence):
+            continue
+        events += _defeat(state, seat, source, target, attack, defence)
+        if state.rotating:
+            state.phase = "rotate"
+            state.pending = {"square": target, "direction": direction}
+            events.append(Event(f"{colour(seat)} may turn {SQUARES[target]} with the rotate "
+                                "token before its chain goes on.", kind="rotate"))
+            return events
+        state.chain.append([target, direction])
+    return events + _end_turn(state, seat)
+
+
+def _defeat(state: TilesState, seat: int, source: int, target: int, attack: int,
+            defence: int) -> list[Event]:
+    """A tile is defeated: capture it if it is a scoring tile that is not the attacker's."""
+    assert state.last is not None
+    state.last["defeated"].append(SQUARES[target])
+    text = (f"{SQUARES[source]} ({side_word(attack)}) defeats {SQUARES[target]} "
+            f"({side_word(defence)})")
+    if state.token[target] == "death":
+        state.struck = True
+        text += ", which carries the death token"
+    owner = state.marker[target]
+    if state.scoring[target] and owner != seat:
+        state.last["captured"].append(SQUARES[target])
+        if owner >= 0:
+            state.held[seat] += 1
+            text += f" and captures it: {colour(seat)} takes {colour(owner)}'s marker"
+        else:
+            text += " and captures the neutral tile"
+        if state.markers[seat] > 0:
+            state.markers[seat] -= 1
+            state.marker[target] = seat
+        else:
+            state.marker[target] = -1
+            text += f"; {colour(seat)} has no marker to put on it, so it is left neutral"
+    return [Event(text + ".", kind="defeat",
+                  data={"from": SQUARES[source], "square": SQUARES[target]})]
+
+
+def _rotate(state: TilesState, seat: int, turn: int | None) -> list[Event]:
+    """The rotate decision on the tile just defeated; its chain then goes on straight."""
+    assert state.pending is not None and state.last is not None
+    square, direction = state.pending["square"], state.pending["direction"]
+    events = []
+    if turn is not None:
+        sides = state.sides[square]
+        state.sides[square] = sides[-1:] + sides[:-1] if turn == 1 else sides[1:] + sides[:1]
+        state.rotating = False
+        way = "clockwise" if turn == 1 else "counter-clockwise"
+        state.last["rotated"] = SQUARES[square]
+        events.append(Event(f"{colour(seat)} turns {SQUARES[square]} {way} with the rotate "
+                            "token.", kind="rotate", data={"square": SQUARES[square]}))
+    state.pending = None
+    state.phase = "place"
+    state.chain.append([square, direction])
+    return events + _resolve(state, seat)
+
+
+def _chaos(state: TilesState, seat: int, square: int) -> list[Event]:
+    """Chaos replaces the attack: the markers on the tiles touching corners swap colours.
+
+    Every marker goes back to its owner first, then each tile takes one of the other
+    colour; if that colour is short, the current player leaves tiles neutral, one
+    ``neutral`` move at a time (only one colour can ever be short).
+    """
+    assert state.last is not None
+    events = [Event("Chaos: the placed tile does not attack; the markers on the tiles at its "
+                    "corners change colour.", kind="power")]
+    targets = [j for j in DIAGONALS[square] if state.marker[j] >= 0]
+    new = {SQUARES[j]: 1 - state.marker[j] for j in targets}
+    for j in targets:
+        state.markers[state.marker[j]] += 1
+        state.marker[j] = -1
+    state.last["swapped"] = [SQUARES[j] for j in targets]
+    for owner in (0, 1):
+        wanting = [s for s, o in new.items() if o == owner]
+        short = len(wanting) - state.markers[owner]
+        if short > 0:
+            state.phase = "chaos"
+            state.pending = {"colour": owner, "short": short, "new": new}
+            have = state.markers[owner]
+            events.append(Event(f"{colour(owner)} has only {have} marker"
+                                f"{'s' if have != 1 else ''} for {len(wanting)} tiles: "
+                                f"{colour(seat)} chooses which "
+                                f"{'tile stays' if short == 1 else f'{short} tiles stay'} "
+                                "neutral.", kind="chaos"))
+            return events
+    return events + _finish_chaos(state, seat, new)
+
+
+def _finish_chaos(state: TilesState, seat: int, new: dict[str, int]) -> list[Event]:
+    swapped = []
+    for name, owner in sorted(new.items()):
+        state.markers[owner] -= 1
+        state.marker[INDEX[name]] = owner
+        swapped.append(f"{name} is now {COLOURS[owner]}")
+    events = [Event(f"Chaos: {listing(swapped)}.", kind="chaos")] if swapped else []
+    return events + _end_turn(state, seat)
+
+
+def _leave_neutral(state: TilesState, seat: int, square: int) -> list[Event]:
+    """Chaos short of markers: the current player leaves one of the tiles neutral."""
+    pending = state.pending
+    assert pending is not None
+    del pending["new"][SQUARES[square]]
+    pending["short"] -= 1
+    events = [Event(f"{colour(seat)} leaves {SQUARES[square]} neutral.", kind="chaos")]
+    if pending["short"] > 0:
+        return events
+    state.pending = None
+    state.phase = "place"
+    return events + _finish_chaos(state, seat, pending["new"])
+
+
+def _end_turn(state: TilesState, seat: int) -> list[Event]:
+    """After all chains: death strikes, the hand is refilled, the game ends or goes on."""
+    events: list[Event] = []
+    assert state.last is not None
+    if state.struck:
+        lost = [j for j in range(SIZE * SIZE) if state.marker[j] == seat]
+        for j in lost:
+            state.marker[j] = -1
+        state.last["struck"] = True
+        what = (f"their markers on {listing([SQUARES[j] for j in lost])} are discarded "
+                "from the game and those tiles are neutral" if lost
+                else "they have no marker on the grid, so nothing is lost")
+        events.append(Event(f"Death strikes {colour(seat)}: {what}.", kind="death",
+                            data={"seat": seat, "squares": [SQUARES[j] for j in lost]}))
+    state.struck = False
+    state.rotating = False
+    state.chain = []
+    state.pending = None
+    state.phase = "place"
+    _draw(state, seat, events)
+    other = 1 - seat
+    if state.hands[other]:
+        state.turn = other
+    elif not state.hands[seat]:
+        state.phase = "over"
+        empty = SIZE * SIZE - state.placed
+        state.result = (f"Every tile has been placed ({empty} square"
+                        f"{'s' if empty != 1 else ''} left empty)." if empty
+                        else "The grid is full.")
+        events.append(Event(f"The game ends: {state.result}", kind="end"))
+    return events
+
+
+# --------------------------------------------------------------------------- the game
+
+TOKEN_WORDS = set(TOKENS)
+LEFT_WORDS = {"left", "ccw", "anticlockwise", "counterclockwise", "counter-clockwise"}
+RIGHT_WORDS = {"right", "cw", "clockwise"}
+FILLER = {"at", "on", "with", "the", "tile", "token", "using", "to", "use", "power", "leave",
+          "stays", "stay", "tiles", "number", "and"}
+
+
+class BattleTiles(Game[TilesState]):
+    id = "battle-tiles"
+    name = "Battle Tiles"
+    min_players = 2
+    max_players = 2
+    state_type = TilesState
+    summary = (
+        "Place tiles from your hidden hand of 3 on a 5x5 grid. A placed tile attacks every "
+        "neighbour: a greater number on the touching sides defeats it, and a defeated tile "
+        "carries the attack on straight ahead. Defeating an opponent's scoring tile captures "
+        "it: your marker replaces theirs, and you keep theirs. Piercers beat all but "
+        "barriers; barriers never lose and never attack. Once per turn, with a non-scoring "
+        "tile, play a power token: rotate, chaos, death or life. When every tile is placed, "
+        "1 point per tile you own and per opponent marker you hold."
+    )
+
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None
+            ) -> TilesState:
+        self.check_players(players)
+        return _deal(players, seed)
+
+    def to_act(self, state: TilesState) -> frozenset[int]:
+        if state.phase == "over":
+            return frozenset()
+        return frozenset({state.turn})
+
+    def outcome(self, state: TilesState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        scores = tuple(_score(state, s) for s in range(state.players))
+        best = max(scores)
+        leaders = [s for s in range(state.players) if scores[s] == best]
+        most = max(state.held[s] for s in leaders)
+        winners = frozenset(s for s in leaders if state.held[s] == most)
+        points = f"{best} point{'s' if best != 1 else ''}"
+        if len(winners) > 1:
+            how = f"a draw at {points} each."
+        else:
+            (winner,) = winners
+            how = f"{colour(winner)} wins with {points} against {min(scores)}" + (
+                ", on more opponent markers held." if len(leaders) > 1 else ".")
+        return Outcome(scores, winners, f"{state.result} {how[0].upper()}{how[1:]}")
+
+    # -- legal moves: canonical text -> what ``apply`` needs
+
+    def moves(self, state: TilesState, seat: int) -> dict[str, Any]:
+        if seat not in self.to_act(state):
+            return {}
+        if state.phase == "rotate":
+            assert state.pending is not None
+            name = SQUARES[state.pending["square"]]
+            return {f"rotate {name} left": ("rotate", -1), f"rotate {name} right": ("rotate", 1),
+                    "no rotate": ("rotate", None)}
+        if state.phase == "chaos":
+            assert state.pending is not None
+            wanted = state.pending["colour"]
+            return {f"neutral {name}": ("neutral", INDEX[name])
+                    for name, owner in sorted(state.pending["new"].items()) if owner == wanted}
+        out: dict[str, Any] = {}
+        empty = [i for i in range(SIZE * SIZE) if state.tile[i] < 0]
+        powers = state.tokens[seat]
+        for slot, tile in enumerate(state.hands[seat]):
+            for i in empty:
+                where = f"place {slot + 1} at {SQUARES[i]}"
+                out[where] = ("place", slot, i, None)
+                if not TILE_SCORING[tile]:
+                    for power in powers:
+                        out[f"{where} with {power}"] = ("place", slot, i, power)
+        return out
+
+    def apply(self, state: TilesState, seat: int, move: str, detail: Any) -> list[Event]:
+        kind = detail[0]
+        if kind == "place":
+            return _place(state, seat, detail[1], detail[2], detail[3])
+        if kind == "rotate":
+            return _rotate(state, seat, detail[1])
+        return _leave_neutral(state, seat, detail[1])
+
+    # -- reading what players type
+
+    def notation_hint(self, state: TilesState, seat: int) -> str:
+        if state.phase == "rotate" and state.pending is not None:
+            name = SQUARES[state.pending["square"]]
+            return (f"Turn the defeated tile or not: 'rotate {name} left', 'rotate {name} "
+                    "right' or 'no rotate'.")
+        if state.phase == "chaos":
+            return "Choose a tile to leave neutral, e.g. 'neutral b2'."
+        return ("Place a tile from your hand by its number, e.g. 'place 2 at c3', or with a "
+                "power token: 'place 2 at c3 with death'.")
+
+    def parse(self, state: TilesState, seat: int, text: str) -> str:
+        words = [w for w in text.replace("#", " ").split() if w not in FILLER]
+        hint = self.notation_hint(state, seat)
+        if not words:
+            raise InvalidMove(f"That is not a move I understand. {hint}")
+        if words in (["no", "rotate"], ["no"], ["skip"], ["don't", "rotate"], ["pass"]):
+            return "no rotate"
+        squares = [w for w in words if SQUARE_RE.match(w)]
+        numbers = [w for w in words if w.isdigit()]
+        powers = [w for w in words if w in TOKEN_WORDS]
+        verb = words[0]
+        rest = words[1:]
+        if verb in ("place", "play", "put") or verb.isdigit():
+            if verb.isdigit():
+                rest = words
+            unknown = [w for w in rest if not (SQUARE_RE.match(w) or w.isdigit()
+                                               or w in TOKEN_WORDS)]
+            if unknown:
+                raise InvalidMove(f"I don't know '{unknown[0]}'. {hint}")
+            if len(powers) > 1:
+                raise InvalidMove(f"Only one power token can be used in a turn. {hint}")
+            if len(squares) != 1 or len(numbers) != 1:
+                raise InvalidMove(f"Say which tile of your hand and where. {hint}")
+            move = f"place {int(numbers[0])} at {squares[0]}"
+            return f"{move} with {powers[0]}" if powers else move
+        if verb in ("rotate", "turn"):
+            ways = [w for w in rest if w in LEFT_WORDS | RIGHT_WORDS]
+            unknown = [w for w in rest if w not in LEFT_WORDS | RIGHT_WORDS
+                       and not SQUARE_RE.match(w)]
+            if unknown:
+                raise InvalidMove(f"I don't know '{unknown[0]}'. {hint}")
+            if len(ways) != 1 or len(squares) > 1:
+                raise InvalidMove(f"Say which way to turn it. {hint}")
+            if not squares:
+                if state.pending is None or "square" not in state.pending:
+                    raise InvalidMove(f"Say which tile to turn. {hint}")
+                squares = [SQUARES[state.pending["square"]]]
+            return f"rotate {squares[0]} {'left' if ways[0] in LEFT_WORDS else 'right'}"
+        if "neutral" in words:
+            others = [w for w in words if w != "neutral" and not SQUARE_RE.match(w)]
+            if len(squares) == 1 and not others:
+                return f"neutral {squares[0]}"
+        raise InvalidMove(f"That is not a move I understand. {hint}")
+
+    def refuse(self, state: TilesState, seat: int, move: str) -> IllegalMove:
+        """Why a well-formed move is not allowed now."""
+        words = move.split()
+        verb = "rotate" if move == "no rotate" else words[0]
+        expected = {"place": "place", "rotate": "rotate", "chaos": "neutral"}[state.phase]
+        if verb != expected:
+            return IllegalMove(f"You can't {verb} now. {self.notation_hint(state, seat)}")
+        if verb == "rotate":
+            assert state.pending is not None
+            return IllegalMove(f"The rotate token can only turn the tile just defeated, "
+                               f"{SQUARES[state.pending['square']]}.")
+        if verb == "neutral":
+            assert state.pending is not None
+            wanted = state.pending["colour"]
+            choices = [n for n, o in sorted(state.pending["new"].items()) if o == wanted]
+            return IllegalMove(f"{words[1]} is not a tile that can be left neutral; choose "
+                               f"{listing(choices, 'or')}.")
+        hand = state.hands[seat]
+        slot, square = int(words[1]), INDEX[words[3]]
+        if not 1 <= slot <= len(hand):
+            return IllegalMove(f"You hold {len(hand)} tile{'s' if len(hand) != 1 else ''}: "
+                               f"choose a number from 1 to {len(hand)}.")
+        if state.tile[square] >= 0:
+            return IllegalMove(f"{words[3]} already holds a tile.")
+        power = words[5]
+        if TILE_SCORING[hand[slot - 1]]:
+            return IllegalMove(f"Power tokens go only with a non-scoring tile, and tile {slot} "
+                               "is a scoring tile.")
+        return IllegalMove(f"You have already used your {power} token.")
+
+    # -- what each seat may see
+
+    def view(self, state: TilesState, seat: int | None) -> dict[str, Any]:
+        grid: list[dict[str, Any]] = []
+        for i in range(SIZE * SIZE):
+            if state.tile[i] < 0:
+                grid.append({"square": SQUARES[i], "sides": None})
+                continue
+            grid.append({
+                "square": SQUARES[i], "sides": [_shown(v) for v in state.sides[i]],
+                "placer": state.placer[i], "scoring": state.scoring[i],
+                "marker": state.marker[i] if state.marker[i] >= 0 else None,
+                "token": state.token[i],
+            })
+        pending = None
+        if state.pending is not None:
+            if state.phase == "rotate":
+                pending = {"kind": "rotate", "square": SQUARES[state.pending["square"]]}
+            else:
+                pending = {"kind": "chaos", "colour": state.pending["colour"],
+                           "short": state.pending["short"],
+                           "tiles": sorted(n for n, o in state.pending["new"].items()
+                                           if o == state.pending["colour"])}
+        view: dict[str, Any] = {
+            "game": self.id, "seat": seat, "players": state.players, "size": SIZE,
+            "colours": COLOURS[: state.players], "phase": state.phase, "turn": state.turn,
+            "to_act": sorted(self.to_act(state)), "grid": grid,
+            "markers": list(state.markers), "held": list(state.held),
+            "tokens": [list(t) for t in state.tokens],
+            "scores": [_score(state, s) for s in range(state.players)],
+            "hand_counts": [len(h) for h in state.hands],
+            "stack_counts": [len(s) for s in state.stacks],
+            "pending": pending, "last": dict(state.last) if state.last else None,
+            "result": None,
+        }
+        result = self.outcome(state)
+        if result is not None:
+            view["result"] = {"winners": sorted(result.winners), "reason": result.reason}
+        if seat is not None:
+            view["hand"] = [{"number": n + 1, "sides": [_shown(v) for v in TILE_SIDES[t]],
+                             "scoring": TILE_SCORING[t]}
+                            for n, t in enumerate(state.hands[seat])]
+        return view
+
+    def determinize(self, state: TilesState, seat: int | None, seed: int) -> TilesState:
+        """Reshuffle every stack, and pool each other seat's hand with its stack."""
+        out = self.load(self.dump(state))
+        rng = random.Random(f"determinize/{seed}")
+        out.seed, out.draws = rng.randrange(2**31), 0
+        for p in range(out.players):
+            if p == seat:
+                rng.shuffle(out.stacks[p])
+                continue
+            pool = out.stacks[p] + out.hands[p]
+            rng.shuffle(pool)
+            size = len(out.stacks[p])
+            out.stacks[p], out.hands[p] = pool[:size], pool[size:]
+        return out
+
+
+def _shown(value: int) -> int | str:
+    """A side for a view: its number, or 'P' (piercer) or 'B' (barrier)."""
+    return {PIERCER: "P", BARRIER: "B"}.get(value, value)

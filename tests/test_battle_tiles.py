@@ -1,0 +1,514 @@
+"""Battle Tiles: one scenario per rule of the brief, from positions built with ``load``.
+
+Grid pictures in the docstrings put row 5 at the top, like the image players see. Sides are
+written north-east-south-west; ``P`` is a piercer side, ``B`` a barrier side.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import rules
+from rules import GameOver, IllegalMove, InvalidMove, NotYourTurn
+from rules import battle_tiles as bt
+from rules.battle_tiles import INDEX, TilesState
+
+GAME = rules.GAMES["battle-tiles"]
+RED, BLUE = 0, 1
+ICON = {"P": bt.PIERCER, "B": bt.BARRIER}
+
+
+def sides(text: str) -> list[int]:
+    return [ICON[v] if v in ICON else int(v) for v in text.split()]
+
+
+@pytest.fixture
+def hand_tiles(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Make tile ``n`` of the set have these sides for one test: ``hand_tiles(n, '5 5 5 5',
+    scoring=False)``; returns ``n`` (the tile set itself is free to change)."""
+
+    tile_sides, tile_scoring = list(bt.TILE_SIDES), list(bt.TILE_SCORING)
+    monkeypatch.setattr(bt, "TILE_SIDES", tile_sides)
+    monkeypatch.setattr(bt, "TILE_SCORING", tile_scoring)
+
+    def make(n: int, text: str, scoring: bool = False) -> int:
+        tile_sides[n], tile_scoring[n] = sides(text), scoring
+        return n
+
+    return make
+
+
+def position(grid: dict[str, str] | None = None, *, hands: list[list[int]] | None = None,
+             turn: int = RED, markers: list[int] | None = None, held: list[int] | None = None,
+             tokens: list[list[str]] | None = None, stacks: list[list[int]] | None = None,
+             **extra: Any) -> TilesState:
+    """A position with red or blue to place. ``grid`` maps squares to '3 2 3 2' sides with
+    optional flags: '*R', '*B' (scoring, that colour's marker), '*N' (neutral scoring),
+    '!death' or '!life' (a token on the tile)."""
+    cells = 25
+    data: dict[str, Any] = {
+        "players": 2, "seed": 99, "draws": 0, "turn": turn, "phase": "place",
+        "tile": [-1] * cells, "placer": [-1] * cells, "sides": [[] for _ in range(cells)],
+        "scoring": [False] * cells, "marker": [-1] * cells, "token": [None] * cells,
+        "stacks": stacks if stacks is not None else [[5, 6, 7], [5, 6, 7]],
+        "hands": hands if hands is not None else [[0, 1], [0, 1]],
+        "markers": markers or [6, 6], "held": held or [0, 0],
+        "tokens": tokens if tokens is not None else [list(bt.TOKENS), list(bt.TOKENS)],
+        "chain": [], "pending": None, "rotating": False, "struck": False, "placed": 0,
+        "last": None, "result": None,
+    }
+    for square, spec in (grid or {}).items():
+        i = INDEX[square]
+        words = spec.split()
+        data["tile"][i] = 11
+        data["sides"][i] = sides(" ".join(w for w in words if w[0] not in "*!"))
+        for word in words:
+            if word.startswith("*"):
+                data["scoring"][i] = True
+                data["marker"][i] = {"R": RED, "B": BLUE, "N": -1}[word[1]]
+            if word.startswith("!"):
+                data["token"][i] = word[1:]
+        data["placer"][i] = max(data["marker"][i], 0)
+        data["placed"] += 1
+    data.update(extra)
+    return GAME.load(data)
+
+
+def refused(state: TilesState, seat: int, text: str, error: type[Exception], message: str
+            ) -> None:
+    """The move is refused with exactly this class and sentence, and nothing changes."""
+    before = json.dumps(GAME.dump(state))
+    with pytest.raises(error) as caught:
+        GAME.play(state, seat, text)
+    assert type(caught.value) is error
+    assert str(caught.value) == message
+    assert json.dumps(GAME.dump(state)) == before
+
+
+def markers_on(state: TilesState) -> dict[str, str]:
+    """Each marked square and its marker: 'R', 'B' or 'N' (a neutral scoring tile)."""
+    return {bt.SQUARES[i]: "RB"[state.marker[i]] if state.marker[i] >= 0 else "N"
+            for i in range(25) if state.scoring[i]}
+
+
+def scores(state: TilesState) -> list[int]:
+    return [bt._score(state, s) for s in (RED, BLUE)]
+
+
+# --------------------------------------------------------------------------- components
+
+
+def test_the_components_match_the_data_file() -> None:
+    data = bt.DATA
+    assert data["grid_size"] == 5 and data["hand_size"] == 3
+    assert len(bt.TILE_SIDES) == 12 and all(len(s) == 4 for s in bt.TILE_SIDES)
+    assert any(bt.PIERCER in s for s in bt.TILE_SIDES)
+    assert any(bt.BARRIER in s for s in bt.TILE_SIDES)
+    assert 0 < sum(bt.TILE_SCORING) < 12
+    assert bt.TOKENS == ["rotate", "chaos", "death", "life"]
+
+
+def test_setup_deals_each_player_a_hand_of_3_from_their_own_shuffled_stack() -> None:
+    state = GAME.new(players=2, seed=4)
+    for seat in (RED, BLUE):
+        assert len(state.hands[seat]) == 3 and len(state.stacks[seat]) == 9
+        assert Counter(state.hands[seat] + state.stacks[seat]) == Counter(range(12))
+    assert state.markers == [bt.MARKERS, bt.MARKERS] and state.held == [0, 0]
+    assert state.tokens == [bt.TOKENS, bt.TOKENS]
+    assert GAME.to_act(state) == {RED} and state.phase == "place"
+    orders = {tuple(GAME.new(players=2, seed=s).stacks[RED]) for s in range(5)}
+    assert len(orders) == 5
+
+
+def test_placing_lists_every_hand_tile_on_every_empty_square() -> None:
+    state = position({"c3": "1 1 1 1"}, hands=[[0, 5], [1]])  # 0 scores, 5 does not
+    moves = GAME.legal_moves(state, RED)
+    assert "place 1 at a1" in moves and "place 2 at e5" in moves
+    assert not any(" at c3" in m for m in moves)
+    assert "place 2 at a1 with death" in moves and "place 1 at a1 with death" not in moves
+    assert len(moves) == 24 + 24 * 5
+    assert GAME.legal_moves(state, BLUE) == []
+
+
+def test_a_placed_tile_draws_a_new_one_in_private_and_the_turn_passes() -> None:
+    state = position(hands=[[0, 1, 2], [3, 4, 5]], stacks=[[7, 8], [9]])
+    after, events = GAME.play(state, RED, "place 2 at c3")
+    assert after.hands[RED] == [0, 2, 8] and after.stacks[RED] == [7]
+    assert GAME.to_act(after) == {BLUE}
+    public = [e.text for e in events if e.to is None]
+    private = [e for e in events if e.to is not None]
+    assert "Red draws a tile." in public
+    assert private and private[0].to == {RED} and "tile 3 in your hand" in private[0].text
+
+
+# --------------------------------------------------------------------------- attack and chain
+
+
+def test_a_placed_tile_attacks_every_side_neighbour_greater_wins_ties_fail(hand_tiles: Any
+                                                                         ) -> None:
+    """      c4 (S 3)
+    b3 (E 4)  [c3: 4 4 4 4]  d3 (W 5)
+             c2 (N 4)
+    c3 beats c4 (4 > 3) and b3? its west 4 against b3's east 4: a tie fails; d3 5 holds."""
+    tile = hand_tiles(0, "4 4 4 4")
+    state = position({"c4": "9 9 3 9 *B", "b3": "9 4 9 9 *B", "d3": "9 9 9 5 *B",
+                      "c2": "4 9 9 9 *B", "a1": "1 1 1 1 *B"}, hands=[[tile], [1]])
+    after, events = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c4": "R", "b3": "B", "d3": "B", "c2": "B", "a1": "B"}
+    assert after.last is not None and after.last["defeated"] == ["c4"]
+    assert any("c3 (4) defeats c4 (3)" in e.text for e in events)
+
+
+def test_the_seeds_chain_a_defeats_b_defeats_c_defeats_d_straight_not_around_corners(
+        hand_tiles: Any) -> None:
+    """ row 4:        E (S 1)
+        row 3:  A  ->  B  ->  C  ->  D
+    A (placed on a3) defeats B on its left; B carries the attack on to the right against C,
+    C against D. B's strong north side does not attack E: chains go straight only."""
+    a = hand_tiles(0, "1 5 1 1")
+    state = position({"b3": "9 5 1 4 *B", "c3": "1 5 1 4 *B", "d3": "1 1 1 4 *B",
+                      "b4": "1 1 1 1 *B"}, hands=[[a], [1]])
+    after, _ = GAME.play(state, RED, "place 1 at a3")
+    assert after.last is not None and after.last["defeated"] == ["b3", "c3", "d3"]
+    assert markers_on(after) == {"b3": "R", "c3": "R", "d3": "R", "b4": "B"}
+
+
+def test_a_chain_stops_where_the_next_attack_fails(hand_tiles: Any) -> None:
+    a = hand_tiles(0, "1 5 1 1")
+    state = position({"b3": "1 2 1 4", "c3": "1 5 1 2", "d3": "1 1 1 1"}, hands=[[a], [1]])
+    after, _ = GAME.play(state, RED, "place 1 at a3")
+    assert after.last is not None and after.last["defeated"] == ["b3"]  # 2 against 2 ties
+
+
+def test_red_capturing_a_blue_scoring_tile_scores_two_points(hand_tiles: Any) -> None:
+    """The seed's example: red takes the blue marker and puts a red one on the tile."""
+    red = hand_tiles(0, "5 5 5 5")
+    state = position({"c4": "1 1 1 1 *B"}, hands=[[red], [1]], markers=[6, 5])
+    after, events = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c4": "R"}
+    assert after.held == [1, 0] and after.markers == [5, 5]
+    assert scores(after) == [2, 0]
+    assert any("captures it: Red takes Blue's marker" in e.text for e in events)
+
+
+def test_capturing_a_neutral_tile_scores_one_point(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "5 5 5 5")
+    state = position({"c4": "1 1 1 1 *N"}, hands=[[red], [1]])
+    after, events = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c4": "R"} and after.held == [0, 0]
+    assert scores(after) == [1, 0]
+    assert any("captures the neutral tile" in e.text for e in events)
+
+
+def test_defeating_your_own_scoring_tile_is_no_capture_but_the_chain_goes_on(
+        hand_tiles: Any) -> None:
+    red = hand_tiles(0, "5 5 5 5")
+    state = position({"c4": "5 1 1 1 *R", "c5": "1 1 1 1 *B"}, hands=[[red], [1]],
+                     markers=[5, 5])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    assert after.last is not None and after.last["defeated"] == ["c4", "c5"]
+    assert after.last["captured"] == ["c5"]
+    assert markers_on(after) == {"c4": "R", "c5": "R"} and after.held == [1, 0]
+
+
+def test_captured_tiles_continue_chains(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "5 1 1 1")
+    state = position({"c4": "3 1 1 1 *B", "c5": "1 1 2 1 *B"}, hands=[[red], [1]])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c4": "R", "c5": "R"} and after.held == [2, 0]
+
+
+def test_without_markers_scoring_tiles_are_placed_neutral(hand_tiles: Any) -> None:
+    scoring = hand_tiles(0, "1 1 1 1", scoring=True)
+    state = position(hands=[[scoring], [1]], markers=[0, 6])
+    after, events = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c3": "N"} and scores(after) == [0, 0]
+    assert any("no colour marker left: c3 stays neutral" in e.text for e in events)
+    placed = position(hands=[[scoring], [1]], markers=[2, 6])
+    after, _ = GAME.play(placed, RED, "place 1 at c3")
+    assert markers_on(after) == {"c3": "R"} and after.markers == [1, 6]
+
+
+def test_capturing_without_a_marker_takes_theirs_and_leaves_the_tile_neutral(
+        hand_tiles: Any) -> None:
+    red = hand_tiles(0, "5 5 5 5")
+    state = position({"c4": "1 1 1 1 *B"}, hands=[[red], [1]], markers=[0, 6])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c4": "N"} and after.held == [1, 0]
+    assert scores(after) == [1, 0]
+
+
+# --------------------------------------------------------------------------- piercer, barrier
+
+
+def test_piercer_attacks_beat_everything_but_a_barrier(hand_tiles: Any) -> None:
+    piercer = hand_tiles(0, "P P P P")
+    state = position({"c4": "9 9 9 9 *B", "d3": "9 9 9 P *B", "c2": "B 9 9 9 *B",
+                      "b3": "9 9 9 9 *B"}, hands=[[piercer], [1]])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    # north: 9 falls; east: a piercer defending loses to a piercer; south: the barrier holds
+    assert markers_on(after) == {"c4": "R", "d3": "R", "c2": "B", "b3": "R"}
+
+
+def test_a_piercer_cannot_defend_against_any_attack(hand_tiles: Any) -> None:
+    one = hand_tiles(0, "1 1 1 1")
+    state = position({"c4": "9 9 P 9 *B"}, hands=[[one], [1]])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c4": "R"}
+
+
+def test_piercer_against_piercer_in_the_beats_rule() -> None:
+    assert bt.beats(bt.PIERCER, bt.PIERCER)
+    assert bt.beats(bt.PIERCER, 9) and bt.beats(1, bt.PIERCER)
+    assert not bt.beats(bt.PIERCER, bt.BARRIER)
+    assert not bt.beats(bt.BARRIER, 1) and not bt.beats(9, bt.BARRIER)
+    assert not bt.beats(bt.BARRIER, bt.PIERCER)  # a barrier never attacks
+    assert bt.beats(3, 2) and not bt.beats(2, 2) and not bt.beats(1, 2)
+
+
+def test_a_barrier_defends_against_anything_and_cannot_attack(hand_tiles: Any) -> None:
+    barrier = hand_tiles(0, "B B B B")
+    state = position({"c4": "1 1 1 1 *B"}, hands=[[barrier], [1]])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c4": "B"}
+    assert after.last is not None and after.last["defeated"] == []
+
+
+def test_a_chain_stops_at_a_tile_whose_far_side_is_a_barrier(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "5 1 1 1")
+    state = position({"c4": "B 1 1 1 *B", "c5": "1 1 1 1 *B"}, hands=[[red], [1]])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c4": "R", "c5": "B"}
+
+
+def test_a_defeated_piercer_carries_the_chain_on_as_a_piercer(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "5 1 1 1")
+    state = position({"c4": "P 1 1 1 *B", "c5": "9 9 9 9 *B"}, hands=[[red], [1]])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"c4": "R", "c5": "R"}
+
+
+# --------------------------------------------------------------------------- power tokens
+
+
+def test_power_tokens_go_only_with_a_non_scoring_tile_once_per_turn(hand_tiles: Any) -> None:
+    scoring = hand_tiles(0, "1 1 1 1", scoring=True)
+    plain = hand_tiles(1, "1 1 1 1")
+    state = position(hands=[[scoring, plain], [2]], tokens=[["chaos", "life"], list(bt.TOKENS)])
+    refused(state, RED, "place 1 at c3 with life", IllegalMove,
+            "Power tokens go only with a non-scoring tile, and tile 1 is a scoring tile.")
+    refused(state, RED, "place 2 at c3 with death", IllegalMove,
+            "You have already used your death token.")
+    refused(state, RED, "place 2 at c3 with life and chaos", InvalidMove,
+            "Only one power token can be used in a turn. Place a tile from your hand by its "
+            "number, e.g. 'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
+    after, _ = GAME.play(state, RED, "place 2 at c3 with life")
+    assert after.tokens[RED] == ["chaos"]
+
+
+def test_rotate_turns_a_defeated_tile_before_its_chain_goes_on_straight(hand_tiles: Any
+                                                                       ) -> None:
+    """Red places on c3 attacking north. c4 is defeated; red turns it clockwise, so its
+    west side (6) faces north and the chain goes on north against c5's 5."""
+    red = hand_tiles(0, "5 1 1 1")
+    state = position({"c4": "1 1 1 6 *B", "c5": "1 1 5 1 *B"}, hands=[[red], [1]])
+    paused, _ = GAME.play(state, RED, "place 1 at c3 with rotate")
+    assert paused.phase == "rotate" and GAME.to_act(paused) == {RED}
+    assert GAME.legal_moves(paused, RED) == ["rotate c4 left", "rotate c4 right", "no rotate"]
+    assert markers_on(paused) == {"c4": "R", "c5": "B"}  # c4 is already captured
+    refused(paused, RED, "rotate c5 left", IllegalMove,
+            "The rotate token can only turn the tile just defeated, c4.")
+    refused(paused, RED, "place 1 at a1", IllegalMove,
+            "You can't place now. Turn the defeated tile or not: 'rotate c4 left', "
+            "'rotate c4 right' or 'no rotate'.")
+    refused(paused, BLUE, "no rotate", NotYourTurn,
+            "It is not your turn: the game is waiting for seat 1.")
+    turned, _ = GAME.play(paused, RED, "rotate right")  # the square may be left out
+    assert turned.sides[INDEX["c4"]] == [6, 1, 1, 1]
+    assert markers_on(turned) == {"c4": "R", "c5": "R"}
+    assert turned.tokens[RED] == ["chaos", "death", "life"] and GAME.to_act(turned) == {BLUE}
+    # Without turning, the 1 on c4's north side does not beat c5.
+    kept, _ = GAME.play(paused, RED, "no rotate")
+    assert markers_on(kept) == {"c4": "R", "c5": "B"}
+
+
+def test_rotate_declined_waits_for_the_next_defeated_tile_and_is_spent_anyway(
+        hand_tiles: Any) -> None:
+    red = hand_tiles(0, "5 5 1 1")
+    state = position({"c4": "1 1 1 1", "d3": "1 1 1 1 *B"}, hands=[[red], [1]])
+    paused, _ = GAME.play(state, RED, "place 1 at c3 with rotate")
+    assert paused.pending == {"square": INDEX["c4"], "direction": 0}
+    again, _ = GAME.play(paused, RED, "no rotate")
+    assert again.phase == "rotate" and again.pending is not None
+    assert again.pending["square"] == INDEX["d3"]
+    done, _ = GAME.play(again, RED, "rotate d3 left")
+    assert done.sides[INDEX["d3"]] == [1, 1, 1, 1] and done.phase == "place"
+    quiet = position(hands=[[red], [1]])
+    after, _ = GAME.play(quiet, RED, "place 1 at c3 with rotate")  # nothing to defeat
+    assert after.tokens[RED] == ["chaos", "death", "life"] and GAME.to_act(after) == {BLUE}
+
+
+def test_chaos_replaces_the_attack_and_swaps_the_markers_at_the_corners(hand_tiles: Any
+                                                                       ) -> None:
+    """b4 (red) and d2 (blue) touch c3's corners: they change colour; c4 (blue) touches its
+    side: no attack, no swap, though c3's 9 would beat it."""
+    red = hand_tiles(0, "9 9 9 9")
+    state = position({"b4": "1 1 1 1 *R", "d2": "1 1 1 1 *B", "d4": "1 1 1 1",
+                      "c4": "1 1 1 1 *B"}, hands=[[red], [1]], markers=[4, 3])
+    after, events = GAME.play(state, RED, "place 1 at c3 with chaos")
+    assert markers_on(after) == {"b4": "B", "d2": "R", "c4": "B"}
+    assert after.markers == [4, 3] and after.held == [0, 0]
+    assert after.last is not None and after.last["defeated"] == []
+    assert any(e.text == "Chaos: b4 is now blue and d2 is now red." for e in events)
+
+
+def test_chaos_short_of_markers_lets_the_current_player_choose_the_neutral_tiles(
+        hand_tiles: Any) -> None:
+    red = hand_tiles(0, "1 1 1 1")
+    state = position({"b4": "1 1 1 1 *R", "d4": "1 1 1 1 *R", "b2": "1 1 1 1 *R",
+                      "d2": "1 1 1 1 *B"}, hands=[[red], [1]], markers=[0, 1])
+    # Blue gets 1 marker back from d2 and has 2: three red tiles want blue, one stays neutral.
+    paused, _ = GAME.play(state, RED, "place 1 at c3 with chaos")
+    assert paused.phase == "chaos" and GAME.to_act(paused) == {RED}
+    assert GAME.legal_moves(paused, RED) == ["neutral b2", "neutral b4", "neutral d4"]
+    refused(paused, RED, "neutral d2", IllegalMove,
+            "d2 is not a tile that can be left neutral; choose b2, b4 or d4.")
+    after, _ = GAME.play(paused, RED, "leave b4 neutral")
+    assert markers_on(after) == {"b4": "N", "d4": "B", "b2": "B", "d2": "R"}
+    assert after.markers == [2, 0] and GAME.to_act(after) == {BLUE}
+
+
+def test_death_strikes_whoever_later_defeats_the_tile_after_all_chains(hand_tiles: Any
+                                                                      ) -> None:
+    """Blue defeats red's death tile on c4 and captures c2 in the same turn: after every
+    chain, blue loses all its markers on the grid (c2 included) but keeps the red marker
+    it won. The token stays on c4."""
+    blue = hand_tiles(1, "5 1 5 1")
+    state = position({"c4": "1 1 1 1 !death", "c2": "1 1 1 1 *R", "a1": "1 1 1 1 *B",
+                      "e5": "1 1 1 1 *R"}, hands=[[0], [blue]], turn=BLUE, markers=[4, 5])
+    after, events = GAME.play(state, BLUE, "place 1 at c3")
+    assert markers_on(after) == {"c2": "N", "a1": "N", "e5": "R"}
+    assert after.held == [0, 1] and after.markers == [4, 4]  # discarded, not returned
+    assert after.token[INDEX["c4"]] == "death"
+    assert any(e.text.startswith("Death strikes Blue: their markers on a1 and c2 are") for e
+               in events)
+
+
+def test_death_strikes_its_own_placer_too(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "5 1 1 1")
+    state = position({"c4": "1 1 1 1 !death", "a1": "1 1 1 1 *R"}, hands=[[red], [1]])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    assert markers_on(after) == {"a1": "N"}
+
+
+def test_a_death_token_is_left_on_the_placed_tile(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "1 1 1 1")
+    after, _ = GAME.play(position(hands=[[red], [1]]), RED, "place 1 at c3 with death")
+    assert after.token[INDEX["c3"]] == "death" and "death" not in after.tokens[RED]
+
+
+def test_life_makes_the_placed_tile_a_scoring_tile_that_can_be_captured(hand_tiles: Any
+                                                                       ) -> None:
+    red = hand_tiles(0, "1 1 1 1")
+    blue = hand_tiles(1, "1 1 9 1")
+    state = position(hands=[[red], [blue]])
+    after, _ = GAME.play(state, RED, "place 1 at c3 with life")
+    assert markers_on(after) == {"c3": "R"} and after.token[INDEX["c3"]] == "life"
+    assert scores(after) == [1, 0] and after.markers == [5, 6]
+    captured, _ = GAME.play(after, BLUE, "place 1 at c4")
+    assert markers_on(captured) == {"c3": "B"} and scores(captured) == [0, 2]
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def test_the_game_ends_when_every_tile_is_placed_and_points_decide() -> None:
+    state = position({"a1": "1 1 1 1 *R", "b1": "1 1 1 1 *B", "c1": "1 1 1 1 *R"},
+                     hands=[[], [5]], stacks=[[], []], turn=BLUE, held=[0, 1])
+    after, events = GAME.play(state, BLUE, "place 1 at e5")
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.scores == (2, 2)
+    assert outcome.winners == {BLUE}  # equal points: more opponent markers held
+    assert outcome.reason == ("Every tile has been placed (21 squares left empty). Blue wins "
+                              "with 2 points against 2, on more opponent markers held.")
+    assert events[-1].kind == "end" and GAME.to_act(after) == frozenset()
+    refused(after, RED, "place 1 at a2", GameOver,
+            "The game is over; start a new one to play again.")
+
+
+def test_equal_points_and_equal_captures_are_a_draw() -> None:
+    state = position({"a1": "1 1 1 1 *R", "b1": "1 1 1 1 *B"}, hands=[[], [5]],
+                     stacks=[[], []], turn=BLUE)
+    after, _ = GAME.play(state, BLUE, "place 1 at e5")
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == {RED, BLUE}
+    assert outcome.reason.endswith("A draw at 1 point each.")
+
+
+def test_a_player_without_tiles_is_skipped_until_the_other_has_none() -> None:
+    state = position(hands=[[5, 6], [7]], stacks=[[], []], turn=BLUE)
+    after, _ = GAME.play(state, BLUE, "place 1 at a1")
+    assert GAME.to_act(after) == {RED}
+    after, _ = GAME.play(after, RED, "place 1 at a2")
+    assert GAME.to_act(after) == {RED}
+    after, _ = GAME.play(after, RED, "place 1 at a3")
+    assert GAME.outcome(after) is not None
+
+
+def test_a_whole_seeded_game_ends_after_24_tiles() -> None:
+    state = GAME.new(players=2, seed=11)
+    steps = 0
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.play(state, seat, GAME.legal_moves(state, seat)[-1])
+        steps += 1
+    assert state.placed == 24 and steps >= 24
+    assert sum(t >= 0 for t in state.tile) == 24
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def test_forgiving_notation() -> None:
+    state = position(hands=[[5, 6], [7]])
+    canonical = GAME.play(state, RED, "place 2 at c3 with death")[0]
+    for text in ("Place #2 on C3 with Death", "2 c3 death", "play 2 c3 using the death token",
+                 "put tile 2 at c3, death."):
+        assert GAME.dump(GAME.play(state, RED, text)[0]) == GAME.dump(canonical), text
+    refused(state, RED, "place 3 at c3", IllegalMove,
+            "You hold 2 tiles: choose a number from 1 to 2.")
+    refused(position({"c3": "1 1 1 1"}, hands=[[5], [7]]), RED, "place 1 at c3", IllegalMove,
+            "c3 already holds a tile.")
+    refused(state, RED, "place 2 at c3 with fireball", InvalidMove,
+            "I don't know 'fireball'. Place a tile from your hand by its number, e.g. "
+            "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
+    refused(state, RED, "rotate c3 left", IllegalMove,
+            "You can't rotate now. Place a tile from your hand by its number, e.g. "
+            "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
+    refused(state, RED, "place c3", InvalidMove,
+            "Say which tile of your hand and where. Place a tile from your hand by its "
+            "number, e.g. 'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
+
+
+# --------------------------------------------------------------------------- hidden information
+
+
+def test_only_a_seats_own_view_holds_its_hand_and_determinize_keeps_it() -> None:
+    state = GAME.new(players=2, seed=3)
+    spectator = GAME.view(state, None)
+    assert "hand" not in spectator and spectator["hand_counts"] == [3, 3]
+    mine = GAME.view(state, RED)
+    assert [t["number"] for t in mine["hand"]] == [1, 2, 3]
+    assert mine["hand"][0]["sides"] == [bt._shown(v) for v in bt.TILE_SIDES[state.hands[RED][0]]]
+    changed = 0
+    for seed in range(10):
+        twin = GAME.determinize(state, RED, seed)
+        assert twin.hands[RED] == state.hands[RED]
+        assert GAME.view(twin, RED) == mine
+        assert Counter(twin.hands[BLUE] + twin.stacks[BLUE]) == Counter(range(12))
+        changed += twin.hands[BLUE] != state.hands[BLUE]
+    assert changed >= 5
