@@ -377,7 +377,7 @@ def test_abilities_resolve_before_activation() -> None:
 
 def test_rotate_ability_turns_a_stone_about_one_square() -> None:
     state = position(board="c4=rotate", stones=[("a1 a2", "blue green")], holding="red red")
-    after, said = play(state, "place c4 c5")
+    after, _ = play(state, "place c4 c5")
     moves = GAME.legal_moves(after, 0)
     assert sorted(moves) == ["rotate a1 to a3", "rotate a1 to b2", "rotate a2 to b1", "skip"]
     refused(after, 0, "rotate a1 to c2", IllegalMove,

@@ -1,0 +1,76 @@
+"""Crystallia through the Discord bot on SimCord: two members play a whole game with /play.
+
+The only hidden thing in Crystallia is the face-down back row of the pyramid; the channel
+must never name a stone before it is turned face up.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import rules
+from rules.crystallia import FACE_DOWN, CrystalliaState, stone_name
+from tests.test_discord import World, fixed_deal, said, world
+
+__all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
+
+GAME = rules.GAMES["crystallia"]
+SEED = 20261121  # what ``fixed_deal`` makes /game start use
+
+
+def first_words(moves: list[str]) -> set[str]:
+    return {m.split()[0] for m in moves}
+
+
+async def test_two_members_play_a_whole_crystallia_game(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        assert "opened a table" in said(await w.alice.slash(w.channel, "game new",
+                                                             game="crystallia"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        assert any("Crystallia begins" in m.content for m in w.public()[-3:])
+        deal = GAME.new(2, SEED)
+        rng = random.Random(11)
+        made = 0
+        verbs: set[str] = set()
+        while made < 400:
+            awaited = [(m, moves) for m in w.players if (moves := await w.moves(m))]
+            if not awaited:
+                break
+            assert len(awaited) == 1, "one player acts at a time"
+            member, moves = awaited[0]
+            verbs |= first_words(moves)
+            move = rng.choice(moves)
+            before = await w.version()
+            answer = await member.slash(w.channel, "play", action=move)
+            assert await w.version() == before + 1, f"{move!r} was not played: {said(answer)}"
+            made += 1
+        assert made < 400, "the game did not end"
+        assert {"take", "place"} <= verbs
+        end = w.public()[-1]
+        assert "Game over" in end.content and not end.components
+        assert end.attachments and end.attachments[0].filename == "board.png"
+        assert "Crystallia" in (end.attachments[0].description or "")
+        assert_no_stone_named_before_it_is_face_up(w, deal)
+        # after the end, /play says the game is over
+        assert "over" in said(await w.alice.slash(w.channel, "play", action="take 1"))
+
+
+def assert_no_stone_named_before_it_is_face_up(w: World, deal: CrystalliaState) -> None:
+    """A back-row stone is named in public only once it was turned face up, and as it was
+    dealt; at least one was taken, so the check is not empty."""
+    revealed: set[int] = set()
+    taken_from_the_back = 0
+    for message in w.public():
+        text = message.content + " " + " ".join(a.description or "" for a in
+                                                message.attachments)
+        for number in map(int, re.findall(r"takes stone (\d+) \(", text)):
+            if FACE_DOWN[number - 1]:
+                assert number in revealed, f"stone {number} was named while face down"
+                taken_from_the_back += 1
+        for number, name in re.findall(r"Stone (\d+) is turned face up: (\S+)\.", text):
+            assert name == stone_name(deal.pyramid[int(number) - 1])
+            revealed.add(int(number))
+    assert taken_from_the_back
