@@ -21,6 +21,7 @@ from rules.crystallia import (
     INDEX,
     SQUARES,
     STONES,
+    SUPPLY,
     CrystalliaState,
     _fours,
     build_board,
@@ -82,7 +83,7 @@ def position(*, board: str = "", stones: list[tuple[str, str]] | None = None,
         "pyramid": pyramid_list, "face_up": [True] * len(STONES), "crystal": crystal,
         "stone_at": stone_at, "placed": placed, "holding": held, "turns": 5,
         "fours": _fours(crystal), "crystals": platform,
-        "supply": [18 - sum(p[c] for p in platform) for c in range(4)],
+        "supply": [SUPPLY - sum(p[c] for p in platform) for c in range(4)],
     })
     data.update(extra)
     return GAME.load(data)
