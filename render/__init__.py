@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from render import battle_tiles, crystallia, cube_conquest, kit
+from render import battle_tiles, block_buster, crystallia, cube_conquest, kit
 
 MIN_WIDTH = 600
 
@@ -41,6 +41,7 @@ RENDERERS: dict[str, Renderer] = {
     "cube-conquest": Renderer(cube_conquest.draw, cube_conquest.summary,
                               cube_conquest.SURFACES),
     "crystallia": Renderer(crystallia.draw, crystallia.summary, crystallia.SURFACES),
+    "block-buster": Renderer(block_buster.draw, block_buster.summary, block_buster.SURFACES),
 }
 
 

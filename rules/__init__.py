@@ -5,6 +5,7 @@
 """
 
 from rules.battle_tiles import BattleTiles
+from rules.block_buster import BlockBuster
 from rules.core import (
     Event,
     Game,
@@ -20,7 +21,7 @@ from rules.crystallia import Crystallia
 from rules.cube_conquest import CubeConquest
 
 GAMES: dict[str, Game] = {game.id: game for game in (  # type: ignore[type-arg]
-    CubeConquest(), Crystallia(), BattleTiles())}
+    CubeConquest(), Crystallia(), BlockBuster(), BattleTiles())}
 
 __all__ = [
     "GAMES",

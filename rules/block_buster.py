@@ -1,0 +1,685 @@
+"""Block Buster: polyomino blocks laid in chains to surround point blocks.
+
+2-4 players (AURUM, 2008), no chance and no hidden information. Each colour lays its blocks
+one at a time, each sharing a side with its previous block unless it pays -2 tokens to skip
+spaces; whoever holds most of the 12 spaces around a point block wins it. The board, the
+point-block layout, the placing areas, the block shapes and the starting penalties did not
+survive in the seed: they are designed in ``data/block-buster.json``, every decision is in
+``block-buster.md``.
+
+Read top to bottom: components (board, blocks and their orientations), state, setup, the
+placements a colour may make (bitboards: the hot path), the turn, scoring and the end, then
+the contract methods (moves, parsing, views).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import (
+    Event,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    State,
+    listing,
+    load_data,
+)
+
+# --------------------------------------------------------------------------- components
+
+DATA = load_data("block-buster")
+FILES_N: int = DATA["board"]["files"]
+RANKS_N: int = DATA["board"]["ranks"]
+FILES = "abcdefghijklmnopqrstuvwxyz"[:FILES_N]
+COLOURS: list[str] = DATA["colours"]
+KINDS: list[str] = DATA["point_kinds"]
+FLOOR: int = DATA["penalty_floor"]
+SKIP_TOKEN: int = DATA["skip_token"]
+SET_POINTS: list[int] = DATA["set_points"]
+VARIANTS = ("standard", "special-2p", "couples", "official-2p")
+CONNECTS = ("previous", "any")
+
+EMPTY, POINT, OUTSIDE = ".", "#", "-"
+
+
+def square_name(x: int, y: int) -> str:
+    """(2, 3) -> 'c4': files a.. left to right, ranks 1.. bottom to top."""
+    return f"{FILES[x]}{y + 1}"
+
+
+def square_xy(name: str) -> tuple[int, int]:
+    return FILES.index(name[0]), int(name[1:]) - 1
+
+
+SQUARE_RE = re.compile(rf"^[{FILES[0]}-{FILES[-1]}]([1-9]|1[0-9]|20)$")
+
+# Point blocks: the squares they stand on and the 12 spaces that count for each.
+POINT_BLOCKS: list[dict[str, Any]] = DATA["point_blocks"]
+POINT_KIND: list[int] = [KINDS.index(p["kind"]) for p in POINT_BLOCKS]
+RINGS: list[list[tuple[int, int]]] = [
+    [(y, x) for x, y in map(square_xy, p["spaces"])] for p in POINT_BLOCKS]
+POINT_NAME: list[str] = [f"{p['kind']} point block on {p['squares'][0]}" for p in POINT_BLOCKS]
+POINT_SQUARES = {square_xy(s) for p in POINT_BLOCKS for s in p["squares"]}
+POINT_AT = {square_xy(s): n for n, p in enumerate(POINT_BLOCKS) for s in p["squares"]}
+
+# Bitboards: one bit per square, rows of W = FILES_N + 1 bits; the extra column is never
+# free, so a shape shifted past the left or right edge lands on it and does not fit.
+W = FILES_N + 1
+BOARD_BITS = sum(1 << (y * W + x) for y in range(RANKS_N) for x in range(FILES_N))
+BIT_SQUARE: dict[int, str] = {y * W + x: square_name(x, y)
+                              for y in range(RANKS_N) for x in range(FILES_N)}
+_FREE = str.maketrans({c: "0" for c in "#-0123"} | {".": "1"})
+
+
+def _bit(x: int, y: int) -> int:
+    return y * W + x
+
+
+# Blocks: each shape's cells as drawn (x right, y up), and its distinct orientations.
+ORIENTATIONS = ["r0", "r90", "r180", "r270", "f0", "f90", "f180", "f270"]
+BLOCK_NAMES: list[str] = [b["name"] for b in DATA["blocks"]]
+BLOCK_CELLS: dict[str, list[tuple[int, int]]] = {
+    b["name"]: [(c[0], c[1]) for c in b["cells"]] for b in DATA["blocks"]}
+SIZE_OF: dict[str, int] = {name: len(cells) for name, cells in BLOCK_CELLS.items()}
+
+
+def _anchored(cells: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Cells relative to the anchor: the leftmost square of the lowest row."""
+    low = min(y for _, y in cells)
+    left = min(x for x, y in cells if y == low)
+    return tuple(sorted(((x - left, y - low) for x, y in cells), key=lambda c: (c[1], c[0])))
+
+
+def _turned(cells: list[tuple[int, int]], orientation: str) -> tuple[tuple[int, int], ...]:
+    """``orientation``: 'rN' turns N degrees clockwise; 'fN' mirrors left-right first."""
+    out = [(-x, y) for x, y in cells] if orientation[0] == "f" else list(cells)
+    for _ in range(int(orientation[1:]) // 90):
+        out = [(y, -x) for x, y in out]
+    return _anchored(out)
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """One distinct way a block lies: its name, cells from the anchor, and bit offsets."""
+
+    block: str
+    name: str
+    cells: tuple[tuple[int, int], ...]
+    offsets: tuple[int, ...]
+    prefix: str  # the move text before the square: '5l r90 '
+
+
+SHAPES: dict[str, list[Orientation]] = {}
+CANONICAL: dict[tuple[str, str], str] = {}  # (block, any orientation) -> its listed name
+for _name in BLOCK_NAMES:
+    _seen: dict[tuple[tuple[int, int], ...], str] = {}
+    SHAPES[_name] = []
+    for _o in ORIENTATIONS:
+        _cells = _turned(BLOCK_CELLS[_name], _o)
+        if _cells not in _seen:
+            _seen[_cells] = _o
+            SHAPES[_name].append(Orientation(
+                _name, _o, _cells, tuple(y * W + x for x, y in _cells), f"{_name} {_o} "))
+        CANONICAL[_name, _o] = _seen[_cells]
+ORIENTATION_OF = {(o.block, o.name): o for shapes in SHAPES.values() for o in shapes}
+
+
+def _area_rows(key: str) -> list[str]:
+    """The board at the start: point blocks '#', outside the placing area '-', else '.'."""
+    cells = DATA["placing_areas"][key][::-1]  # the data lists the top row first
+    rows = []
+    for y in range(RANKS_N):
+        row = ""
+        for x in range(FILES_N):
+            if (x, y) in POINT_SQUARES:
+                row += POINT
+            elif cells[y // 4][x // 4] == "X":
+                row += EMPTY
+            else:
+                row += OUTSIDE
+        rows.append(row)
+    return rows
+
+
+def colour_name(colour: int) -> str:
+    return COLOURS[colour].capitalize()
+
+
+def seat_name(state: BlockState, seat: int) -> str:
+    """A seat as its colours: 'Blue', or 'Blue and Yellow' in the special 2-player game."""
+    return listing([colour_name(c) for c, o in enumerate(state.owners) if o == seat])
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass
+class BlockState(State):
+    """One game. ``board`` holds 20 rows, rank 1 first: '.' empty, '#' point block,
+    '-' outside the placing area, '0'-'3' a colour's block. Colours are indexed 0-3."""
+
+    variant: str  # "standard", "special-2p", "couples" or "official-2p"
+    connect: str  # "previous" (the seed) or "any" (the later Korean rule)
+    start: int  # the starting player
+    owners: list[int]  # the seat playing each colour
+    order: list[int]  # colours in turn order, the starting player's first
+    turn: int  # the colour to place
+    board: list[str]
+    blocks: list[list[str]]  # each colour's blocks not yet placed
+    previous: list[list[str]]  # squares of each colour's previous block
+    tokens: list[list[int]]  # penalty tokens each seat holds (-2s and -1s)
+    supply: dict[str, int]  # penalty tokens left: {"-2": n, "-1": n}
+    passed: list[bool]  # per colour: passed, so out of the game
+    placed: list[dict[str, Any]]  # every block on the board: colour, block, squares
+    secured: list[int]  # per point block: the colour that can no longer lose it, or -1
+    last: dict[str, Any] | None  # the last action: colour, kind, block, squares, skipped
+    result: str | None  # why the game ended
+    shape_winner: int | None  # the seat that won by a set of one shape during the game
+
+
+def _teams(state: BlockState) -> list[list[int]]:
+    if state.variant == "couples":
+        return [[0, 2], [1, 3]]
+    return [[s] for s in range(state.players)]
+
+
+def _team_of(state: BlockState, seat: int) -> list[int]:
+    return next(t for t in _teams(state) if seat in t)
+
+
+def _penalty(state: BlockState, seat: int) -> int:
+    return sum(state.tokens[seat])
+
+
+def _shape_win(state: BlockState) -> int:
+    """Point blocks of one shape that win at once: 3 in a two-player game, else 4."""
+    if state.variant in ("special-2p", "official-2p"):
+        return int(DATA["shape_win"]["2"])
+    return int(DATA["shape_win"][str(state.players)])
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def _deal(players: int, seed: int, variant: str, connect: str) -> BlockState:
+    start = State(players, seed, 0).rng().randrange(players)  # the players choose: lots
+    if variant == "special-2p":
+        owners = [0, 1, 0, 1]
+    elif variant == "official-2p":
+        owners = [0, 1]
+    else:
+        owners = list(range(players))
+    colours = len(owners)
+    order = [(start + k) % colours for k in range(colours)]
+    key = str(players) if variant == "standard" else "4"
+    if variant == "standard":
+        kit = [b for b in BLOCK_NAMES if b not in DATA["set_aside"][str(players)]]
+    elif variant == "official-2p":
+        kit = [b for b in BLOCK_NAMES for _ in range(2)]
+    else:
+        kit = list(BLOCK_NAMES)
+    state = BlockState(
+        players=players, seed=seed, draws=1, variant=variant, connect=connect, start=start,
+        owners=owners, order=order, turn=order[0], board=_area_rows(key),
+        blocks=[list(kit) for _ in owners], previous=[[] for _ in owners],
+        tokens=[[] for _ in range(players)],
+        supply={str(k): v for k, v in DATA["penalty_tokens"].items()},
+        passed=[False] * colours, placed=[], secured=[-1] * len(POINT_BLOCKS), last=None,
+        result=None, shape_winner=None,
+    )
+    table = DATA["starting_penalties"][variant if variant != "standard" else str(players)]
+    seats_in_order = list(dict.fromkeys(owners[c] for c in order))
+    for seat, tokens in zip(seats_in_order, table, strict=False):
+        for token in tokens:
+            state.tokens[seat].append(token)
+            state.supply[str(token)] -= 1
+    return state
+
+
+# --------------------------------------------------------------------------- placements
+
+
+def _free_bits(board: list[str]) -> int:
+    """Bits of the empty squares inside the placing area."""
+    text = "".join(row + OUTSIDE for row in board).translate(_FREE)
+    return int(text[::-1], 2)
+
+
+def _grow(bits: int) -> int:
+    """Every square within one step (up, down, left, right) of ``bits``, on the board."""
+    return (bits | bits << 1 | bits >> 1 | bits << W | bits >> W) & BOARD_BITS
+
+
+def _reference_bits(state: BlockState, colour: int) -> int:
+    """The squares a new block must touch: the previous block (or, with the 'any' option,
+    every block of the colour)."""
+    if state.connect == "any":
+        mark = str(colour)
+        return sum(1 << _bit(x, y) for y, row in enumerate(state.board)
+                   for x, c in enumerate(row) if c == mark)
+    return sum(1 << _bit(*square_xy(s)) for s in state.previous[colour])
+
+
+def _max_skip(state: BlockState, colour: int) -> int:
+    """Spaces a colour may skip now: one -2 token each, never below the floor, never more
+    tokens than the supply holds."""
+    seat = state.owners[colour]
+    return max(0, min(state.supply[str(SKIP_TOKEN)],
+                      (_penalty(state, seat) - FLOOR) // -SKIP_TOKEN))
+
+
+def _bits_of(bits: int) -> list[int]:
+    """The set bits of ``bits``, lowest first."""
+    text = bin(bits)[:1:-1]
+    out, i = [], text.find("1")
+    while i >= 0:
+        out.append(i)
+        i = text.find("1", i + 1)
+    return out
+
+
+_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _placements(state: BlockState, colour: int) -> dict[str, Any]:
+    """Every placement of the colour: move text -> ('place', block, orientation, anchor bit,
+    spaces skipped). Memoised on what decides it (callers never change the result)."""
+    skip = _max_skip(state, colour)
+    key = (tuple(state.board), state.connect, tuple(state.blocks[colour]),
+           tuple(state.previous[colour]), colour if state.connect == "any" else -1, skip)
+    found = _CACHE.get(key)
+    if found is not None:
+        return found
+    free = _free_bits(state.board)
+    reference = _reference_bits(state, colour)
+    # near[j]: squares within j steps of the reference; a block first touching near[j]
+    # leaves j - 1 spaces between itself and the reference: it skips j - 1.
+    near = [reference]
+    for _ in range(skip + 1):
+        near.append(_grow(near[-1]))
+    out: dict[str, Any] = {}
+    for block in dict.fromkeys(state.blocks[colour]):
+        for o in SHAPES[block]:
+            fits = free
+            for off in o.offsets[1:]:
+                fits &= free >> off
+            if not fits:
+                continue
+            if not reference:
+                for i in _bits_of(fits):
+                    out[o.prefix + BIT_SQUARE[i]] = ("place", block, o.name, i, 0)
+                continue
+            touched = 0
+            for j in range(1, skip + 2):
+                reach = 0
+                for off in o.offsets:
+                    reach |= near[j] >> off
+                new = fits & reach & ~touched
+                touched |= new
+                for i in _bits_of(new):
+                    out[o.prefix + BIT_SQUARE[i]] = ("place", block, o.name, i, j - 1)
+    if len(_CACHE) > 16:
+        _CACHE.clear()
+    _CACHE[key] = out
+    return out
+
+
+def _cells_at(o: Orientation, x: int, y: int) -> list[tuple[int, int]]:
+    return [(x + dx, y + dy) for dx, dy in o.cells]
+
+
+def _gap(state: BlockState, colour: int, cells: list[tuple[int, int]]) -> int:
+    """Spaces between the new block and the reference: the shortest step count (up, down,
+    left, right, over anything) from one to the other, less one."""
+    if state.connect == "any":
+        mark = str(colour)
+        ref = [(x, y) for y, row in enumerate(state.board) for x, c in enumerate(row)
+               if c == mark]
+    else:
+        ref = [square_xy(s) for s in state.previous[colour]]
+    return min(abs(x - a) + abs(y - b) for x, y in cells for a, b in ref) - 1
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+def _counts(state: BlockState, point: int) -> list[int]:
+    """How many of the point block's 12 spaces each colour holds."""
+    counts = [0] * len(state.owners)
+    for y, x in RINGS[point]:
+        c = state.board[y][x]
+        if c.isdigit():
+            counts[int(c)] += 1
+    return counts
+
+
+def _leader(counts: list[int]) -> int | None:
+    """The colour holding the most spaces; None when nobody or a tie."""
+    best = max(counts)
+    if best == 0 or counts.count(best) > 1:
+        return None
+    return counts.index(best)
+
+
+def _secure(state: BlockState, point: int) -> int:
+    """The colour that has won the point block for good, or -1: its lead is larger than
+    the spaces still empty, so no other colour can catch up."""
+    counts = _counts(state, point)
+    empty = sum(1 for y, x in RINGS[point] if state.board[y][x] == EMPTY)
+    leader = _leader(counts)
+    if leader is None:
+        return -1
+    second = max(c for n, c in enumerate(counts) if n != leader) if len(counts) > 1 else 0
+    return leader if counts[leader] > second + empty else -1
+
+
+def _sets(state: BlockState, seat: int, holders: list[int]) -> list[int]:
+    """Point blocks of each shape the seat holds, given each point block's colour."""
+    out = [0] * len(KINDS)
+    for point, colour in enumerate(holders):
+        if colour >= 0 and state.owners[colour] == seat:
+            out[POINT_KIND[point]] += 1
+    return out
+
+
+def _set_points(count: int) -> int:
+    if count < len(SET_POINTS):
+        return SET_POINTS[count]
+    return count * (count + 5) // 2  # 18, 25: the table's pattern, see block-buster.md
+
+
+def _final_holders(state: BlockState) -> list[int]:
+    out = []
+    for point in range(len(POINT_BLOCKS)):
+        leader = _leader(_counts(state, point))
+        out.append(-1 if leader is None else leader)
+    return out
+
+
+def _own_scores(state: BlockState) -> list[int]:
+    """Each seat's points if the game ended now: sets, penalty tokens, unplaced squares."""
+    holders = _final_holders(state)
+    scores = []
+    for seat in range(state.players):
+        points = sum(_set_points(n) for n in _sets(state, seat, holders))
+        unplaced = sum(SIZE_OF[b] for c, owner in enumerate(state.owners) if owner == seat
+                       for b in state.blocks[c])
+        scores.append(points + _penalty(state, seat) - unplaced)
+    return scores
+
+
+def _scores(state: BlockState) -> list[int]:
+    """Scores as the game counts them: with couples, each seat gets its team's total."""
+    own = _own_scores(state)
+    return [sum(own[s] for s in _team_of(state, seat)) for seat in range(state.players)]
+
+
+def _advance(state: BlockState, events: list[Event]) -> None:
+    """The next colour in turn order that has not passed; none left: the game ends."""
+    n = len(state.order)
+    at = state.order.index(state.turn)
+    for k in range(1, n + 1):
+        colour = state.order[(at + k) % n]
+        if not state.passed[colour]:
+            state.turn = colour
+            return
+    state.result = "Nobody can place a block any more."
+    events.append(Event(f"The game ends: {state.result}", kind="end"))
+
+
+def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Event]:
+    _, block, orientation, anchor, skipped = detail
+    o = ORIENTATION_OF[block, orientation]
+    y0, x0 = divmod(anchor, W)
+    cells = _cells_at(o, x0, y0)
+    rows = [list(row) for row in state.board]
+    for x, y in cells:
+        rows[y][x] = str(colour)
+    state.board = ["".join(row) for row in rows]
+    state.blocks[colour].remove(block)
+    squares = [square_name(x, y) for x, y in cells]
+    state.previous[colour] = squares
+    state.placed.append({"colour": colour, "block": block, "squares": squares})
+    seat = state.owners[colour]
+    text = f"{colour_name(colour)} places {block} {orientation} at {square_name(x0, y0)}"
+    if skipped:
+        state.tokens[seat].extend([SKIP_TOKEN] * skipped)
+        state.supply[str(SKIP_TOKEN)] -= skipped
+        tokens = "a -2 token" if skipped == 1 else f"{skipped} -2 tokens"
+        text += (f", skipping {skipped} space{'s' if skipped > 1 else ''} for {tokens} "
+                 f"(penalties now {_penalty(state, seat)})")
+    state.last = {"colour": colour, "kind": "place", "block": block,
+                  "orientation": orientation, "squares": squares, "skipped": skipped}
+    events = [Event(text + ".", kind="place", data={"colour": colour, "squares": squares})]
+    for point in range(len(POINT_BLOCKS)):
+        if state.secured[point] < 0:
+            state.secured[point] = _secure(state, point)
+            if state.secured[point] >= 0:
+                events.append(Event(f"{colour_name(state.secured[point])} has won the "
+                                    f"{POINT_NAME[point]} for good.", kind="secure"))
+    need = _shape_win(state)
+    for s in range(state.players):
+        sets = _sets(state, s, state.secured)
+        kind = next((k for k, n in enumerate(sets) if n >= need), None)
+        if kind is not None:
+            state.shape_winner = s
+            who = seat_name(state, s)
+            state.result = f"{who} won {need} {KINDS[kind]} point blocks."
+            events.append(Event(f"The game ends at once: {state.result}", kind="end"))
+            return events
+    _advance(state, events)
+    return events
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class BlockBuster(Game[BlockState]):
+    """Block Buster, by the contract of ``rules.core.Game``."""
+
+    id = "block-buster"
+    name = "Block Buster"
+    min_players = 2
+    max_players = 4
+    summary = ("Lay your polyomino blocks in a chain, each touching your previous one, to "
+               "hold most of the 12 spaces around point blocks; skipping spaces costs -2, "
+               "blocks left over cost 1 per square.")
+    state_type = BlockState
+
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None
+            ) -> BlockState:
+        self.check_players(players)
+        options = dict(options or {})
+        variant = str(options.pop("variant", "standard"))
+        connect = str(options.pop("connect", "previous"))
+        if options:
+            raise IllegalMove(f"Block Buster has no option {listing(sorted(options))}; "
+                              "it knows 'variant' and 'connect'.")
+        if variant not in VARIANTS:
+            raise IllegalMove(f"There is no variant '{variant}'; choose "
+                              f"{listing(list(VARIANTS), 'or')}.")
+        if connect not in CONNECTS:
+            raise IllegalMove(f"'connect' is 'previous' or 'any', not '{connect}'.")
+        wanted = {"special-2p": 2, "official-2p": 2, "couples": 4}.get(variant)
+        if wanted is not None and players != wanted:
+            raise IllegalMove(f"The {variant} variant is for {wanted} players, not {players}.")
+        return _deal(players, seed, variant, connect)
+
+    def to_act(self, state: BlockState) -> frozenset[int]:
+        if state.result is not None:
+            return frozenset()
+        return frozenset({state.owners[state.turn]})
+
+    def moves(self, state: BlockState, seat: int) -> dict[str, Any]:
+        if not state.blocks[state.turn]:
+            return {"pass": ("pass",)}
+        found = _placements(state, state.turn)
+        return found if found else {"pass": ("pass",)}
+
+    def apply(self, state: BlockState, seat: int, move: str, detail: Any) -> list[Event]:
+        colour = state.turn
+        if detail[0] == "place":
+            return _place(state, colour, detail)
+        state.passed[colour] = True
+        state.last = {"colour": colour, "kind": "pass", "block": None, "orientation": None,
+                      "squares": [], "skipped": 0}
+        left = sum(SIZE_OF[b] for b in state.blocks[colour])
+        why = "has no block left" if not state.blocks[colour] else \
+            f"cannot place a block ({left} square{'s' if left != 1 else ''} left over)"
+        events = [Event(f"{colour_name(colour)} {why} and passes.", kind="pass",
+                        data={"colour": colour})]
+        _advance(state, events)
+        return events
+
+    # -- reading what players type
+
+    def notation_hint(self, state: BlockState, seat: int) -> str:
+        return ("Moves look like '5l r90 c4': the block, how it lies (r0, r90, r180, r270 "
+                "turn it clockwise; f0-f270 mirror it first) and the square of its lowest "
+                "row's leftmost square; or 'pass' when nothing fits.")
+
+    def parse(self, state: BlockState, seat: int, text: str) -> str:
+        words = [w for w in text.split() if w not in ("at", "on", "to", "place", "put",
+                                                        "block")]
+        hint = self.notation_hint(state, seat)
+        if words == ["pass"]:
+            return "pass"
+        if not words:
+            raise InvalidMove(f"That is not a move I understand. {hint}")
+        block = _block_word(words[0])
+        if block is None:
+            raise InvalidMove(f"There is no block called '{words[0]}'. Blocks are "
+                              f"{listing(BLOCK_NAMES, 'or')}. {hint}")
+        orientation, squares, flip = "r0", [], False
+        turned: str | None = None
+        for word in words[1:]:
+            if SQUARE_RE.match(word):
+                squares.append(word)
+            elif word in ("flip", "flipped", "mirror", "mirrored", "m", "f"):
+                flip = True
+            elif (m := re.fullmatch(r"(f|flip|m|mirror)?(r|rot|turn)?(0|90|180|270)", word)):
+                flip = flip or bool(m.group(1))
+                turned = m.group(3)
+            else:
+                raise InvalidMove(f"I don't know '{word}'. {hint}")
+        if len(squares) != 1:
+            raise InvalidMove(f"Name one square for the block. {hint}")
+        orientation = ("f" if flip else "r") + (turned or "0")
+        return f"{block} {CANONICAL[block, orientation]} {squares[0]}"
+
+    def refuse(self, state: BlockState, seat: int, move: str) -> IllegalMove:
+        colour = state.turn
+        if move == "pass":
+            example = next(iter(self.moves(state, seat)))
+            return IllegalMove(f"You may only pass when no block fits; you can still play, "
+                               f"e.g. '{example}'.")
+        block, orientation, square = move.split()
+        if block not in state.blocks[colour]:
+            left = listing(list(dict.fromkeys(state.blocks[colour]))) or "none"
+            return IllegalMove(f"{colour_name(colour)} has no {block} left (blocks left: "
+                               f"{left}).")
+        x0, y0 = square_xy(square)
+        cells = _cells_at(ORIENTATION_OF[block, orientation], x0, y0)
+        for x, y in cells:
+            if not (0 <= x < FILES_N and 0 <= y < RANKS_N):
+                return IllegalMove(f"{move} would stick out of the board.")
+        for x, y in cells:
+            c = state.board[y][x]
+            if c == OUTSIDE:
+                return IllegalMove(f"{move} would cover {square_name(x, y)}, outside the "
+                                   f"placing area for {state.players} players.")
+            if c == POINT:
+                return IllegalMove(f"{move} would cover {square_name(x, y)}, part of the "
+                                   f"{POINT_NAME[POINT_AT[x, y]]}.")
+            if c != EMPTY:
+                return IllegalMove(f"{move} would cover {square_name(x, y)}, which already "
+                                   f"holds a {colour_name(int(c)).lower()} block.")
+        gap = _gap(state, colour, cells)
+        seat_total = _penalty(state, state.owners[colour])
+        what = "your blocks" if state.connect == "any" else "your previous block"
+        spaces = f"{gap} space{'s' if gap > 1 else ''}"
+        if gap > state.supply[str(SKIP_TOKEN)]:
+            return IllegalMove(f"{move} does not touch {what}: skipping {spaces} takes "
+                               f"{gap} -2 token{'s' if gap > 1 else ''}, and the supply has "
+                               f"{state.supply[str(SKIP_TOKEN)]} left.")
+        return IllegalMove(f"{move} does not touch {what}: skipping {spaces} would take "
+                           f"your penalties from {seat_total} to {seat_total + SKIP_TOKEN * gap}"
+                           f", below {FLOOR}.")
+
+    # -- what everybody sees (there is nothing hidden)
+
+    def view(self, state: BlockState, seat: int | None) -> dict[str, Any]:
+        points = []
+        for n, p in enumerate(POINT_BLOCKS):
+            counts = _counts(state, n)
+            points.append({
+                "kind": p["kind"], "squares": list(p["squares"]), "counts": counts,
+                "in_play": any(state.board[y][x] != OUTSIDE for y, x in RINGS[n]),
+                "leader": _leader(counts),
+                "secured": state.secured[n] if state.secured[n] >= 0 else None,
+            })
+        result = self.outcome(state)
+        return {
+            "game": self.id, "seat": seat, "players": state.players,
+            "variant": state.variant, "connect": state.connect,
+            "to_act": sorted(self.to_act(state)), "turn": state.turn,
+            "colours": [COLOURS[c] for c in range(len(state.owners))],
+            "owners": list(state.owners), "order": list(state.order),
+            "teams": _teams(state) if state.variant == "couples" else None,
+            "files": FILES_N, "ranks": RANKS_N, "board": list(state.board),
+            "point_blocks": points,
+            "blocks": [list(b) for b in state.blocks],
+            "previous": [list(p) for p in state.previous],
+            "placed": [dict(p, squares=list(p["squares"])) for p in state.placed],
+            "penalties": [_penalty(state, s) for s in range(state.players)],
+            "tokens": [list(t) for t in state.tokens], "supply": dict(state.supply),
+            "max_skip": _max_skip(state, state.turn), "floor": FLOOR,
+            "passed": list(state.passed), "scores": _scores(state),
+            "own_scores": _own_scores(state), "shape_win": _shape_win(state),
+            "last": dict(state.last) if state.last else None,
+            "result": None if result is None else {
+                "winners": sorted(result.winners), "reason": result.reason},
+        }
+
+    def outcome(self, state: BlockState) -> Outcome | None:
+        if state.result is None:
+            return None
+        scores = _scores(state)
+        if state.shape_winner is not None:
+            return Outcome(tuple(scores), frozenset(_team_of(state, state.shape_winner)),
+                           state.result)
+        need = _shape_win(state)
+        holders = _final_holders(state)
+        shaped = [s for s in range(state.players)
+                  if max(_sets(state, s, holders)) >= need]
+        pool = shaped or list(range(state.players))
+        best = max(scores[s] for s in pool)
+        winners = frozenset(s for s in pool if scores[s] == best)
+        reason = state.result
+        if shaped:
+            who = listing([seat_name(state, s) for s in shaped])
+            verb = "hold" if " and " in who else "holds"
+            reason += f" {who} {verb} {need} point blocks of one shape and wins."
+        else:
+            reason += " Most points wins."
+        return Outcome(tuple(scores), winners, reason)
+
+    def determinize(self, state: BlockState, seat: int | None, seed: int) -> BlockState:
+        """Nothing is hidden: the same state, with a fresh random seed."""
+        out = self.load(self.dump(state))
+        out.seed = random.Random(f"determinize/{seed}").randrange(2**31)
+        return out
+
+
+def _block_word(word: str) -> str | None:
+    """'5l', 'l5', '5L' -> '5l'; None if no block is called that."""
+    m = re.fullmatch(r"(\d)([a-z])|([a-z])(\d)", word)
+    if not m:
+        return None
+    name = m.group(1) + m.group(2) if m.group(1) else m.group(4) + m.group(3)
+    return name if name in SIZE_OF else None

@@ -1,0 +1,484 @@
+"""Block Buster: one scenario per rule of ``rules/block-buster.md``, from positions built with
+``load``, and the seed's worked examples.
+
+Squares are named like the picture: files a-t left to right, ranks 1-20 bottom to top. The
+point block of the 4x4 cell whose lower-left square is e5 stands on f6-g7; its 12 counting
+spaces are the rest of e5-h8.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import rules
+from rules import GameError, GameOver, IllegalMove, InvalidMove, NotYourTurn
+from rules.block_buster import (
+    BLOCK_CELLS,
+    DATA,
+    KINDS,
+    POINT_BLOCKS,
+    SHAPES,
+    BlockState,
+    square_xy,
+)
+
+GAME = rules.GAMES["block-buster"]
+BLUE, RED, YELLOW, GREEN = 0, 1, 2, 3
+DIAMOND_E5 = 6  # the point block of the cell e5-h8: a diamond
+RING_E5 = ["e5", "f5", "g5", "h5", "e6", "h6", "e7", "h7", "e8", "f8", "g8", "h8"]
+
+
+def position(players: int = 2, *, squares: dict[str, int] | None = None,
+             previous: list[list[str]] | None = None, turn: int = BLUE,
+             tokens: list[list[int]] | None = None, supply: int | None = None,
+             blocks: list[list[str]] | None = None, options: dict[str, Any] | None = None,
+             **extra: Any) -> BlockState:
+    """A game in progress: ``squares`` maps a square to the colour holding it."""
+    data = GAME.dump(GAME.new(players, seed=1, options=options))
+    rows = [list(row) for row in data["board"]]
+    for square, colour in (squares or {}).items():
+        x, y = square_xy(square)
+        assert rows[y][x] == ".", f"{square} is not an empty square inside the area"
+        rows[y][x] = str(colour)
+    data["board"] = ["".join(row) for row in rows]
+    colours = len(data["owners"])
+    data["previous"] = previous or [[] for _ in range(colours)]
+    data["turn"] = turn
+    data["order"] = [(turn + k) % colours for k in range(colours)]
+    data["tokens"] = tokens if tokens is not None else [[] for _ in range(players)]
+    used = sum(1 for t in data["tokens"] for v in t if v == -2)
+    data["supply"] = {"-2": 8 - used if supply is None else supply,
+                      "-1": 8 - sum(1 for t in data["tokens"] for v in t if v == -1)}
+    if blocks is not None:
+        data["blocks"] = blocks
+    data.update(extra)
+    return GAME.load(data)
+
+
+def refused(state: BlockState, seat: int, text: str, error: type[Exception], message: str
+            ) -> None:
+    """The move is refused with exactly this class and sentence, and nothing changes."""
+    before = json.dumps(GAME.dump(state))
+    with pytest.raises(error) as caught:
+        GAME.play(state, seat, text)
+    assert type(caught.value) is error
+    assert str(caught.value) == message
+    assert json.dumps(GAME.dump(state)) == before
+
+
+def holder(state: BlockState, square: str) -> str:
+    x, y = square_xy(square)
+    return state.board[y][x]
+
+
+# --------------------------------------------------------------------------- components
+
+
+def test_the_board_has_25_point_blocks_of_5_shapes_with_12_spaces_each() -> None:
+    assert (DATA["board"]["files"], DATA["board"]["ranks"]) == (20, 20)
+    assert len(POINT_BLOCKS) == 25
+    assert Counter(p["kind"] for p in POINT_BLOCKS) == {k: 5 for k in KINDS}
+    spaces = [s for p in POINT_BLOCKS for s in p["spaces"]]
+    stands = [s for p in POINT_BLOCKS for s in p["squares"]]
+    assert all(len(p["spaces"]) == 12 and len(p["squares"]) == 4 for p in POINT_BLOCKS)
+    assert len(set(spaces)) == 300 and not set(spaces) & set(stands)  # each space counts once
+    assert len(set(spaces) | set(stands)) == 400
+    layout = [row.split() for row in DATA["point_layout"]][::-1]  # bottom row first
+    assert all(layout[p["cell"][1]][p["cell"][0]] == p["kind"] for p in POINT_BLOCKS)
+
+
+@pytest.mark.parametrize(("players", "expected"), [
+    (2, {"circle": 3, "triangle": 3, "diamond": 3, "star": 2, "hexagon": 2}),
+    (3, {"circle": 4, "triangle": 4, "diamond": 4, "star": 4, "hexagon": 5}),
+    (4, {"circle": 5, "triangle": 5, "diamond": 5, "star": 5, "hexagon": 5}),
+])
+def test_the_placing_area_holds_enough_of_a_shape_for_the_immediate_win(
+        players: int, expected: dict[str, int]) -> None:
+    view = GAME.view(GAME.new(players, seed=1), None)
+    in_play = Counter(p["kind"] for p in view["point_blocks"] if p["in_play"])
+    assert in_play == expected
+    board = "".join(view["board"])
+    assert board.count(".") == 12 * sum(expected.values())  # all their spaces, nothing else
+
+
+def test_sixteen_distinct_block_shapes_of_one_to_five_squares() -> None:
+    assert len(BLOCK_CELLS) == 16
+    assert Counter(len(c) for c in BLOCK_CELLS.values()) == {1: 1, 2: 1, 3: 2, 4: 5, 5: 7}
+    assert sum(len(c) for c in BLOCK_CELLS.values()) == 64
+    every = [set(o.cells) for shapes in SHAPES.values() for o in shapes]
+    assert len({frozenset(s) for s in every}) == len(every)  # no shape is another one turned
+    turns = {name: len(shapes) for name, shapes in SHAPES.items()}
+    assert turns == {"5i": 2, "5l": 8, "5p": 8, "5t": 4, "5u": 4, "5v": 4, "5z": 4, "4i": 2,
+                     "4l": 8, "4o": 1, "4s": 4, "4t": 4, "3i": 2, "3l": 4, "2i": 2, "1i": 1}
+
+
+@pytest.mark.parametrize(("players", "count", "aside"), [
+    (2, 14, {"5z", "5v"}), (3, 15, {"5z"}), (4, 16, set())])
+def test_players_take_14_15_or_16_blocks(players: int, count: int, aside: set[str]) -> None:
+    state = GAME.new(players, seed=3)
+    for kit in state.blocks:
+        assert len(kit) == count and set(BLOCK_CELLS) - set(kit) == aside
+
+
+@pytest.mark.parametrize(("players", "penalties"), [
+    (2, [-2, 0]), (3, [-2, -1, 0]), (4, [-3, -1, 0, 0])])
+def test_starting_penalties_by_turn_order(players: int, penalties: list[int]) -> None:
+    for seed in range(4):
+        state = GAME.new(players, seed=seed)
+        by_turn = [sum(state.tokens[(state.start + k) % players]) for k in range(players)]
+        assert by_turn == penalties
+        taken = Counter(v for t in state.tokens for v in t)
+        assert state.supply == {"-2": 8 - taken[-2], "-1": 8 - taken[-1]}
+        assert state.turn == state.start
+
+
+def test_the_starting_player_is_drawn_by_lot() -> None:
+    assert {GAME.new(2, seed=s).start for s in range(12)} == {0, 1}
+
+
+# --------------------------------------------------------------------------- placing
+
+
+def test_the_first_block_goes_anywhere_inside_the_placing_area() -> None:
+    state = position()
+    moves = GAME.legal_moves(state, BLUE)
+    assert "1i r0 e5" in moves and "5i r0 i1" in moves and "4o r0 h9" in moves
+    assert not any(m.endswith(" a1") for m in moves)  # a1 lies outside the 2-player area
+    refused(state, BLUE, "1i a1", IllegalMove,
+            "1i r0 a1 would cover a1, outside the placing area for 2 players.")
+    refused(state, BLUE, "4o f6", IllegalMove,
+            "4o r0 f6 would cover f6, part of the diamond point block on f6.")
+    refused(state, BLUE, "5i r90 q9", IllegalMove, "5i r90 q9 would stick out of the board.")
+    after, events = GAME.play(state, BLUE, "5L R90 E8")  # turned: a bar on top, a foot down
+    assert sorted(after.previous[BLUE]) == ["e8", "e9", "f9", "g9", "h9"]
+    assert all(holder(after, s) == "0" for s in after.previous[BLUE])
+    assert events[0].text == "Blue places 5l r90 at e8."
+    assert after.turn == RED and "5l" not in after.blocks[BLUE]
+
+
+def test_a_later_block_shares_a_side_with_the_previous_one() -> None:
+    state = position(squares={"e5": BLUE, "h8": BLUE}, previous=[["e5"], []])
+    moves = GAME.moves(state, BLUE)
+    assert moves["1i r0 e6"][-1] == 0 and moves["1i r0 f5"][-1] == 0
+    assert moves["1i r0 h7"][-1] > 0  # next to an older block only: that is a skip
+    after, events = GAME.play(state, BLUE, "1i e6")
+    assert after.tokens[BLUE] == [] and events[0].text == "Blue places 1i r0 at e6."
+    refused(after, BLUE, "1i e7", NotYourTurn,
+            "It is not your turn: the game is waiting for seat 2.")
+    refused(after, RED, "4o e5", IllegalMove,
+            "4o r0 e5 would cover e5, which already holds a blue block.")
+
+
+def test_seed_example_skipping_one_space_costs_one_minus_two_token() -> None:
+    state = position(squares={"e5": BLUE}, previous=[["e5"], []])
+    after, events = GAME.play(state, BLUE, "1i e7")
+    assert after.tokens[BLUE] == [-2] and after.supply["-2"] == 7
+    assert events[0].text == ("Blue places 1i r0 at e7, skipping 1 space for a -2 token "
+                              "(penalties now -2).")
+    beside, _ = GAME.play(state, BLUE, "1i f5")
+    assert beside.tokens[BLUE] == []  # f5 shares a side with e5
+    corner, _ = GAME.play(position(squares={"e5": BLUE, "f5": RED, "e6": RED},
+                                   previous=[["e5"], []]), BLUE, "1i h5")
+    assert corner.tokens[BLUE] == [-2, -2]
+
+
+def test_seed_example_skipping_two_spaces_costs_two_tokens() -> None:
+    state = position(squares={"e5": BLUE}, previous=[["e5"], []], tokens=[[-2], []])
+    after, events = GAME.play(state, BLUE, "1i e8")
+    assert after.tokens[BLUE] == [-2, -2, -2] and after.supply["-2"] == 5
+    assert "skipping 2 spaces for 2 -2 tokens (penalties now -6)" in events[0].text
+
+
+def test_penalties_never_go_below_minus_ten() -> None:
+    state = position(squares={"e5": BLUE}, previous=[["e5"], []], tokens=[[-2] * 4, []])
+    refused(state, BLUE, "1i e8", IllegalMove,
+            "1i r0 e8 does not touch your previous block: skipping 2 spaces would take your "
+            "penalties from -8 to -12, below -10.")
+    after, _ = GAME.play(state, BLUE, "1i e7")
+    assert sum(after.tokens[BLUE]) == -10
+    at_floor = position(squares={"e5": BLUE}, previous=[["e5"], []],
+                        tokens=[[-2] * 4 + [-1, -1], []])
+    assert all(detail[-1] == 0 for detail in GAME.moves(at_floor, BLUE).values())
+
+
+def test_no_skipping_once_the_minus_two_tokens_are_gone() -> None:
+    state = position(squares={"e5": BLUE}, previous=[["e5"], []], supply=1)
+    refused(state, BLUE, "1i e8", IllegalMove,
+            "1i r0 e8 does not touch your previous block: skipping 2 spaces takes 2 -2 tokens, "
+            "and the supply has 1 left.")
+    empty = position(squares={"e5": BLUE}, previous=[["e5"], []], supply=0)
+    assert {d[-1] for d in GAME.moves(empty, BLUE).values()} == {0}
+    assert GAME.view(empty, None)["max_skip"] == 0
+
+
+def test_rotations_and_mirror_images_are_allowed_and_named_canonically() -> None:
+    state = position(squares={"e8": BLUE}, previous=[["e8"], []])
+    moves = GAME.legal_moves(state, BLUE)
+    assert {m.split()[1] for m in moves if m.startswith("5l ")} == {
+        "r0", "r90", "r180", "r270", "f0", "f90", "f180", "f270"}
+    after, _ = GAME.play(state, BLUE, "4o r270 f8")  # the same square, any turn
+    assert GAME.play(state, BLUE, "4o f8")[0] == after
+    turned, _ = GAME.play(state, BLUE, "4l flip 90 f8")  # mirrored, then a quarter turn
+    assert turned.last is not None and turned.last["orientation"] == "f90"
+    assert sorted(turned.last["squares"]) == ["f8", "f9", "g8", "h8"]
+    assert GAME.play(state, BLUE, "3l f90 f8")[0].last == GAME.play(state, BLUE, "3l f8")[0].last
+
+
+def test_pass_only_when_nothing_fits_and_the_game_ends_when_everyone_has_passed() -> None:
+    # Blue's previous block on e5 is hemmed in: the area ends west and south, Red holds
+    # f5 and e6, and Blue's penalties are at the floor.
+    state = position(squares={"e5": BLUE, "f5": RED, "e6": RED}, previous=[["e5"], ["f5"]],
+                     tokens=[[-2] * 5, []])
+    assert GAME.legal_moves(state, BLUE) == ["pass"]
+    refused(state, BLUE, "1i e7", IllegalMove,
+            "1i r0 e7 does not touch your previous block: skipping 1 space would take your "
+            "penalties from -10 to -12, below -10.")
+    after, events = GAME.play(state, BLUE, "pass")
+    assert events[0].text == "Blue cannot place a block (54 squares left over) and passes."
+    assert after.passed[BLUE] and after.turn == RED
+    refused(after, RED, "pass", IllegalMove,
+            f"You may only pass when no block fits; you can still play, e.g. "
+            f"'{GAME.legal_moves(after, RED)[0]}'.")
+    after, _ = GAME.play(after, RED, "1i g5")
+    assert after.turn == RED  # Blue has passed for good: Red plays on alone
+    done = position(squares={"e5": BLUE, "f5": RED, "e6": RED}, previous=[["e5"], ["f5"]],
+                    tokens=[[-2] * 5, []], blocks=[["1i"], []], turn=RED)
+    done, events = GAME.play(done, RED, "pass")
+    assert events[0].text == "Red has no block left and passes."
+    done, events = GAME.play(done, BLUE, "pass")
+    assert events[-1].text == "The game ends: Nobody can place a block any more."
+    assert GAME.to_act(done) == frozenset()
+    with pytest.raises(GameOver):
+        GAME.play(done, BLUE, "pass")
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _ended(players: int, squares: dict[str, int], **kw: Any) -> BlockState:
+    return position(players, squares=squares, passed=[True] * players,
+                    result="Nobody can place a block any more.", **kw)
+
+
+def test_seed_example_seven_spaces_against_five_win_the_point_block() -> None:
+    squares = dict.fromkeys(RING_E5[:7], BLUE) | dict.fromkeys(RING_E5[7:], RED)
+    state = _ended(2, squares, blocks=[[], []])
+    view = GAME.view(state, None)
+    point = view["point_blocks"][DIAMOND_E5]
+    assert point["kind"] == "diamond" and point["counts"] == [7, 5] and point["leader"] == BLUE
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == (3, 0) and outcome.winners == {BLUE}
+
+
+def test_a_tie_gives_nobody_the_point_block() -> None:
+    squares = dict.fromkeys(RING_E5[:5], BLUE) | dict.fromkeys(RING_E5[5:10], RED)
+    state = _ended(2, squares, blocks=[[], []])
+    assert GAME.view(state, None)["point_blocks"][DIAMOND_E5]["leader"] is None
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == (0, 0) and outcome.winners == {BLUE, RED}
+
+
+RINGS_3P = {  # three star point blocks of the 3-player area, and their spaces
+    "star1": ["i9", "j9", "k9", "l9", "i10", "l10", "i11", "l11", "i12", "j12", "k12", "l12"],
+    "star2": ["q9", "r9", "s9", "t9", "q10", "t10", "q11", "t11", "q12", "r12", "s12", "t12"],
+    "star3": ["a13", "b13", "c13", "d13", "a14", "d14", "a15", "d15", "a16", "b16", "c16",
+              "d16"],
+}
+
+
+@pytest.mark.parametrize(("held", "points"), [(1, 3), (2, 7), (3, 12)])
+def test_sets_of_one_shape_score_3_7_12_less_tokens_and_unplaced_squares(
+        held: int, points: int) -> None:
+    squares = {s: BLUE for ring in list(RINGS_3P.values())[:held] for s in ring[:7]}
+    state = _ended(3, squares, blocks=[["5l", "1i"], [], []], tokens=[[-2], [-1], []])
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == (points - 2 - 6, -1, 0)
+
+
+def test_three_of_a_shape_win_at_once_with_two_players() -> None:
+    # Blue has won two circles for good and holds 6 spaces of the third (j18).
+    squares = dict.fromkeys(["i5", "j5", "k5", "l5", "i6", "i7", "i8"], BLUE)
+    squares |= dict.fromkeys(["e13", "f13", "g13", "h13", "e14", "e15", "e16"], BLUE)
+    squares |= dict.fromkeys(["i17", "j17", "k17", "l17", "i18", "i19"], BLUE)
+    state = position(squares=squares, previous=[["i19"], []])
+    state = GAME.load({**GAME.dump(state), "secured": [
+        BLUE if p["squares"][0] in ("j6", "f14") else -1 for p in POINT_BLOCKS]})
+    after, events = GAME.play(state, BLUE, "1i i20")
+    assert events[-1].text == "The game ends at once: Blue won 3 circle point blocks."
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == {BLUE}
+    assert GAME.to_act(after) == frozenset()
+
+
+def test_four_of_a_shape_win_at_once_with_three_players_three_do_not() -> None:
+    rings = list(RINGS_3P.values())
+    squares = {s: BLUE for ring in rings for s in ring[:7]}
+    del squares["a15"]
+    state = position(3, squares=squares, previous=[["a14"], [], []])
+    state = GAME.load({**GAME.dump(state), "secured": [
+        BLUE if p["squares"][0] in ("j10", "r10") else -1 for p in POINT_BLOCKS]})
+    after, events = GAME.play(state, BLUE, "1i a15")
+    assert after.result is None and after.turn == RED
+    assert "Blue has won the star point block on b14 for good." in [e.text for e in events]
+    assert [POINT_BLOCKS[n]["kind"] for n, s in enumerate(after.secured) if s == BLUE] == [
+        "star"] * 3
+    ring_n18 = ["m17", "n17", "o17", "p17", "m18", "p18", "m19", "p19"]
+    fourth = position(3, squares=squares | dict.fromkeys(ring_n18[:7], BLUE),
+                      previous=[["a14"], [], []])
+    fourth = GAME.load({**GAME.dump(fourth), "secured": [
+        BLUE if p["squares"][0] in ("j10", "r10", "n18") else -1 for p in POINT_BLOCKS]})
+    after, events = GAME.play(fourth, BLUE, "1i a15")
+    assert events[-1].text == "The game ends at once: Blue won 4 star point blocks."
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == {BLUE}
+
+
+def test_a_point_block_is_won_for_good_once_no_colour_can_catch_up() -> None:
+    six = dict.fromkeys(RING_E5[:6], BLUE)
+    state = position(squares=six, previous=[["e6"], []])
+    after, events = GAME.play(state, BLUE, "1i e7")  # 7 of 12: nobody else can reach 7
+    assert after.secured[DIAMOND_E5] == BLUE
+    assert "Blue has won the diamond point block on f6 for good." in [e.text for e in events]
+    close = position(squares=dict.fromkeys(RING_E5[:5], BLUE) | {"h8": RED},
+                     previous=[["h5"], []])
+    after, _ = GAME.play(close, BLUE, "1i h6")  # 6 against 1 with 5 empty: not yet
+    assert after.secured[DIAMOND_E5] == -1
+
+
+# --------------------------------------------------------------------------- variants
+
+
+def test_special_two_player_game_two_colours_each_on_the_whole_board() -> None:
+    state = GAME.new(2, seed=5, options={"variant": "special-2p"})
+    assert state.owners == [0, 1, 0, 1] and len(state.blocks) == 4
+    assert all(len(kit) == 16 for kit in state.blocks)
+    assert "".join(state.board).count(".") == 300
+    assert sum(state.tokens[state.start]) == -3 and state.tokens[1 - state.start] == []
+    seats = []
+    for _ in range(4):
+        (seat,) = GAME.to_act(state)
+        seats.append(seat)
+        state, _ = GAME.play(state, seat, GAME.legal_moves(state, seat)[0])
+    assert seats == [state.start, 1 - state.start] * 2
+    # A point block is decided by one colour: Blue 4 + Yellow 4 lose to Red's 4... nobody.
+    squares = dict.fromkeys(RING_E5[:4], BLUE) | dict.fromkeys(RING_E5[4:8], YELLOW)
+    squares |= dict.fromkeys(RING_E5[8:11], RED)
+    ended = _ended(2, squares, options={"variant": "special-2p"}, blocks=[[]] * 4)
+    assert GAME.view(ended, None)["point_blocks"][DIAMOND_E5]["leader"] is None
+
+
+def test_couples_sum_team_scores() -> None:
+    state = GAME.new(4, seed=2, options={"variant": "couples"})
+    assert [sum(t) for t in state.tokens].count(-2) == 1 and sum(state.tokens[state.start]) == -2
+    squares = dict.fromkeys(RING_E5[:7], YELLOW)
+    ended = _ended(4, squares, options={"variant": "couples"},
+                   blocks=[[], ["1i"], [], []], tokens=[[], [], [], []])
+    outcome = GAME.outcome(ended)
+    assert outcome is not None and outcome.scores == (3, -1, 3, -1)
+    assert outcome.winners == {BLUE, YELLOW}
+    assert GAME.view(ended, None)["teams"] == [[0, 2], [1, 3]]
+
+
+def test_official_two_player_game_one_colour_of_32_blocks() -> None:
+    state = GAME.new(2, seed=4, options={"variant": "official-2p"})
+    assert [len(kit) for kit in state.blocks] == [32, 32]
+    assert Counter(state.blocks[0]) == dict.fromkeys(BLOCK_CELLS, 2)
+    assert sum(state.tokens[state.start]) == -3
+    assert "".join(state.board).count(".") == 300
+    seat = state.start
+    after, _ = GAME.play(state, seat, "5l r0 a1")
+    assert after.blocks[seat].count("5l") == 1
+    after, _ = GAME.play(after, 1 - seat, "1i t20")
+    assert any(m.startswith("5l ") for m in GAME.legal_moves(after, seat))
+
+
+def test_connect_any_option_lets_a_block_touch_any_of_its_colour() -> None:
+    squares = {"e5": BLUE, "h8": BLUE}
+    state = position(squares=squares, previous=[["e5"], []], options={"connect": "any"})
+    assert GAME.moves(state, BLUE)["1i r0 h7"][-1] == 0
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(IllegalMove, match="for 4 players, not 2"):
+        GAME.new(2, seed=1, options={"variant": "couples"})
+    with pytest.raises(IllegalMove, match="There is no variant 'x'"):
+        GAME.new(2, seed=1, options={"variant": "x"})
+    with pytest.raises(IllegalMove, match="no option colour"):
+        GAME.new(2, seed=1, options={"colour": "x"})
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def test_notation_is_forgiving_and_refuses_nonsense_with_a_sentence() -> None:
+    state = position()
+    for text in ("L5 e5", "5l r0 e5", "l5 at e5", "place 5L 0 e5", "5l rot0 E5"):
+        assert GAME.play(state, BLUE, text)[0].last == GAME.play(state, BLUE, "5l r0 e5")[0].last
+    hint = GAME.notation_hint(state, BLUE)
+    refused(state, BLUE, "9x e5", InvalidMove,
+            "There is no block called '9x'. Blocks are 5i, 5l, 5p, 5t, 5u, 5v, 5z, 4i, 4l, "
+            f"4o, 4s, 4t, 3i, 3l, 2i or 1i. {hint}")
+    refused(state, BLUE, "5l r45 e5", InvalidMove, f"I don't know 'r45'. {hint}")
+    refused(state, BLUE, "5l r90", InvalidMove, f"Name one square for the block. {hint}")
+    refused(state, BLUE, "5z e5", IllegalMove,
+            "Blue has no 5z left (blocks left: 5i, 5l, 5p, 5t, 5u, 4i, 4l, 4o, 4s, 4t, 3i, 3l, "
+            "2i and 1i).")
+
+
+def test_moves_filter_by_the_block_typed_first() -> None:
+    state = position(squares={"e5": BLUE}, previous=[["e5"], []])
+    moves = GAME.legal_moves(state, BLUE)
+    for block in BLOCK_CELLS:
+        typed = [m for m in moves if block in m]
+        assert typed == [m for m in moves if m.startswith(block + " ")]
+    assert all(m == m.lower() for m in moves)
+
+
+def test_the_listed_moves_are_every_fitting_placement() -> None:
+    """The bitboards agree with a plain search over every block, turn and square."""
+    state = GAME.new(3, seed=9)
+    rng = random.Random(9)
+    for _ in range(12):
+        (seat,) = GAME.to_act(state)
+        state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+    colour = state.turn
+    skip = GAME.view(state, None)["max_skip"]
+    ref = [square_xy(s) for s in state.previous[colour]]
+    expected = set()
+    for block in set(state.blocks[colour]):
+        for o in SHAPES[block]:
+            for y in range(20):
+                for x in range(20):
+                    cells = [(x + dx, y + dy) for dx, dy in o.cells]
+                    if not all(0 <= a < 20 and 0 <= b < 20 and state.board[b][a] == "."
+                               for a, b in cells):
+                        continue
+                    gap = min(abs(a - c) + abs(b - d) for a, b in cells for c, d in ref) - 1
+                    if gap <= skip:
+                        expected.add(f"{o.prefix}{'abcdefghijklmnopqrst'[x]}{y + 1}")
+    assert set(GAME.legal_moves(state, state.owners[colour])) == expected
+
+
+@pytest.mark.parametrize("options", [None, {"variant": "special-2p"}, {"variant": "couples"},
+                                     {"variant": "official-2p"}, {"connect": "any"}])
+def test_random_games_end_in_every_variant(options: dict[str, Any] | None) -> None:
+    players = 4 if options == {"variant": "couples"} else 2
+    state = GAME.new(players, seed=11, options=options)
+    rng = random.Random(11)
+    for _ in range(200):
+        if GAME.outcome(state) is not None:
+            break
+        (seat,) = GAME.to_act(state)
+        state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners
+    assert all(sum(t) >= -10 for t in state.tokens)
+    assert GAME.determinize(state, 0, 5) == GAME.load({**GAME.dump(state),
+                                                       "seed": GAME.determinize(state, 0, 5).seed})
+    with pytest.raises(GameError):
+        GAME.play(state, 0, "pass")
