@@ -80,16 +80,17 @@ def status(view: dict[str, Any]) -> tuple[str, str]:
     if view.get("result") is not None:
         winners = [who[s] for s in view["result"]["winners"]]
         verb = "wins" if len(winners) == 1 else "win"
-        return f"Game over: {_listing(winners)} {verb}", str(view["result"]["reason"])
+        reason = str(view["result"]["reason"]).split(". ")[0].rstrip(".") + "."
+        return f"Game over: {_listing(winners)} {verb}", reason
     seat = view["turn"]
     phase = view["phase"]
-    second = " (2nd turn in a row)" if view["streak"] == 2 else ""
+    second = "Second turn in a row. " if view["streak"] == 2 else ""
     if phase == "flip":
         return f"{who[seat]}: flip platforms or ready", "Advanced mode: a flipped " \
             "platform holds 5, 2 points each; a 6th crystal empties it."
     if phase == "take":
         what = "take a stone"
-        if view["talismans_left"]:
+        if view.get("talisman_allowed"):
             what += " or a talisman"
     elif phase == "place":
         what = "place the stone"
@@ -99,15 +100,17 @@ def status(view: dict[str, Any]) -> tuple[str, str]:
     else:
         what = "choose a colour to gain"
     stones, talismans = view["stones_left"], view["talismans_left"]
-    detail = f"{stones} stone{'s' if stones != 1 else ''} left in the pyramid; " \
+    detail = f"{second}{stones} stone{'s' if stones != 1 else ''} left in the pyramid; " \
              f"{talismans} talisman{'s' if talismans != 1 else ''} left."
-    return f"{who[seat]}: {what}{second}", detail
+    return f"{who[seat]}: {what}", detail
 
 
 def summary(view: dict[str, Any]) -> str:
     """One line for screen readers and notifications."""
     head, _detail = status(view)
     who = names(view)
+    if view["streak"] == 2 and view.get("result") is None:
+        head += " (second turn in a row)"
     scores = ", ".join(f"{who[s]} {p}" for s, p in enumerate(view["scores"]))
     parts = [f"{NAME}: {head}.", f"Points: {scores}."]
     action = view.get("last_action")
@@ -175,7 +178,8 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     image = Image.new("RGB", (width, at.px(2600)), PAPER)
     y = _header(image, view, at)
     y = _board(image, view, at, y)
-    y = _pyramid(image, view, at, y)
+    if view["stones_left"]:
+        y = _pyramid(image, view, at, y)
     y = _platforms(image, view, at, y)
     return image.crop((0, 0, width, y + at.px(24)))
 

@@ -940,6 +940,7 @@ class Crystallia(Game[CrystalliaState]):
             "supercrystals": dict(state.supercrystals),
             "talismans": dict(state.talismans),
             "talismans_left": TALISMANS - len(state.talismans),
+            "talisman_allowed": state.phase == "take" and _may_use_talisman(state, state.turn),
             "stones_left": sum(1 for p in state.pyramid if p >= 0),
             "last": list(state.last),
             "last_action": dict(state.last_action) if state.last_action else None,

@@ -130,8 +130,10 @@ def kit_clean(name: str) -> str:
 
 def test_status_names_the_second_turn_and_the_pending_ability() -> None:
     for state in samples():
-        head, _ = drawing.status(GAME.view(state, None))
+        view = GAME.view(state, None)
+        head, detail = drawing.status(view)
         if state.phase == "ability":
             assert "a stone (" in head and "or skip" in head
-        if state.phase != "over" and state.streak == 2:
-            assert head.endswith("(2nd turn in a row)")
+        if state.phase not in ("over", "flip") and state.streak == 2:
+            assert detail.startswith("Second turn in a row.")
+            assert "(second turn in a row)" in render.summary("crystallia", view)
