@@ -7,6 +7,7 @@ show nothing, so only the squares a test names pay or act.
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from typing import Any
 
@@ -544,3 +545,32 @@ def test_views_show_the_picture_facts() -> None:
     b4 = next(s for s in view["board"] if s["square"] == "b4")
     assert b4 == {"square": "b4", "shows": "", "crystal": "red", "partner": "c4"}
     assert view == GAME.view(state, 0) | {"seat": None}
+
+
+def test_advanced_random_games_keep_the_contract() -> None:
+    """The shared conformance test plays default games; these play advanced ones."""
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        state = GAME.new(players, seed, {"advanced": True})
+        rng = random.Random(seed)
+        while GAME.outcome(state) is None:
+            text = json.dumps(GAME.dump(state))
+            assert GAME.dump(GAME.load(json.loads(text))) == GAME.dump(state)
+            for viewer in (None, *range(players)):
+                twin = GAME.determinize(state, viewer, rng.randrange(999))
+                assert GAME.view(twin, viewer) == GAME.view(state, viewer)
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+        assert any(any(f) for f in state.flipped)
+
+
+def test_forgiving_words_play_the_canonical_move() -> None:
+    state = position()
+    assert GAME.parse(state, 0, "take stone #3") == "take 3"
+    assert GAME.parse(state, 0, "draft 3") == "take 3"
+    assert GAME.parse(state, 0, "talisman blue") == "talisman blue"
+    refused(state, 0, "take 30", IllegalMove, "The pyramid's stones are numbered 1 to 24.")
+    refused(state, 0, "juggle 3", InvalidMove, "I don't know 'juggle'. Take an available "
+            "stone by its number, e.g. 'take 3', or use a talisman, e.g. 'talisman blue'.")
+    held = position(holding="red blue")
+    assert GAME.parse(held, 0, "place c4-c5") == "place c4 c5"
+    assert GAME.parse(held, 0, "put stone on c4 c5") == "place c4 c5"
