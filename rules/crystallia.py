@@ -528,7 +528,7 @@ def _may_use_talisman(state: CrystalliaState, seat: int) -> bool:
 
 def _move_targets(state: CrystalliaState) -> dict[str, Any]:
     """Every stone but the one just placed, moved whole in its orientation: 'move a1 to c4'
-    names the stone by its lower square and where that square's crystal goes."""
+    names the stone by its lower (or left) square and where that square's crystal goes."""
     out: dict[str, Any] = {}
     for stone, squares in enumerate(state.placed):
         if not squares or stone == state.played:
@@ -772,8 +772,8 @@ class Crystallia(Game[CrystalliaState]):
                    "(the first crystal goes on c4)."
         if state.phase == "ability":
             if state.board[state.pending[0]] == "move":
-                return "Move a stone, e.g. 'move b2 to f7' (named by its lower square), " \
-                       "or 'skip'."
+                return "Move a stone, e.g. 'move b2 to f7' (named by its lower or left " \
+                       "square), or 'skip'."
             return "Rotate a stone, e.g. 'rotate b3 to c2' (the crystal on b3 swings to " \
                    "c2), or 'skip'."
         if state.phase == "gain":

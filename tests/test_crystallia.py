@@ -357,7 +357,7 @@ def test_move_ability_moves_another_stone_in_its_orientation_first() -> None:
     refused(after, 0, "move e1 to a4", IllegalMove, "There is no stone on e1.")
     refused(after, 0, "rotate a1 to b2", IllegalMove,
             "You can't rotate a1 to b2 now. Move a stone, e.g. 'move b2 to f7' (named by its "
-            "lower square), or 'skip'.")
+            "lower or left square), or 'skip'.")
     # named by its upper square: the same move
     via_upper, _ = play(after, "move stone at a2 to f9")
     done, _ = play(after, "move a1 to f8")
