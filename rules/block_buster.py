@@ -197,9 +197,8 @@ def _penalty(state: BlockState, seat: int) -> int:
 
 
 def _shape_win(state: BlockState) -> int:
-    """Point blocks of one shape that win at once: 3 in a two-player game, else 4."""
-    if state.variant in ("special-2p", "official-2p"):
-        return int(DATA["shape_win"]["2"])
+    """Point blocks of one shape that win at once: 3 with two players (in every variant),
+    else 4."""
     return int(DATA["shape_win"][str(state.players)])
 
 

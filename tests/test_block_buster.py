@@ -365,11 +365,24 @@ def test_special_two_player_game_two_colours_each_on_the_whole_board() -> None:
         seats.append(seat)
         state, _ = GAME.play(state, seat, GAME.legal_moves(state, seat)[0])
     assert seats == [state.start, 1 - state.start] * 2
-    # A point block is decided by one colour: Blue 4 + Yellow 4 lose to Red's 4... nobody.
+    # A point block is decided by single colours: Blue 4 and Yellow 4 (one player's) against
+    # Red 3 is a tie between Blue and Yellow, so nobody gets it (added up it would be 8).
     squares = dict.fromkeys(RING_E5[:4], BLUE) | dict.fromkeys(RING_E5[4:8], YELLOW)
     squares |= dict.fromkeys(RING_E5[8:11], RED)
     ended = _ended(2, squares, options={"variant": "special-2p"}, blocks=[[]] * 4)
     assert GAME.view(ended, None)["point_blocks"][DIAMOND_E5]["leader"] is None
+
+
+def test_special_two_player_game_three_of_a_shape_over_both_colours_win_at_once() -> None:
+    squares = dict.fromkeys(["i5", "j5", "k5", "l5", "i6", "i7"], BLUE)
+    state = position(squares=squares, previous=[["i7"], [], [], []],
+                     options={"variant": "special-2p"})
+    state = GAME.load({**GAME.dump(state), "secured": [
+        {"f14": BLUE, "b18": YELLOW}.get(p["squares"][0], -1) for p in POINT_BLOCKS]})
+    after, events = GAME.play(state, 0, "1i i8")
+    assert events[-1].text == "The game ends at once: Blue and Yellow won 3 circle point blocks."
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == {0}
 
 
 def test_couples_sum_team_scores() -> None:
