@@ -15,11 +15,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -95,6 +97,21 @@ class _Table:
     state: Any = None
     version: int = 0
     colours: list[str] = field(default_factory=list)
+    # What each human seat alone could see after the last reply, and at which version.
+    parts: dict[int, dict[str, Any]] = field(default_factory=dict)
+    parts_version: int = -1
+    # Legal moves per seat at ``legal_version`` (autocomplete asks on every keystroke).
+    legal: dict[int, list[str]] = field(default_factory=dict)
+    legal_version: int = -1
+    named: re.Pattern[str] | None = None  # finds colour words, for naming players
+
+    def legal_moves(self, seat: int) -> list[str]:
+        if self.legal_version != self.version:
+            self.legal, self.legal_version = {}, self.version
+        moves = self.legal.get(seat)
+        if moves is None:
+            moves = self.legal[seat] = self.game.legal_moves(self.state, seat)
+        return moves
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -129,7 +146,14 @@ class _Table:
 
 
 def encode(game: rules.Game[Any], state: Any) -> str:
-    """A state as the JSON the database keeps."""
+    """A state as the JSON the database keeps: ``game.dump(state)``.
+
+    For a game that keeps the base ``dump`` (the format marker, then the state's fields),
+    the fields are written straight from the state, skipping the copy ``dump`` makes to
+    hand out a dict: the same text, without copying state on every move.
+    """
+    if type(game).dump is rules.Game.dump:
+        return json.dumps({"format": 1, **vars(state)}, separators=(",", ":"))
     return json.dumps(game.dump(state), separators=(",", ":"))
 
 
@@ -184,6 +208,17 @@ class TableService:
         self._tables: dict[int, _Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._pictures: OrderedDict[str, Picture] = OrderedDict()
+        self._painters: ThreadPoolExecutor | None = None
+
+    def _painter(self) -> ThreadPoolExecutor:
+        """Threads that draw pictures, one per core we may use: the event loop stays free
+        while Pillow draws, and no more pictures are held in memory at once than cores."""
+        if self._painters is None:
+            cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                     else os.cpu_count() or 1)
+            self._painters = ThreadPoolExecutor(max_workers=max(1, cores),
+                                                thread_name_prefix="boardroom-render")
+        return self._painters
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -409,7 +444,8 @@ class TableService:
             if seat not in awaited:
                 raise TableError(self._not_your_turn(table))
             game = table.game
-            before = self._private_parts(table)
+            before = (table.parts if table.parts_version == table.version
+                      else self._private_parts(table))
             state, events = game.play(table.state, seat, text)
             move = self._canonical(table, seat, text)
             await self._commit(table, seat, move, state)
@@ -423,6 +459,10 @@ class TableService:
 
     def _canonical(self, table: _Table, seat: int, text: str) -> str:
         """The move in the game's canonical notation, for the log (the raw text if not)."""
+        typed = normalize(text)
+        if (table.legal_version == table.version
+                and typed in table.legal.get(seat, ())):
+            return typed  # already canonical: it is one of the listed moves
         try:
             return table.game.parse(table.state, seat, normalize(text))
         except rules.GameError:
@@ -488,6 +528,9 @@ class TableService:
         """'Blue attacks Red' -> 'Blue (Alice) attacks Red (Bob)': names at first mention."""
         if not table.colours:
             return text
+        if table.named is None:
+            table.named = re.compile(
+                r"\b(" + "|".join(re.escape(c) for c in table.colours) + r")\b")
         seen: set[str] = set()
 
         def named(match: re.Match[str]) -> str:
@@ -497,8 +540,7 @@ class TableService:
             seen.add(word)
             return f"{word} ({table.seats[table.colours.index(word)].name})"
 
-        pattern = r"\b(" + "|".join(re.escape(c) for c in table.colours) + r")\b"
-        return re.sub(pattern, named, text)
+        return table.named.sub(named, text)
 
     def _view(self, table: _Table, seat: int | None) -> dict[str, Any]:
         view = table.game.view(table.state, seat)
@@ -512,14 +554,15 @@ class TableService:
             return [None] * len(views)
         keys = [None if v is None else json.dumps([game_id, v], sort_keys=True)
                 for v in views]
-        jobs: dict[str, asyncio.Task[Picture]] = {}
+        jobs: dict[str, asyncio.Future[Picture]] = {}
         for key, view in zip(keys, views, strict=True):
             if key is None or view is None or key in jobs:
                 continue
             if key in self._pictures:
                 self._pictures.move_to_end(key)
             else:
-                jobs[key] = asyncio.create_task(asyncio.to_thread(_picture, game_id, view))
+                jobs[key] = asyncio.get_running_loop().run_in_executor(
+                    self._painter(), _picture, game_id, view)
         drawn = {key: await job for key, job in jobs.items()}
         out = [None if key is None else drawn.get(key) or self._pictures[key] for key in keys]
         self._pictures.update(drawn)
@@ -548,13 +591,15 @@ class TableService:
         spectator = self._view(table, None)
         humans = [s for s in table.seats if s.kind == "human" and s.user_id is not None]
         changed: list[tuple[SeatRow, list[str], dict[str, Any] | None]] = []
+        parts = {}
         for s in humans:
             lines = [e.text for _, e in said if e.to is not None and s.seat in e.to]
             seat_view = self._view(table, s.seat)
-            part = _private_part(seat_view, spectator)
+            part = parts[s.seat] = _private_part(seat_view, spectator)
             moved = s.seat in before and part != before[s.seat]
             if lines or moved:
                 changed.append((s, lines, seat_view if moved else None))
+        table.parts, table.parts_version = parts, table.version
         pictures = await self._render(game.id, [spectator] + [v for _, _, v in changed])
         private = tuple(Private(s.user_id or 0, "\n".join(lines), pic)
                         for (s, lines, _), pic in zip(changed, pictures[1:], strict=True))
@@ -655,7 +700,7 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 return []
-            return table.game.legal_moves(table.state, seat)
+            return list(table.legal_moves(seat))
 
     async def waiting(self, channel_id: int) -> list[tuple[int, str]]:
         """The humans the running game awaits: (user id, 'Alice (Blue)'), by seat."""
@@ -671,7 +716,7 @@ class TableService:
 
     async def delivered(self, channel_id: int, version: int) -> None:
         """The reply for ``version`` was announced: it leaves the outbox."""
-        await self.store.mark_delivered(channel_id, version)
+        self.store.mark_delivered(channel_id, version)
 
     async def undelivered(self) -> list[tuple[int, Reply]]:
         """Replies committed but never announced (the process stopped first), to post now.

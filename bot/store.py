@@ -25,11 +25,13 @@ from typing import Any
 import aiosqlite
 
 ENV_VAR = "BOARDROOM_DB"
+SYNC_VAR = "BOARDROOM_DB_SYNC"
 DEFAULT_PATH = "boardroom.db"
 
 # Statuses: 'open' (seats being taken), 'playing', 'over' (the rules ended it) and 'ended'
 # (stopped by the opener or a moderator). Only open and playing tables hold their channel.
 ACTIVE = ("open", "playing")
+FLUSH_DELAY = 0.25  # seconds a delivered mark may wait to be written with others
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the move log.
@@ -168,16 +170,21 @@ class Store:
         # One connection carries every statement; this lock keeps a multi-statement
         # transaction from taking in another task's statement half-way through.
         self._lock = asyncio.Lock()
+        self._delivered: set[tuple[int, int]] = set()  # (channel, version) not yet written
+        self._flush_timer: asyncio.TimerHandle | None = None
+        self._flushing: set[asyncio.Future[None]] = set()
 
     @classmethod
-    async def open(cls, path: str | None = None, *, synchronous: str = "FULL") -> Store:
+    async def open(cls, path: str | None = None, *, synchronous: str | None = None) -> Store:
         """Open (creating or upgrading) the database at ``path``.
 
-        ``synchronous=FULL`` syncs the WAL at every commit, so a committed move survives a
-        power cut as well as a crash; ``NORMAL`` survives a crash of the process only.
+        ``synchronous`` (else ``$BOARDROOM_DB_SYNC``, else NORMAL): with NORMAL a committed
+        move survives any crash or kill of the process; FULL also syncs the journal at every
+        commit, so it survives a power cut too, at a lower rate of moves.
         """
+        synchronous = (synchronous or os.environ.get(SYNC_VAR) or "NORMAL").upper()
         if synchronous not in ("FULL", "NORMAL"):
-            raise ValueError("synchronous must be FULL or NORMAL")
+            raise StoreError(f"{SYNC_VAR} must be FULL or NORMAL, not {synchronous!r}.")
         path = path or default_path()
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
@@ -194,6 +201,9 @@ class Store:
         return cls(db, path)
 
     async def close(self) -> None:
+        await self.flush()
+        for task in list(self._flushing):
+            await task
         await self.db.close()
 
     @asynccontextmanager
@@ -210,15 +220,17 @@ class Store:
             await self.db.execute("COMMIT")
 
     async def _rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+        if self._delivered:
+            await self.flush()  # reads see every delivered mark made so far
         async with self._lock:
             return list(await self.db.execute_fetchall(sql, parameters))
 
     async def _write(self, sql: str, parameters: tuple[Any, ...] = ()) -> int:
         """Run one statement (its own transaction); how many rows it changed."""
         async with self._lock:
+            # (The cursor holds no rows to finalise: closing it would cost a round trip.)
             cursor = await self.db.execute(sql, parameters)
             changed: int = cursor.rowcount
-            await cursor.close()
             return changed
 
     # -- tables
@@ -340,18 +352,38 @@ class Store:
             "WHERE id = ? AND status IN ('open', 'playing')", (now, now, game_id))
         return changed == 1
 
-    async def mark_announced(self, game_id: int, version: int) -> None:
-        await self._write(
-            "UPDATE games SET announced = MAX(announced, MIN(?, version)) WHERE id = ?",
-            (version, game_id))
-
-    async def mark_delivered(self, channel_id: int, version: int) -> None:
+    def mark_delivered(self, channel_id: int, version: int) -> None:
         """The channel's reply at ``version`` was posted: its newest game holding that
-        version is announced up to there."""
-        await self._write(
-            "UPDATE games SET announced = ? WHERE id = (SELECT id FROM games "
-            "WHERE channel_id = ? AND version >= ? AND announced < ? ORDER BY id DESC LIMIT 1)",
-            (version, channel_id, version, version))
+        version is announced up to there.
+
+        Marks are written in batches, at most ``FLUSH_DELAY`` seconds later (one commit for
+        many), before any read, and when the store closes. A crash in between only means a
+        reply is posted twice after the restart: never that one is lost.
+        """
+        self._delivered.add((channel_id, version))
+        if self._flush_timer is None:
+            loop = asyncio.get_running_loop()
+            self._flush_timer = loop.call_later(FLUSH_DELAY, self._flush_later)
+
+    def _flush_later(self) -> None:
+        task = asyncio.ensure_future(self.flush())
+        self._flushing.add(task)
+        task.add_done_callback(self._flushing.discard)
+
+    async def flush(self) -> None:
+        """Write the delivered marks still held in memory."""
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
+            self._flush_timer = None
+        if not self._delivered:
+            return
+        marks, self._delivered = sorted(self._delivered), set()
+        async with self.transaction() as db:
+            await db.executemany(
+                "UPDATE games SET announced = ? WHERE id = (SELECT id FROM games "
+                "WHERE channel_id = ? AND version >= ? AND announced < ? "
+                "ORDER BY id DESC LIMIT 1)",
+                [(v, channel, v, v) for channel, v in marks])
 
     # -- the log
 

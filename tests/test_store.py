@@ -111,15 +111,15 @@ async def test_the_outbox_tracks_announced_versions(store: Store) -> None:
     row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
     await store.start_game(row.id, 1, "{}")
     assert [g.id for g in await store.unannounced()] == [row.id]
-    await store.mark_delivered(1, 1)
+    store.mark_delivered(1, 1)
     assert await store.unannounced() == []
     await store.commit_move(row.id, 1, 0, "place b1", "{}")
     await store.commit_move(row.id, 2, 0, "place a1", "{}")
-    await store.mark_delivered(1, 2)
+    store.mark_delivered(1, 2)
     assert [(g.announced, g.version) for g in await store.unannounced()] == [(2, 3)]
-    await store.mark_delivered(1, 99)  # beyond the latest version: nothing to mark
+    store.mark_delivered(1, 99)  # beyond the latest version: nothing to mark
     assert [(g.announced, g.version) for g in await store.unannounced()] == [(2, 3)]
-    await store.mark_delivered(1, 3)
+    store.mark_delivered(1, 3)
     assert await store.unannounced() == []
 
 
