@@ -198,7 +198,17 @@ def ms(seconds: float) -> str:
 
 
 def rss_mb() -> float:
+    """Peak resident memory so far, in MB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def rss_now_mb() -> float:
+    """Resident memory now, in MB (Linux; else the peak)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        return rss_mb()
 
 
 async def main(args: argparse.Namespace) -> int:
@@ -218,9 +228,12 @@ async def main(args: argparse.Namespace) -> int:
     service.images = False
     plain = await bench.load(args.seconds)
     quiet = await bench.one_at_a_time(args.latency_moves)
+    without = rss_mb()
     service.images = True
     pictured = await bench.load(args.image_seconds)
     quiet_pictured = await bench.one_at_a_time(args.image_moves, sample=True)
+    print(f"RSS: peak {without:.0f} MB before any picture; after the picture phases "
+          f"{rss_now_mb():.0f} MB now, {rss_mb():.0f} MB peak.")
     await store.close()
     floors = floor(path, quiet_pictured.samples, args.sync)
     per_game, moves_per_game = await bytes_per_game(folder, args.games)
@@ -248,7 +261,7 @@ async def main(args: argparse.Namespace) -> int:
           f"(p50: {quiet_pictured.quantile(0.5) / f50:.1f}x)")
     print(f"Database bytes per finished game: {per_game:,.0f} ({moves_per_game} moves a game, "
           f"{args.games} games)")
-    print(f"Peak RSS: {peak:.0f} MB")
+    print(f"Peak RSS: {peak:.0f} MB ({without:.0f} MB before any picture was drawn)")
     print()
     checks = [
         ("p99 move latency with images <= 3x the floor", ratio <= TARGETS["ratio"]),
@@ -270,8 +283,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--tables", type=int, default=1000, help="open tables (default 1000)")
     p.add_argument("--seconds", type=float, default=20.0,
                    help="seconds of all-at-once play without images (default 20)")
-    p.add_argument("--image-seconds", type=float, default=20.0,
-                   help="seconds of all-at-once play with images (default 20)")
+    p.add_argument("--image-seconds", type=float, default=10.0,
+                   help="seconds of all-at-once play with images (default 10)")
     p.add_argument("--latency-moves", type=int, default=2000,
                    help="one-at-a-time moves without images (default 2000)")
     p.add_argument("--image-moves", type=int, default=200,
