@@ -23,7 +23,8 @@ from bot.store import Store
 ROOT = Path(__file__).resolve().parents[1]
 CHANNELS = range(1, 7)
 
-# The child plays random games on six tables at once, forever. It prints "C channel version
+# The child plays random games on six tables at once. It prints "N channel 0" when it opens a
+# new table (a channel whose game ended gets a new one on the next run), "C channel version
 # seat move" once a move is committed (play returned) and "A channel version" just before
 # it marks a reply delivered; about a third of the replies it never marks.
 CHILD = """
@@ -42,6 +43,7 @@ async def main(path):
         rng = random.Random()
         if await store.active_game(channel) is None:
             await service.open(channel, None, 1, "Ann", "cube-conquest")
+            print(f"N {channel} 0", flush=True)
         row = await store.active_game(channel)
         if row.status == "open":
             if len(await store.seats(row.id)) < 2:
@@ -85,6 +87,8 @@ async def check(path: str, committed: dict[int, dict[int, tuple[int, str]]],
     try:
         rows = {}
         for channel, moves in committed.items():
+            if not moves:
+                continue  # a new table, not started before the kill
             row = rows[channel] = await store.latest_game(channel)
             assert row is not None and row.status in ("playing", "over")
             assert row.state is not None and row.seed is not None
@@ -121,7 +125,9 @@ async def test_games_survive_sigkill_at_random_moments(tmp_path: Path) -> None:
     for after in [0.25] + [rng.uniform(0.4, 1.4) for _ in range(6)]:
         for line in run_and_kill(path, after):
             kind, channel, version, *rest = line.split(" ", 4)
-            if kind == "C":
+            if kind == "N":  # a new game in this channel: follow that one from now on
+                committed[int(channel)], announced[int(channel)] = {}, set()
+            elif kind == "C":
                 seat, move = rest
                 committed[int(channel)][int(version)] = (
                     -1 if seat == "-" else int(seat), move)
