@@ -226,7 +226,7 @@ class Layout:
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
     at = Layout(width)
-    image = Image.new("RGB", (width, at.px(3000)), PAPER)
+    image = Image.new("RGB", (width, at.px(2600)), PAPER)
     y = _header(image, view, at)
     y = _grid(image, view, at, y)
     y = _legend(image, at, y)
@@ -289,10 +289,17 @@ def _grid(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     return grid.bottom + at.px(90)
 
 
+LEGEND = ("Black frame: last tile placed. Yellow: defeated then. "
+          "P spike: piercer. B wall: barrier. N: neutral. D: death. L: life.")
+
+
+@functools.lru_cache(maxsize=8)
+def _legend_lines(size: int, width: int) -> tuple[str, ...]:
+    return tuple(kit.wrap(LEGEND, size, width))
+
+
 def _legend(image: Image.Image, at: Layout, y: int) -> int:
-    line = ("Black frame: last tile placed. Yellow: defeated then. "
-            "P spike: piercer. B wall: barrier. N: neutral. D: death. L: life.")
-    for text in kit.wrap(line, at.px(28), at.body):
+    for text in _legend_lines(at.px(28), at.body):
         kit.text(image, (at.margin, y), text, at.px(28), MUTED)
         y += at.px(38)
     return y + at.px(4)
