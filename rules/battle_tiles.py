@@ -523,7 +523,9 @@ class BattleTiles(Game[TilesState]):
         verb = "rotate" if move == "no rotate" else words[0]
         expected = {"place": "place", "rotate": "rotate", "chaos": "neutral"}[state.phase]
         if verb != expected:
-            return IllegalMove(f"You can't {verb} now. {self.notation_hint(state, seat)}")
+            doing = {"place": "place a tile", "rotate": "rotate a tile",
+                     "neutral": "leave a tile neutral"}[verb]
+            return IllegalMove(f"You can't {doing} now. {self.notation_hint(state, seat)}")
         if verb == "rotate":
             assert state.pending is not None
             return IllegalMove(f"The rotate token can only turn the tile just defeated, "

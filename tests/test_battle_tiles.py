@@ -323,7 +323,7 @@ def test_rotate_turns_a_defeated_tile_before_its_chain_goes_on_straight(hand_til
     refused(paused, RED, "rotate c5 left", IllegalMove,
             "The rotate token can only turn the tile just defeated, c4.")
     refused(paused, RED, "place 1 at a1", IllegalMove,
-            "You can't place now. Turn the defeated tile or not: 'rotate c4 left', "
+            "You can't place a tile now. Turn the defeated tile or not: 'rotate c4 left', "
             "'rotate c4 right' or 'no rotate'.")
     refused(paused, BLUE, "no rotate", NotYourTurn,
             "It is not your turn: the game is waiting for seat 1.")
@@ -479,6 +479,9 @@ def test_forgiving_notation() -> None:
     for text in ("Place #2 on C3 with Death", "2 c3 death", "play 2 c3 using the death token",
                  "put tile 2 at c3, death."):
         assert GAME.dump(GAME.play(state, RED, text)[0]) == GAME.dump(canonical), text
+    refused(state, RED, "neutral b2", IllegalMove,
+            "You can't leave a tile neutral now. Place a tile from your hand by its number, "
+            "e.g. 'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
     refused(state, RED, "place 3 at c3", IllegalMove,
             "You hold 2 tiles: choose a number from 1 to 2.")
     refused(position({"c3": "1 1 1 1"}, hands=[[5], [7]]), RED, "place 1 at c3", IllegalMove,
@@ -487,7 +490,7 @@ def test_forgiving_notation() -> None:
             "I don't know 'fireball'. Place a tile from your hand by its number, e.g. "
             "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
     refused(state, RED, "rotate c3 left", IllegalMove,
-            "You can't rotate now. Place a tile from your hand by its number, e.g. "
+            "You can't rotate a tile now. Place a tile from your hand by its number, e.g. "
             "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
     refused(state, RED, "place c3", InvalidMove,
             "Say which tile of your hand and where. Place a tile from your hand by its "
