@@ -22,6 +22,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -209,14 +210,13 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._pictures: OrderedDict[str, Picture] = OrderedDict()
         self._painters: ThreadPoolExecutor | None = None
+        self._drawing = asyncio.Semaphore(2 * _cores())
 
     def _painter(self) -> ThreadPoolExecutor:
         """Threads that draw pictures, one per core we may use: the event loop stays free
         while Pillow draws, and no more pictures are held in memory at once than cores."""
         if self._painters is None:
-            cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                     else os.cpu_count() or 1)
-            self._painters = ThreadPoolExecutor(max_workers=max(1, cores),
+            self._painters = ThreadPoolExecutor(max_workers=_cores(),
                                                 thread_name_prefix="boardroom-render")
         return self._painters
 
@@ -588,19 +588,24 @@ class TableService:
                      if e.to is not None and caller_seat is not None and actor == caller_seat
                      and caller_seat in e.to]
 
-        spectator = self._view(table, None)
-        humans = [s for s in table.seats if s.kind == "human" and s.user_id is not None]
-        changed: list[tuple[SeatRow, list[str], dict[str, Any] | None]] = []
-        parts = {}
-        for s in humans:
-            lines = [e.text for _, e in said if e.to is not None and s.seat in e.to]
-            seat_view = self._view(table, s.seat)
-            part = parts[s.seat] = _private_part(seat_view, spectator)
-            moved = s.seat in before and part != before[s.seat]
-            if lines or moved:
-                changed.append((s, lines, seat_view if moved else None))
-        table.parts, table.parts_version = parts, table.version
-        pictures = await self._render(game.id, [spectator] + [v for _, _, v in changed])
+        # With pictures, a few replies at a time build their views and draw: a crowd of
+        # moves waits here holding little more than its events, not views and images.
+        drawing: AbstractAsyncContextManager[Any] = (
+            self._drawing if self.images else nullcontext())
+        async with drawing:
+            spectator = self._view(table, None)
+            humans = [s for s in table.seats if s.kind == "human" and s.user_id is not None]
+            changed: list[tuple[SeatRow, list[str], dict[str, Any] | None]] = []
+            parts = {}
+            for s in humans:
+                lines = [e.text for _, e in said if e.to is not None and s.seat in e.to]
+                seat_view = self._view(table, s.seat)
+                part = parts[s.seat] = _private_part(seat_view, spectator)
+                moved = s.seat in before and part != before[s.seat]
+                if lines or moved:
+                    changed.append((s, lines, seat_view if moved else None))
+            table.parts, table.parts_version = parts, table.version
+            pictures = await self._render(game.id, [spectator] + [v for _, _, v in changed])
         private = tuple(Private(s.user_id or 0, "\n".join(lines), pic)
                         for (s, lines, _), pic in zip(changed, pictures[1:], strict=True))
         mention = () if outcome is not None else tuple(
@@ -768,6 +773,13 @@ class TableService:
                                      header="(Posted after a restart; here is the board.)")
         return await self._reply(table, said, before, None, opening=opening,
                                  header="(Posted after a restart.)")
+
+
+def _cores() -> int:
+    """How many cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
 
 
 def _picture(game_id: str, view: dict[str, Any]) -> Picture:
