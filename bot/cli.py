@@ -17,7 +17,7 @@ import sys
 from typing import TextIO
 
 import rules
-from bot.service import Picture, Reply, TableService
+from bot.service import Picture, Reply, TableService, parse_options
 from bot.store import Store
 
 DEFAULT_DB = "boardroom-try.db"
@@ -43,6 +43,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-images", action="store_true", help="draw no pictures")
     p.add_argument("--seed", type=int, default=None,
                    help="the deal's seed, to replay the same game")
+    p.add_argument("--options", default="",
+                   help="game variants, e.g. 'advanced' or 'variant=couples'")
     p.add_argument("--resume", action="store_true",
                    help="continue the last unfinished game in the database")
     return p
@@ -173,7 +175,8 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         channel_id = min(used, default=0) - 1
         term = Terminal(service, channel_id, images, names, out, stdin)
         try:
-            await term.show(await service.open(channel_id, None, 1, names[1], game.id))
+            await term.show(await service.open(channel_id, None, 1, names[1], game.id,
+                                               parse_options(args.options)))
             for user_id in range(2, humans + 1):
                 await term.show(await service.join(channel_id, user_id, names[user_id]))
             for _ in range(args.computers):

@@ -196,6 +196,26 @@ def _colours(view: dict[str, Any], players: int) -> list[str]:
 # --------------------------------------------------------------------------- the service
 
 
+def parse_options(text: str | None) -> dict[str, Any]:
+    """Options as players type them: ``advanced``, ``variant=couples connect=any``.
+
+    A bare word is switched on (True); ``key=value`` gives a value (whole numbers and
+    true/false are understood). The game itself says whether it knows them.
+    """
+    options: dict[str, Any] = {}
+    for word in (text or "").replace(",", " ").split():
+        key, _, value = word.partition("=")
+        key = key.strip().lower()
+        if not key:
+            raise TableError(f"'{word}' is not an option; write e.g. 'advanced' or "
+                             "'variant=couples'.")
+        lowered = value.strip().lower()
+        options[key] = (True if not value or lowered == "true" else False
+                        if lowered == "false" else int(lowered) if lowered.isdigit()
+                        else lowered)
+    return options
+
+
 class TableService:
     """Tables in channels: open, join, leave, start, play, end, and looking at them.
 
@@ -293,12 +313,18 @@ class TableService:
             raise TableError(f"There is no game called '{game_id}'. Games: "
                              f"{listing(sorted(rules.GAMES))}.")
         options = dict(options or {})
-        try:
-            game.new(game.max_players, 0, options or None)
-        except rules.GameError:
-            raise
-        except Exception as error:
-            raise TableError(f"Those options don't fit {game.name}.") from error
+        game.check_options(options)
+        refusals: list[rules.GameError] = []
+        for players in range(game.min_players, game.max_players + 1):
+            try:  # the seat count is checked at the start; here the options must fit one
+                game.new(players, 0, options or None)
+                break
+            except rules.GameError as refusal:
+                refusals.append(refusal)
+            except Exception as error:
+                raise TableError(f"Those options don't fit {game.name}.") from error
+        else:
+            raise refusals[-1]
         async with self._lock(channel_id):
             name = clean_name(name)
             try:

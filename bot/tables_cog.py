@@ -10,6 +10,7 @@ from discord.ext import commands
 
 import rules
 from bot.answer import Answer, answer, clip
+from bot.service import parse_options
 
 if TYPE_CHECKING:
     from bot.app import Boardroom
@@ -23,8 +24,9 @@ GAME_CHOICES = [app_commands.Choice(name=game.name, value=game.id)
 
 def rules_text(game_id: str) -> str:
     game = rules.GAMES[game_id]
+    options = "".join(f"\n• `{name}`: {what}" for name, what in game.options_help.items())
     return (f"**{game.name}** ({game.min_players} to {game.max_players} players)\n"
-            f"{game.summary}")
+            f"{game.summary}" + (f"\nOptions for `/game new`:{options}" if options else ""))
 
 
 class Tables(commands.Cog):
@@ -45,14 +47,17 @@ class Tables(commands.Cog):
 
     @game.command(name="new", description="Open a table for a game in this channel; you take "
                   "the first seat.")
-    @app_commands.describe(game="The game to play")
+    @app_commands.describe(game="The game to play",
+                           options="Variants, e.g. 'advanced' or 'variant=couples' "
+                                   "(/rules lists each game's)")
     @app_commands.choices(game=GAME_CHOICES)
-    async def new(self, interaction: Interaction, game: app_commands.Choice[str]) -> None:
+    async def new(self, interaction: Interaction, game: app_commands.Choice[str],
+                  options: str | None = None) -> None:
         async def work() -> Answer:
             assert interaction.channel_id is not None and interaction.guild_id is not None
             reply = await self.bot.service.open(
                 interaction.channel_id, interaction.guild_id, interaction.user.id,
-                interaction.user.display_name, game.value)
+                interaction.user.display_name, game.value, parse_options(options))
             return await self._announce(interaction, reply, f"You opened a table for "
                                         f"{game.name}. Others join with `/game join`.")
         await answer(interaction, work)

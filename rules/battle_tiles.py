@@ -402,6 +402,7 @@ class BattleTiles(Game[TilesState]):
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> TilesState:
         self.check_players(players)
+        self.check_options(options)
         return _deal(players, seed)
 
     def to_act(self, state: TilesState) -> frozenset[int]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.core import (
     Event,
@@ -490,15 +490,18 @@ class BlockBuster(Game[BlockState]):
                "blocks left over cost 1 per square.")
     state_type = BlockState
 
+    options_help: ClassVar[dict[str, str]] = {
+        "variant": "standard, special-2p, couples or official-2p",
+        "connect": "previous (touch your last block) or any (touch any of your blocks)",
+    }
+
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> BlockState:
         self.check_players(players)
+        self.check_options(options)
         options = dict(options or {})
         variant = str(options.pop("variant", "standard"))
         connect = str(options.pop("connect", "previous"))
-        if options:
-            raise IllegalMove(f"Block Buster has no option {listing(sorted(options))}; "
-                              "it knows 'variant' and 'connect'.")
         if variant not in VARIANTS:
             raise IllegalMove(f"There is no variant '{variant}'; choose "
                               f"{listing(list(VARIANTS), 'or')}.")

@@ -135,6 +135,7 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     summary: ClassVar[str]
+    options_help: ClassVar[dict[str, str]] = {}  # option name -> what it does (for players)
     state_type: ClassVar[type[State]]
 
     # -- setting up
@@ -142,6 +143,15 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> S:
         """A fresh game for ``players`` seats, everything random drawn from ``seed``."""
+
+    def check_options(self, options: dict[str, Any] | None) -> None:
+        """Refuse option names the game does not know, with a sentence naming the ones it
+        does. Each game checks the values of its own options in ``new``."""
+        unknown = sorted(set(options or {}) - set(self.options_help))
+        if unknown:
+            known = listing(sorted(self.options_help), "or") if self.options_help else ""
+            raise IllegalMove(f"{self.name} has no option {listing(unknown, 'or')}"
+                              + (f"; it knows {known}." if known else "; it has none."))
 
     def check_players(self, players: int) -> None:
         """Refuse a seat count outside the game's range, with a sentence."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.core import Event, Game, IllegalMove, InvalidMove, Outcome, State, listing, load_data
 
@@ -668,9 +668,14 @@ class Crystallia(Game[CrystalliaState]):
         "over 9, 13 loses at once; black crystals -1, supercrystals +2."
     )
 
+    options_help: ClassVar[dict[str, str]] = {
+        "advanced": "each player may flip platforms before play (5 spaces, 2 points each)",
+    }
+
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> CrystalliaState:
         self.check_players(players)
+        self.check_options(options)
         advanced = bool((options or {}).get("advanced", False))
         return _deal(players, seed, advanced)
 

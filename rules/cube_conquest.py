@@ -431,6 +431,7 @@ class CubeConquest(Game[CubeState]):
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> CubeState:
         self.check_players(players)
+        self.check_options(options)
         return _deal(players, seed)
 
     def to_act(self, state: CubeState) -> frozenset[int]:

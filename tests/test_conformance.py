@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from rules import Event, Game, GameError, InvalidMove, NotYourTurn
+from rules import Event, Game, GameError, IllegalMove, InvalidMove, NotYourTurn
 
 GAME_IDS = sorted(rules.GAMES)
 MAX_MOVES = 20_000  # a random game that runs longer than this is a bug (no progress)
@@ -171,3 +171,13 @@ def test_nothing_outside_the_listed_moves_plays(game_id: str, words: list[str], 
         return
     results = {dumped(game, game.play(state, seat, m)[0]) for m in game.legal_moves(state, seat)}
     assert dumped(game, after) in results, f"{text!r} played but matches no listed move"
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_unknown_options_are_refused_with_a_sentence(game_id: str) -> None:
+    game = rules.GAMES[game_id]
+    with pytest.raises(IllegalMove) as refusal:
+        game.new(players=game.min_players, seed=1, options={"no-such-option": 1})
+    assert str(refusal.value).startswith(f"{game.name} has no option no-such-option; it ")
+    for name in game.options_help:  # every documented option has a description
+        assert game.options_help[name]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.service import Reply, TableError, TableService, encode, replay
+from bot.service import Reply, TableError, TableService, encode, parse_options, replay
 from bot.store import Store
 from rules.core import listing
 
@@ -491,3 +491,45 @@ def test_encoding_a_state_is_the_games_dump() -> None:
         assert text == json.dumps(game.dump(state), separators=(",", ":"))
         assert encode(game, game.load(json.loads(text))) == text
         state, _ = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))
+
+
+# --------------------------------------------------------------------------- game options
+
+
+def test_options_are_read_as_players_type_them() -> None:
+    assert parse_options("advanced") == {"advanced": True}
+    assert parse_options(" Variant=Couples, connect=any ") == {"variant": "couples",
+                                                              "connect": "any"}
+    assert parse_options("size=5 fast=false") == {"size": 5, "fast": False}
+    assert parse_options(None) == {} and parse_options("") == {}
+    with pytest.raises(TableError, match="'=x' is not an option"):
+        parse_options("=x")
+
+
+async def test_a_variant_that_needs_four_players_opens_and_checks_the_count_at_the_start(
+        service: TableService, store: Store) -> None:
+    await service.open(CH, 1, ANN, "Ann", "block-buster", parse_options("variant=couples"))
+    await service.join(CH, BOB, "Bob")
+    before = await snapshot(store)
+    with pytest.raises(rules.GameError, match="4 players, not 2"):
+        await service.start(CH, ANN)
+    assert await snapshot(store) == before
+    for user in (CY, DEE):
+        await service.join(CH, user, NAMES[user])
+    reply = await service.start(CH, ANN, seed=3)
+    assert reply.version == 1 and (await store.active_game(CH)) is not None
+
+
+async def test_unknown_options_are_refused_when_the_table_opens(
+        service: TableService, store: Store) -> None:
+    before = await snapshot(store)
+    with pytest.raises(rules.IllegalMove) as refusal:
+        await service.open(CH, 1, ANN, "Ann", "crystallia", {"advance": True})
+    assert str(refusal.value) == "Crystallia has no option advance; it knows advanced."
+    with pytest.raises(rules.IllegalMove) as refusal:
+        await service.open(CH, 1, ANN, "Ann", "cube-conquest", {"advanced": True})
+    assert str(refusal.value) == "Cube Conquest has no option advanced; it has none."
+    assert await snapshot(store) == before
+    await service.open(CH, 1, ANN, "Ann", "crystallia", {"advanced": True})
+    row = await store.active_game(CH)
+    assert row is not None and row.options == {"advanced": True}
