@@ -35,38 +35,6 @@ POWERS = ["rotate", "chaos", "death", "life"]
 # --------------------------------------------------------------------------- seats
 
 
-@dataclass(frozen=True)
-class Seat:
-    """One seat: its colour, its name as drawn (what the font can show) and as said."""
-
-    index: int
-    colour: SeatColour
-    name: str
-    spoken: str
-
-
-def seats(view: dict[str, Any]) -> list[Seat]:
-    """The seats of ``view``, named by ``view['names']`` when the bot gave them."""
-    names = view.get("names") or []
-    out = []
-    for i, colour_name in enumerate(view["colours"]):
-        colour, plain = kit.seat_colour(colour_name), colour_name.capitalize()
-        given = " ".join(str(names[i]).split()) if i < len(names) and names[i] else ""
-        drawn = kit.clean(given)
-        out.append(Seat(i, colour, drawn if drawn.strip("? ") else plain, given or plain))
-    return out
-
-
-def _called(seat: Seat) -> str:
-    """'Red', or 'Alice (Red)' when the bot gave display names."""
-    colour = seat.colour.name.capitalize()
-    return colour if seat.spoken == colour else f"{seat.spoken} ({colour})"
-
-
-def _listing(words: list[str]) -> str:
-    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _sides(sides: list[Any]) -> str:
     words = {"P": "piercer", "B": "barrier"}
     return "-".join(words.get(str(v), str(v)) for v in sides)
@@ -77,11 +45,11 @@ def _sides(sides: list[Any]) -> str:
 
 def status(view: dict[str, Any]) -> tuple[str, str]:
     """The headline (who acts, doing what) and a second line with detail."""
-    all_seats = seats(view)
+    all_seats = kit.seats(view)
     if view.get("result") is not None:
         winners = [all_seats[s].name for s in view["result"]["winners"]]
         verb = "wins" if len(winners) == 1 else "draw"
-        return (f"Game over: {_listing(winners)} {verb}",
+        return (f"Game over: {kit.listing(winners)} {verb}",
                 kit.clean(str(view["result"]["reason"]).split(". ")[0].rstrip(".") + "."))
     acting = all_seats[view["turn"]].name
     pending = view.get("pending")
@@ -98,11 +66,11 @@ def status(view: dict[str, Any]) -> tuple[str, str]:
 
 def summary(view: dict[str, Any]) -> str:
     """One line for screen readers and notifications."""
-    all_seats = seats(view)
+    all_seats = kit.seats(view)
     if view.get("result") is not None:
         lead = f"game over: {str(view['result']['reason']).rstrip('.')}"
     else:
-        acting = _called(all_seats[view["turn"]])
+        acting = kit.called(all_seats[view["turn"]])
         pending = view.get("pending")
         if pending and pending["kind"] == "rotate":
             lead = f"{acting} to decide whether to rotate {pending['square']}"
@@ -118,9 +86,9 @@ def summary(view: dict[str, Any]) -> str:
         if last.get("power"):
             text += f" with {last['power']}"
         if last.get("defeated"):
-            text += f", defeated {_listing(last['defeated'])}"
+            text += f", defeated {kit.listing(last['defeated'])}"
         if last.get("captured"):
-            text += f", captured {_listing(last['captured'])}"
+            text += f", captured {kit.listing(last['captured'])}"
         if last.get("struck"):
             text += ", struck by death"
         parts.append(text + ".")
@@ -240,7 +208,7 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
 
 def _header(image: Image.Image, view: dict[str, Any], at: Layout) -> int:
     head, detail = status(view)
-    all_seats = seats(view)
+    all_seats = kit.seats(view)
     shown = view["result"]["winners"] if view.get("result") is not None else view["to_act"]
     x, top, size = at.margin, at.px(28), at.px(54)
     for s in shown:
@@ -312,7 +280,7 @@ def _panel(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     marked = set(result["winners"] if result is not None else view["to_act"])
     right = at.width - at.margin
     row, chip = at.px(172), at.px(52)
-    for seat in seats(view):
+    for seat in kit.seats(view):
         i = seat.index
         top = y
         if i in marked:
@@ -367,7 +335,7 @@ def _result(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int
 
 def _hand(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     """The seat's own hand, each tile under its number: 'place 2 at c3' uses tile 2."""
-    seat = seats(view)[view["seat"]]
+    seat = kit.seats(view)[view["seat"]]
     hand: list[dict[str, Any]] = list(view["hand"])
     y += at.px(52)
     kit.chip(image, (at.margin, y - at.px(38), at.margin + at.px(46), y + at.px(8)),

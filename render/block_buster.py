@@ -67,12 +67,8 @@ def sides(view: dict[str, Any]) -> list[Side]:
     return out
 
 
-def _listing(words: list[str]) -> str:
-    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _seat_spoken(view: dict[str, Any], seat: int) -> str:
-    return _listing([s.spoken for s in sides(view) if s.seat == seat])
+    return kit.listing([s.spoken for s in sides(view) if s.seat == seat])
 
 
 # --------------------------------------------------------------------------- words
@@ -83,7 +79,7 @@ def status(view: dict[str, Any]) -> tuple[str, str]:
     all_sides = sides(view)
     result = view.get("result")
     if result is not None:
-        winners = _listing([s.name for s in all_sides if s.seat in result["winners"]])
+        winners = kit.listing([s.name for s in all_sides if s.seat in result["winners"]])
         verb = "wins" if len(result["winners"]) == 1 else "win"
         return f"Game over: {winners} {verb}", kit.clean(str(result["reason"]))
     side = all_sides[int(view["turn"])]

@@ -67,10 +67,6 @@ def names(view: dict[str, Any]) -> list[str]:
     return out
 
 
-def _listing(words: list[str]) -> str:
-    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 # --------------------------------------------------------------------------- words
 
 
@@ -81,7 +77,7 @@ def status(view: dict[str, Any]) -> tuple[str, str]:
         winners = [who[s] for s in view["result"]["winners"]]
         verb = "wins" if len(winners) == 1 else "win"
         reason = str(view["result"]["reason"]).split(". ")[0].rstrip(".") + "."
-        return f"Game over: {_listing(winners)} {verb}", reason
+        return f"Game over: {kit.listing(winners)} {verb}", reason
     seat = view["turn"]
     phase = view["phase"]
     second = "Second turn in a row. " if view["streak"] == 2 else ""

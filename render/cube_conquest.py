@@ -154,38 +154,6 @@ def icon(draw: ImageDraw.ImageDraw, symbol: str, box: Box, fill: RGB = INK) -> N
 # --------------------------------------------------------------------------- seats
 
 
-@dataclass(frozen=True)
-class Seat:
-    """One seat: its colour, its name as drawn (what the font can show) and as said."""
-
-    index: int
-    colour: SeatColour
-    name: str
-    spoken: str
-
-
-def seats(view: dict[str, Any]) -> list[Seat]:
-    """The seats of ``view``, named by ``view['names']`` when the bot gave them."""
-    names = view.get("names") or []
-    out = []
-    for i, colour_name in enumerate(view["colours"]):
-        colour, plain = kit.seat_colour(colour_name), colour_name.capitalize()
-        given = " ".join(str(names[i]).split()) if i < len(names) and names[i] else ""
-        drawn = kit.clean(given)
-        out.append(Seat(i, colour, drawn if drawn.strip("? ") else plain, given or plain))
-    return out
-
-
-def _called(seat: Seat) -> str:
-    """'Blue', or 'Alice (Blue)' when the bot gave display names."""
-    colour = seat.colour.name.capitalize()
-    return colour if seat.spoken == colour else f"{seat.spoken} ({colour})"
-
-
-def _listing(words: list[str]) -> str:
-    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _card(symbol: str) -> str:
     return f"{symbol} ({PIPS[symbol]})" if symbol in PIPS else symbol
 
@@ -195,41 +163,41 @@ def _card(symbol: str) -> str:
 
 def status(view: dict[str, Any]) -> tuple[str, str]:
     """The headline (who acts, doing what) and a second line with detail."""
-    all_seats = seats(view)
+    all_seats = kit.seats(view)
     acting = [all_seats[s].name for s in view["to_act"]]
     phase, attack = view["phase"], view.get("attack")
     if view.get("result") is not None:
         winners = [all_seats[s].name for s in view["result"]["winners"]]
         verb = "wins" if len(winners) == 1 else "win"
         reason = str(view["result"]["reason"]).split(". ")[0].rstrip(".") + "."
-        return f"Game over: {_listing(winners)} {verb}", kit.clean(reason)
+        return f"Game over: {kit.listing(winners)} {verb}", kit.clean(reason)
     if phase == "setup":
-        return (f"{_listing(acting)} places a starting cube",
+        return (f"{kit.listing(acting)} places a starting cube",
                 "Setup: each seat puts 2 cubes on its own edge.")
     if attack is not None:
         attacker, defender = all_seats[attack["attacker"]], all_seats[attack["defender"]]
         fight = f"{attacker.name} attacks {defender.name} on {attack['to']} from {attack['from']}"
         if phase == "choose":
-            return (f"{_listing(acting)} picks a card to defend",
+            return (f"{kit.listing(acting)} picks a card to defend",
                     f"{fight}; {attacker.name} revealed {_card(str(attack['attacker_card']))}.")
         verb = "chooses a card" if len(acting) == 1 else "choose cards"
-        return f"{_listing(acting)} {verb} in secret", f"{fight}."
-    return f"{_listing(acting)} to move", f"First to {view['points_to_win']} points wins."
+        return f"{kit.listing(acting)} {verb} in secret", f"{fight}."
+    return f"{kit.listing(acting)} to move", f"First to {view['points_to_win']} points wins."
 
 
 def summary(view: dict[str, Any]) -> str:
     """One line for screen readers and notifications."""
-    all_seats = seats(view)
+    all_seats = kit.seats(view)
     phase, attack = view["phase"], view.get("attack")
-    acting = _listing([_called(all_seats[s]) for s in view["to_act"]])
+    acting = kit.listing([kit.called(all_seats[s]) for s in view["to_act"]])
     if view.get("result") is not None:
         lead = f"game over: {str(view['result']['reason']).rstrip('.')}"
     elif phase == "setup":
         edges = sorted({view["edges"][s] for s in view["to_act"]})
-        lead = f"setup, {acting} places a starting cube on the {_listing(edges)} edge"
+        lead = f"setup, {acting} places a starting cube on the {kit.listing(edges)} edge"
     elif attack is not None:
-        attacker = _called(all_seats[attack["attacker"]])
-        defender = _called(all_seats[attack["defender"]])
+        attacker = kit.called(all_seats[attack["attacker"]])
+        defender = kit.called(all_seats[attack["defender"]])
         target = f"{defender}'s Outpost" if attack.get("outpost") else defender
         lead = f"{attacker} attacks {target} on {attack['to']} from {attack['from']}"
         if phase == "choose":
@@ -256,7 +224,7 @@ def summary(view: dict[str, Any]) -> str:
     if view.get("seat") is not None and "hand" in view:
         mine = _own_picks(view)
         if mine:
-            parts.append(f"You chose {_listing([_card(c) for c in mine])}.")
+            parts.append(f"You chose {kit.listing([_card(c) for c in mine])}.")
         hand = ", ".join(_card(c) for c in view["hand"]) or "no cards"
         parts.append(f"Your hand: {hand}.")
     return " ".join(" ".join(parts).split())
@@ -402,7 +370,7 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
 def _header(image: Image.Image, view: dict[str, Any], at: Layout) -> int:
     """The status line: chips of the seats awaited (or the winners), what happens now."""
     head, detail = status(view)
-    all_seats = seats(view)
+    all_seats = kit.seats(view)
     shown = view["result"]["winners"] if view.get("result") is not None else view["to_act"]
     x, top, size = at.margin, at.px(28), at.px(54)
     for s in shown:
@@ -510,7 +478,7 @@ def _table(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     row, chip = at.px(70), at.px(52)
     result = view.get("result")
     marked = set(result["winners"] if result is not None else view["to_act"])
-    for seat in seats(view):
+    for seat in kit.seats(view):
         i = seat.index
         top, middle = y, y + row // 2
         if i in marked:
@@ -558,7 +526,7 @@ def _pill(image: Image.Image, symbol: str, x: int, middle: int, at: Layout) -> i
 def _attack(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     """The fight in progress: who attacks whom, and each side's card as far as it is known."""
     attack = view["attack"]
-    all_seats = seats(view)
+    all_seats = kit.seats(view)
     draw_ = ImageDraw.Draw(image)
     top, right = y + at.px(8), at.width - at.margin
     title = f"Attack on {attack['to']} from {attack['from']}"
@@ -622,7 +590,7 @@ def _result(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int
 
 def _hand(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     """A seat's own hand as cards, and its discard pile (what 'prepare' can take back)."""
-    seat = seats(view)[view["seat"]]
+    seat = kit.seats(view)[view["seat"]]
     hand: list[str] = list(view["hand"])
     y += at.px(52)
     kit.chip(image, (at.margin, y - at.px(38), at.margin + at.px(46), y + at.px(8)),

@@ -15,6 +15,7 @@ import io
 import math
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -314,3 +315,39 @@ def finish(image: Image.Image, *, surfaces: tuple[RGB, ...] = ()) -> bytes:
     out = io.BytesIO()
     quantized.save(out, format="PNG", compress_level=3)
     return out.getvalue()
+
+
+# --------------------------------------------------------------------------- seats and names
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat: its colour, its name as drawn (what the font can show) and as said."""
+
+    index: int
+    colour: SeatColour
+    name: str
+    spoken: str
+
+
+def seats(view: dict[str, Any]) -> list[Seat]:
+    """The seats of ``view``, named by ``view['names']`` when the bot gave them."""
+    names = view.get("names") or []
+    out = []
+    for i, colour_name in enumerate(view["colours"]):
+        colour, plain = seat_colour(colour_name), colour_name.capitalize()
+        given = " ".join(str(names[i]).split()) if i < len(names) and names[i] else ""
+        drawn = clean(given)
+        out.append(Seat(i, colour, drawn if drawn.strip("? ") else plain, given or plain))
+    return out
+
+
+def called(seat: Seat) -> str:
+    """'Blue', or 'Alice (Blue)' when the bot gave display names."""
+    colour = seat.colour.name.capitalize()
+    return colour if seat.spoken == colour else f"{seat.spoken} ({colour})"
+
+
+def listing(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -6,8 +6,8 @@ written north-east-south-west; ``P`` is a piercer side, ``B`` a barrier side.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
@@ -16,6 +16,7 @@ import rules
 from rules import GameOver, IllegalMove, InvalidMove, NotYourTurn
 from rules import battle_tiles as bt
 from rules.battle_tiles import INDEX, TilesState
+from tests.refusals import assert_refused
 
 GAME = rules.GAMES["battle-tiles"]
 RED, BLUE = 0, 1
@@ -78,15 +79,7 @@ def position(grid: dict[str, str] | None = None, *, hands: list[list[int]] | Non
     return GAME.load(data)
 
 
-def refused(state: TilesState, seat: int, text: str, error: type[Exception], message: str
-            ) -> None:
-    """The move is refused with exactly this class and sentence, and nothing changes."""
-    before = json.dumps(GAME.dump(state))
-    with pytest.raises(error) as caught:
-        GAME.play(state, seat, text)
-    assert type(caught.value) is error
-    assert str(caught.value) == message
-    assert json.dumps(GAME.dump(state)) == before
+refused = partial(assert_refused, GAME)
 
 
 def markers_on(state: TilesState) -> dict[str, str]:

@@ -8,9 +8,9 @@ spaces are the rest of e5-h8.
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
@@ -26,6 +26,7 @@ from rules.block_buster import (
     BlockState,
     square_xy,
 )
+from tests.refusals import assert_refused
 
 GAME = rules.GAMES["block-buster"]
 BLUE, RED, YELLOW, GREEN = 0, 1, 2, 3
@@ -60,15 +61,7 @@ def position(players: int = 2, *, squares: dict[str, int] | None = None,
     return GAME.load(data)
 
 
-def refused(state: BlockState, seat: int, text: str, error: type[Exception], message: str
-            ) -> None:
-    """The move is refused with exactly this class and sentence, and nothing changes."""
-    before = json.dumps(GAME.dump(state))
-    with pytest.raises(error) as caught:
-        GAME.play(state, seat, text)
-    assert type(caught.value) is error
-    assert str(caught.value) == message
-    assert json.dumps(GAME.dump(state)) == before
+refused = partial(assert_refused, GAME)
 
 
 def holder(state: BlockState, square: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from rules.crystallia import (
     build_board,
     score,
 )
+from tests.refusals import assert_refused
 
 GAME = rules.GAMES["crystallia"]
 C = {name: n for n, name in enumerate(COLOURS)}
@@ -90,14 +92,7 @@ def position(*, board: str = "", stones: list[tuple[str, str]] | None = None,
     return GAME.load(data)
 
 
-def refused(state: CrystalliaState, seat: int, text: str, error: type[Exception],
-            message: str) -> None:
-    before = json.dumps(GAME.dump(state), sort_keys=True)
-    with pytest.raises(error) as caught:
-        GAME.play(state, seat, text)
-    assert type(caught.value) is error
-    assert str(caught.value) == message
-    assert json.dumps(GAME.dump(state), sort_keys=True) == before
+refused = partial(assert_refused, GAME)
 
 
 def play(state: CrystalliaState, *moves: str, seat: int | None = None

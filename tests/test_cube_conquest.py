@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 import rules
 from rules import GameOver, IllegalMove, InvalidMove, NotYourTurn
 from rules.cube_conquest import INDEX, SQUARES, SYMBOLS, CubeState
+from tests.refusals import assert_refused
 
 GAME = rules.GAMES["cube-conquest"]
 S = {name: n for n, name in enumerate(SYMBOLS)}  # symbol name -> index
@@ -57,15 +59,7 @@ def cubes_of(state: CubeState, seat: int) -> dict[str, int]:
     return {SQUARES[i]: state.height[i] for i in range(25) if state.owner[i] == seat}
 
 
-def refused(state: CubeState, seat: int, text: str, error: type[Exception], message: str
-            ) -> None:
-    """The move is refused with exactly this class and sentence, and nothing changes."""
-    before = json.dumps(GAME.dump(state))
-    with pytest.raises(error) as caught:
-        GAME.play(state, seat, text)
-    assert type(caught.value) is error
-    assert str(caught.value) == message
-    assert json.dumps(GAME.dump(state)) == before
+refused = partial(assert_refused, GAME)
 
 
 # --------------------------------------------------------------------------- setup
