@@ -12,7 +12,6 @@ Everything drawn comes from the view: the opponent's hand is only a count.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -170,30 +169,9 @@ def _tile(sides: tuple[Any, ...], scoring: bool, marker: SeatColour | None, toke
     return tile
 
 
-# --------------------------------------------------------------------------- layout
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Every measure of the picture for one width; designed at 1000 px and scaled."""
-
-    width: int
-
-    def px(self, value: float) -> int:
-        return round(value * self.width / 1000)
-
-    @property
-    def margin(self) -> int:
-        return self.px(65)
-
-    @property
-    def body(self) -> int:
-        return self.width - 2 * self.margin
-
-
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
-    at = Layout(width)
+    at = kit.Layout(width, margin_at_1000=65)
     image = Image.new("RGB", (width, at.px(2600)), PAPER)
     y = _header(image, view, at)
     y = _grid(image, view, at, y)
@@ -206,7 +184,7 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     return image.crop((0, 0, width, y + at.px(36)))
 
 
-def _header(image: Image.Image, view: dict[str, Any], at: Layout) -> int:
+def _header(image: Image.Image, view: dict[str, Any], at: kit.Layout) -> int:
     head, detail = status(view)
     all_seats = kit.seats(view)
     shown = view["result"]["winners"] if view.get("result") is not None else view["to_act"]
@@ -222,7 +200,7 @@ def _header(image: Image.Image, view: dict[str, Any], at: Layout) -> int:
     return at.px(150)
 
 
-def _grid(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _grid(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     size = int(view["size"])
     cell = at.body // size
     grid = Grid(size, size, (at.width - cell * size) // 2, y + at.px(56), cell)
@@ -266,14 +244,14 @@ def _legend_lines(size: int, width: int) -> tuple[str, ...]:
     return tuple(kit.wrap(LEGEND, size, width))
 
 
-def _legend(image: Image.Image, at: Layout, y: int) -> int:
+def _legend(image: Image.Image, at: kit.Layout, y: int) -> int:
     for text in _legend_lines(at.px(28), at.body):
         kit.text(image, (at.margin, y), text, at.px(28), MUTED)
         y += at.px(38)
     return y + at.px(4)
 
 
-def _panel(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _panel(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """Two lines per seat: name and score; then markers, captures, tiles and tokens."""
     draw_ = ImageDraw.Draw(image)
     result = view.get("result")
@@ -319,7 +297,7 @@ def _panel(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     return y + at.px(10)
 
 
-def _result(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _result(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     draw_ = ImageDraw.Draw(image)
     top = y + at.px(8)
     y = top + at.px(52)
@@ -333,7 +311,7 @@ def _result(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int
     return y + at.px(20)
 
 
-def _hand(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _hand(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """The seat's own hand, each tile under its number: 'place 2 at c3' uses tile 2."""
     seat = kit.seats(view)[view["seat"]]
     hand: list[dict[str, Any]] = list(view["hand"])

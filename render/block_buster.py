@@ -128,30 +128,9 @@ def _anchor(last: dict[str, Any]) -> str:
     return kit.square_name(left, low)
 
 
-# --------------------------------------------------------------------------- layout
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Every measure of the picture for one width; designed at 1000 px and scaled."""
-
-    width: int
-
-    def px(self, value: float) -> int:
-        return round(value * self.width / 1000)
-
-    @property
-    def margin(self) -> int:
-        return self.px(46)
-
-    @property
-    def body(self) -> int:
-        return self.width - 2 * self.margin
-
-
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
-    at = Layout(width)
+    at = kit.Layout(width, margin_at_1000=46)
     image = Image.new("RGB", (width, at.px(3400)), PAPER)
     y = _header(image, view, at)
     y = _board(image, view, at, y)
@@ -160,7 +139,7 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     return image.crop((0, 0, width, y + at.px(30)))
 
 
-def _header(image: Image.Image, view: dict[str, Any], at: Layout) -> int:
+def _header(image: Image.Image, view: dict[str, Any], at: kit.Layout) -> int:
     head, detail = status(view)
     all_sides = sides(view)
     result = view.get("result")
@@ -181,7 +160,7 @@ def _header(image: Image.Image, view: dict[str, Any], at: Layout) -> int:
 # --------------------------------------------------------------------------- the board
 
 
-def _board(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     files, ranks = int(view["files"]), int(view["ranks"])
     cell = at.body // files
     grid = Grid(files, ranks, (at.width - cell * files) // 2, y + at.px(40), cell)
@@ -236,7 +215,7 @@ def _edges(squares: set[tuple[int, int]], grid: Grid) -> list[tuple[int, int, in
     return out
 
 
-def _block(image: Image.Image, grid: Grid, placed: dict[str, Any], side: Side, at: Layout
+def _block(image: Image.Image, grid: Grid, placed: dict[str, Any], side: Side, at: kit.Layout
            ) -> None:
     """A placed block: its squares in the colour, its letter on each, its outline in ink."""
     draw_ = ImageDraw.Draw(image)
@@ -252,7 +231,7 @@ def _block(image: Image.Image, grid: Grid, placed: dict[str, Any], side: Side, a
         draw_.line(line, fill=INK, width=width)
 
 
-def _boundary(draw_: ImageDraw.ImageDraw, board: list[str], grid: Grid, at: Layout) -> None:
+def _boundary(draw_: ImageDraw.ImageDraw, board: list[str], grid: Grid, at: kit.Layout) -> None:
     """The placing area's boundary: a thick ink line around every square inside it."""
     inside = {(f, r) for r, row in enumerate(board) for f, c in enumerate(row) if c != "-"}
     inside_lines = _edges(inside, grid)
@@ -264,7 +243,7 @@ def _boundary(draw_: ImageDraw.ImageDraw, board: list[str], grid: Grid, at: Layo
                             fill=INK)
 
 
-def _ring(draw_: ImageDraw.ImageDraw, grid: Grid, squares: list[str], at: Layout) -> None:
+def _ring(draw_: ImageDraw.ImageDraw, grid: Grid, squares: list[str], at: kit.Layout) -> None:
     """The last block placed, ringed in white and ink so the eye finds it."""
     cells = {kit.square_index(s) for s in squares}
     for x0, y0, x1, y1 in _edges(cells, grid):
@@ -274,7 +253,7 @@ def _ring(draw_: ImageDraw.ImageDraw, grid: Grid, squares: list[str], at: Layout
 
 
 def _point_block(image: Image.Image, grid: Grid, point: dict[str, Any], all_sides: list[Side],
-                 at: Layout) -> None:
+                 at: kit.Layout) -> None:
     """A point block: its shape; a band with the leader's letter and count (or 'tie'); the
     whole tile in the colour once won for good."""
     cells = [kit.square_index(s) for s in point["squares"]]
@@ -344,7 +323,7 @@ def icon(draw_: ImageDraw.ImageDraw, kind: str, box: Box, fill: RGB = INK) -> No
 # --------------------------------------------------------------------------- the panels
 
 
-def _panels(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _panels(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """One panel per colour, in turn order: name, penalties, score, blocks left as shapes."""
     all_sides = sides(view)
     draw_ = ImageDraw.Draw(image)
@@ -375,7 +354,7 @@ def _panels(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int
     return y
 
 
-def _shapes(image: Image.Image, blocks: list[str], side: Side, at: Layout, y: int) -> int:
+def _shapes(image: Image.Image, blocks: list[str], side: Side, at: kit.Layout, y: int) -> int:
     """The blocks still to place, drawn as shapes with their names under them; '2x' when a
     colour holds two of a block (the official 2-player game)."""
     if not blocks:
@@ -416,7 +395,7 @@ def _wrapped(text: str, size: int, width: int) -> tuple[str, ...]:
     return tuple(kit.wrap(text, size, width))
 
 
-def _legend(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _legend(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """How to read a move, and the tokens left."""
     supply = view["supply"]
     lines = [

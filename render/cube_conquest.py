@@ -17,7 +17,6 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -326,34 +325,12 @@ def _cube(colour: SeatColour, size: int, outpost: bool) -> Image.Image:
     return sprite
 
 
-# --------------------------------------------------------------------------- layout
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Every measure of the picture for one width; designed at 1000 px and scaled."""
-
-    width: int
-
-    def px(self, value: float) -> int:
-        return round(value * self.width / 1000)
-
-    @property
-    def margin(self) -> int:
-        return self.px(65)
-
-    @property
-    def body(self) -> int:
-        """Width of the board and the panels under it."""
-        return self.width - 2 * self.margin
-
-
 # --------------------------------------------------------------------------- drawing
 
 
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
-    at = Layout(width)
+    at = kit.Layout(width, margin_at_1000=65)
     image = Image.new("RGB", (width, at.px(3200)), PAPER)
     y = _header(image, view, at)
     y = _board(image, view, at, y)
@@ -367,7 +344,7 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     return image.crop((0, 0, width, y + at.px(36)))
 
 
-def _header(image: Image.Image, view: dict[str, Any], at: Layout) -> int:
+def _header(image: Image.Image, view: dict[str, Any], at: kit.Layout) -> int:
     """The status line: chips of the seats awaited (or the winners), what happens now."""
     head, detail = status(view)
     all_seats = kit.seats(view)
@@ -384,7 +361,7 @@ def _header(image: Image.Image, view: dict[str, Any], at: Layout) -> int:
     return at.px(150)
 
 
-def _board(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """The board: mat, tiles, home edges, coordinates, the last action, the cubes."""
     size = int(view["size"])
     cell = at.body // size
@@ -423,7 +400,7 @@ def _board(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     return grid.bottom + at.px(66)
 
 
-def _edges(image: Image.Image, view: dict[str, Any], grid: Grid, at: Layout) -> None:
+def _edges(image: Image.Image, view: dict[str, Any], grid: Grid, at: kit.Layout) -> None:
     """Each seat's home edge, a bar in its colour between the board and the coordinates."""
     draw_ = ImageDraw.Draw(image)
     near, far = at.px(12), at.px(26)
@@ -439,7 +416,7 @@ def _edges(image: Image.Image, view: dict[str, Any], grid: Grid, at: Layout) -> 
                             width=max(1, at.px(2)))
 
 
-def _last(draw_: ImageDraw.ImageDraw, view: dict[str, Any], grid: Grid, at: Layout) -> None:
+def _last(draw_: ImageDraw.ImageDraw, view: dict[str, Any], grid: Grid, at: kit.Layout) -> None:
     """The route of the last move (or the line of an attack) as an arrow, start ringed.
 
     The tiles it touched are lit as well; their names are drawn again over the arrow.
@@ -464,7 +441,7 @@ def _last(draw_: ImageDraw.ImageDraw, view: dict[str, Any], grid: Grid, at: Layo
 # --------------------------------------------------------------------------- the panel
 
 
-def _table(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _table(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """One row per seat: points, cubes in supply, cards in hand, cards in deck."""
     draw_ = ImageDraw.Draw(image)
     shared = len(view["deck_counts"]) != len(view["colours"])
@@ -509,7 +486,7 @@ def _table(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     return y + at.px(16)
 
 
-def _pill(image: Image.Image, symbol: str, x: int, middle: int, at: Layout) -> int:
+def _pill(image: Image.Image, symbol: str, x: int, middle: int, at: kit.Layout) -> int:
     """A small card face: icon and 'crown 5'; returns its width."""
     draw_ = ImageDraw.Draw(image)
     label = f"{symbol} {PIPS.get(symbol, '')}".strip()
@@ -523,7 +500,7 @@ def _pill(image: Image.Image, symbol: str, x: int, middle: int, at: Layout) -> i
     return width
 
 
-def _attack(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _attack(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """The fight in progress: who attacks whom, and each side's card as far as it is known."""
     attack = view["attack"]
     all_seats = kit.seats(view)
@@ -573,7 +550,7 @@ def _attack(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int
     return y + at.px(20)
 
 
-def _result(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _result(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """The end: why the game ended and who won."""
     draw_ = ImageDraw.Draw(image)
     top = y + at.px(8)
@@ -588,7 +565,7 @@ def _result(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int
     return y + at.px(20)
 
 
-def _hand(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+def _hand(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """A seat's own hand as cards, and its discard pile (what 'prepare' can take back)."""
     seat = kit.seats(view)[view["seat"]]
     hand: list[str] = list(view["hand"])

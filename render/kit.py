@@ -351,3 +351,26 @@ def called(seat: Seat) -> str:
 def listing(words: list[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Every measure of a picture for one width: designed at 1000 px and scaled."""
+
+    width: int
+    margin_at_1000: int = 65
+
+    def px(self, value: float) -> int:
+        return round(value * self.width / 1000)
+
+    @property
+    def margin(self) -> int:
+        return self.px(self.margin_at_1000)
+
+    @property
+    def body(self) -> int:
+        """Width of the board and the panels under it."""
+        return self.width - 2 * self.margin
