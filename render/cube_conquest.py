@@ -332,7 +332,7 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
     at = kit.Layout(width, margin_at_1000=65)
     image = Image.new("RGB", (width, at.px(3200)), PAPER)
-    y = _header(image, view, at)
+    y = kit.header(image, view, at, *status(view))
     y = _board(image, view, at, y)
     y = _table(image, view, at, y)
     if view.get("attack") is not None:
@@ -342,23 +342,6 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     if view.get("seat") is not None and "hand" in view:
         y = _hand(image, view, at, y)
     return image.crop((0, 0, width, y + at.px(36)))
-
-
-def _header(image: Image.Image, view: dict[str, Any], at: kit.Layout) -> int:
-    """The status line: chips of the seats awaited (or the winners), what happens now."""
-    head, detail = status(view)
-    all_seats = kit.seats(view)
-    shown = view["result"]["winners"] if view.get("result") is not None else view["to_act"]
-    x, top, size = at.margin, at.px(28), at.px(54)
-    for s in shown:
-        kit.chip(image, (x, top, x + size, top + size), all_seats[s].colour, at.px(34))
-        x += size + at.px(10)
-    x += at.px(8)
-    kit.text(image, (x, top + size // 2), kit.fit(head, at.px(40), at.width - at.margin - x,
-             bold=True), at.px(40), INK, anchor="lm", bold=True)
-    kit.text(image, (at.margin, at.px(124)), kit.fit(detail, at.px(30), at.body), at.px(30),
-             MUTED)
-    return at.px(150)
 
 
 def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:

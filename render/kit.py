@@ -374,3 +374,20 @@ class Layout:
     def body(self) -> int:
         """Width of the board and the panels under it."""
         return self.width - 2 * self.margin
+
+
+def header(image: Image.Image, view: dict[str, Any], at: Layout, head: str, detail: str
+           ) -> int:
+    """The status line at the top: chips of the seats awaited (or of the winners), what
+    happens now in large type, and a detail line under it. Returns where it ends."""
+    all_seats = seats(view)
+    shown = view["result"]["winners"] if view.get("result") is not None else view["to_act"]
+    x, top, size = at.margin, at.px(28), at.px(54)
+    for s in shown:
+        chip(image, (x, top, x + size, top + size), all_seats[s].colour, at.px(34))
+        x += size + at.px(10)
+    x += at.px(8)
+    text(image, (x, top + size // 2), fit(head, at.px(40), at.width - at.margin - x,
+         bold=True), at.px(40), INK, anchor="lm", bold=True)
+    text(image, (at.margin, at.px(124)), fit(detail, at.px(30), at.body), at.px(30), MUTED)
+    return at.px(150)
