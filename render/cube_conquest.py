@@ -338,7 +338,7 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     if view.get("attack") is not None:
         y = _attack(image, view, at, y)
     if view.get("result") is not None:
-        y = _result(image, view, at, y)
+        y = kit.result_box(image, view, at, y)
     if view.get("seat") is not None and "hand" in view:
         y = _hand(image, view, at, y)
     return image.crop((0, 0, width, y + at.px(36)))
@@ -530,21 +530,6 @@ def _attack(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) ->
     y += at.px(24)
     draw_.rounded_rectangle((at.margin, top, right, y), radius=at.px(16), outline=INK,
                             width=at.px(4))
-    return y + at.px(20)
-
-
-def _result(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
-    """The end: why the game ended and who won."""
-    draw_ = ImageDraw.Draw(image)
-    top = y + at.px(8)
-    y = top + at.px(52)
-    kit.text(image, (at.margin + at.px(20), y), "Game over", at.px(38), INK, bold=True)
-    for line in kit.wrap(kit.clean(view["result"]["reason"]), at.px(32), at.body - at.px(40)):
-        y += at.px(44)
-        kit.text(image, (at.margin + at.px(20), y), line, at.px(32), INK)
-    y += at.px(26)
-    draw_.rounded_rectangle((at.margin, top, at.width - at.margin, y), radius=at.px(16),
-                            outline=INK, width=at.px(4))
     return y + at.px(20)
 
 

@@ -391,3 +391,18 @@ def header(image: Image.Image, view: dict[str, Any], at: Layout, head: str, deta
          bold=True), at.px(40), INK, anchor="lm", bold=True)
     text(image, (at.margin, at.px(124)), fit(detail, at.px(30), at.body), at.px(30), MUTED)
     return at.px(150)
+
+
+def result_box(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+    """The end of the game: 'Game over' and the reason, framed. Returns where it ends."""
+    draw_ = ImageDraw.Draw(image)
+    top = y + at.px(8)
+    y = top + at.px(52)
+    text(image, (at.margin + at.px(20), y), "Game over", at.px(38), INK, bold=True)
+    for line in wrap(clean(view["result"]["reason"]), at.px(32), at.body - at.px(40)):
+        y += at.px(44)
+        text(image, (at.margin + at.px(20), y), line, at.px(32), INK)
+    y += at.px(26)
+    draw_.rounded_rectangle((at.margin, top, at.width - at.margin, y), radius=at.px(16),
+                            outline=INK, width=at.px(4))
+    return y + at.px(20)
