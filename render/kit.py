@@ -11,12 +11,14 @@ cached mask pasted onto the picture costs a fraction of laying the text out agai
 from __future__ import annotations
 
 import functools
-import io
 import math
+import struct
 import unicodedata
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
@@ -304,17 +306,44 @@ def palette(surfaces: tuple[RGB, ...] = ()) -> Image.Image:
 
 
 def finish(image: Image.Image, *, surfaces: tuple[RGB, ...] = ()) -> bytes:
-    """Encode as PNG with a fixed palette: a third of the bytes, and fast.
+    """Encode as an 8-bit palette PNG: a third of the bytes of RGB, and fast.
 
     Every colour a picture draws must be in the kit or among ``surfaces``; blends are mapped
-    to the nearest ramp colour. Measured on Cube Conquest boards (1000 px wide): mapping to
-    the fixed palette takes ~3 ms against ~14 ms for an adaptive octree, and zlib level 3
-    takes ~6 ms for ~70 KB against ~18 ms for ~55 KB at level 6.
+    to the nearest ramp colour (~3 ms for a 1000 x 1750 picture, against ~14 ms for an
+    adaptive octree). ``image`` may already be a palette image on the kit's palette.
     """
-    quantized = image.quantize(palette=palette(surfaces), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    quantized.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    if image.mode != "P":
+        image = image.quantize(palette=palette(surfaces), dither=Image.Dither.NONE)
+    return png_bytes(image)
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+DEFLATE_LEVEL = 1  # ISA-L's fastest; its level 3 is 7x slower for 0-3% fewer bytes
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return (struct.pack(">I", len(data)) + kind + data
+            + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind))))
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """A palette ('P') image as PNG bytes, written here rather than by Pillow.
+
+    Pillow deflates with zlib; ISA-L's deflate (the ``isal`` package) is 5x faster at the
+    same size: on a 1000 x 1750 Cube Conquest picture, 0.9 ms and 89 KB against 4.5 ms and
+    93 KB for zlib level 1 (7.4 ms and 69 KB at level 3, which Pillow used here before).
+    The format is the plainest PNG: 8-bit indices, every row unfiltered.
+    """
+    if image.mode != "P":
+        raise ValueError(f"png_bytes takes a palette image, not mode {image.mode!r}.")
+    width, height = image.size
+    framed = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte, 0
+    framed.paste(image, (1, 0))
+    colours = bytes((image.getpalette() or [0, 0, 0])[:768])
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit, palette
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", colours),
+                     _chunk(b"IDAT", isal_zlib.compress(framed.tobytes(), DEFLATE_LEVEL)),
+                     _chunk(b"IEND", b"")))
 
 
 # --------------------------------------------------------------------------- seats and names

@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import render
 import rules
@@ -320,3 +320,25 @@ def test_text_helpers_fit_and_clean() -> None:
     assert short.endswith("…") and kit.text_width(short, 30) <= 150
     assert kit.fit("Bob", 30, 150) == "Bob"
     assert all(kit.text_width(line, 28) <= 300 for line in kit.wrap(long * 3, 28, 300))
+
+
+@pytest.mark.parametrize("size", [(1, 1), (7, 3), (1000, 1746)])
+def test_png_bytes_decode_to_the_same_pixels_and_palette(size: tuple[int, int]) -> None:
+    width, height = size
+    rgb = Image.new("RGB", size, kit.PAPER)
+    ImageDraw.Draw(rgb).rectangle((0, 0, width // 2, height // 2), fill=kit.INK)
+    kit.text(rgb, (width / 2, height / 2), "Blue 3/10", 40, kit.MUTED, anchor="mm")
+    image = rgb.quantize(palette=kit.palette(), dither=Image.Dither.NONE)
+    data = kit.png_bytes(image)
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    with Image.open(io.BytesIO(data)) as decoded:
+        decoded.load()
+        assert decoded.mode == "P" and decoded.size == size
+        assert decoded.tobytes() == image.tobytes()
+        assert decoded.getpalette() == image.getpalette()
+        assert decoded.convert("RGB").tobytes() == image.convert("RGB").tobytes()
+
+
+def test_png_bytes_refuses_an_image_that_is_not_a_palette_image() -> None:
+    with pytest.raises(ValueError, match="palette image"):
+        kit.png_bytes(Image.new("RGB", (4, 4)))
