@@ -172,7 +172,7 @@ def _tile(sides: tuple[Any, ...], scoring: bool, marker: SeatColour | None, toke
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
     at = kit.Layout(width, margin_at_1000=65)
-    image = Image.new("RGB", (width, at.px(2600)), PAPER)
+    image = kit.canvas(width, at.px(2600), SURFACES)
     y = kit.header(image, view, at, *status(view))
     y = _grid(image, view, at, y)
     y = _legend(image, at, y)
@@ -207,7 +207,7 @@ def _grid(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> i
         fill = LIT if square["square"] in defeated else FACE
         tile = _tile(tuple(square["sides"]), bool(square["scoring"]), marker, square["token"],
                      tile_size, fill, False)
-        image.paste(tile, (x0, y0), tile)
+        kit.paste(image, tile, (x0, y0))
         if square["square"] == last.get("square"):
             draw_.rounded_rectangle((x0 - inset, y0 - inset, x1 + inset, y1 + inset),
                                     radius=tile_size // 10, outline=INK, width=at.px(9))
@@ -303,7 +303,7 @@ def _hand(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> i
                  INK, anchor="ms", bold=True)
         sprite = _tile(tuple(tile["sides"]), bool(tile["scoring"]), None, None, size, FACE,
                        True)
-        image.paste(sprite, (x, y + at.px(60)), sprite)
+        kit.paste(image, sprite, (x, y + at.px(60)))
         kind = "scoring" if tile["scoring"] else "can take a token"
         kit.text(image, (x + size // 2, y + at.px(60) + size + at.px(38)), kind, at.px(28),
                  MUTED, anchor="ms")

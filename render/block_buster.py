@@ -131,7 +131,7 @@ def _anchor(last: dict[str, Any]) -> str:
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
     at = kit.Layout(width, margin_at_1000=46)
-    image = Image.new("RGB", (width, at.px(3400)), PAPER)
+    image = kit.canvas(width, at.px(3400), SURFACES)
     y = _header(image, view, at)
     y = _board(image, view, at, y)
     y = _panels(image, view, at, y)
@@ -268,8 +268,8 @@ def _point_block(image: Image.Image, grid: Grid, point: dict[str, Any], all_side
     owner = all_sides[int(secured)].colour if secured is not None else None
     fill = owner.fill if owner is not None else PLATE if point.get("in_play", True) else OUT
     ink = owner.ink if owner is not None else INK if point.get("in_play", True) else MUTED
-    image.paste(_plate(size - 2 * inset, fill, ink, str(point["kind"]), max(2, at.px(4))),
-                box[:2])
+    kit.paste(image, _plate(size - 2 * inset, fill, ink, str(point["kind"]), max(2, at.px(4))),
+              box[:2])
     band_top = box[1] + round((size - 2 * inset) * 0.6)
     draw_ = ImageDraw.Draw(image)
     label_size = at.px(28)

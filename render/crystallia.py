@@ -171,7 +171,7 @@ def _gem(image: Image.Image, centre: tuple[int, int], radius: int, colour: str, 
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
     at = Scale(width)
-    image = Image.new("RGB", (width, at.px(2600)), PAPER)
+    image = kit.canvas(width, at.px(2600), SURFACES)
     y = _header(image, view, at)
     y = _board(image, view, at, y)
     if view["stones_left"]:

@@ -331,7 +331,7 @@ def _cube(colour: SeatColour, size: int, outpost: bool) -> Image.Image:
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
     at = kit.Layout(width, margin_at_1000=65)
-    image = Image.new("RGB", (width, at.px(3200)), PAPER)
+    image = kit.canvas(width, at.px(3200), SURFACES)
     y = kit.header(image, view, at, *status(view))
     y = _board(image, view, at, y)
     y = _table(image, view, at, y)
@@ -365,7 +365,7 @@ def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> 
         else:
             tile = _tile_face(square["symbol"], int(square["pips"]), tile_size,
                               square["owner"] is not None, square["square"] in last)
-        image.paste(tile, (x0, y0), tile)
+        kit.paste(image, tile, (x0, y0))
     _last(draw_, view, grid, at)
     for square in view["board"]:
         if square["square"] in last and square["symbol"] is not None:
@@ -379,7 +379,7 @@ def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> 
         sprite = _cube(colour, cube, square["cubes"] >= 2)
         cx, cy = grid.centre(square["square"])
         lift = sprite.height - cube
-        image.paste(sprite, (cx - cube // 2, cy - cube // 2 - lift - at.px(3)), sprite)
+        kit.paste(image, sprite, (cx - cube // 2, cy - cube // 2 - lift - at.px(3)))
     return grid.bottom + at.px(66)
 
 

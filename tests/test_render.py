@@ -342,3 +342,45 @@ def test_png_bytes_decode_to_the_same_pixels_and_palette(size: tuple[int, int]) 
 def test_png_bytes_refuses_an_image_that_is_not_a_palette_image() -> None:
     with pytest.raises(ValueError, match="palette image"):
         kit.png_bytes(Image.new("RGB", (4, 4)))
+
+
+def _playout_views(game_id: str, seed: int, every: int) -> list[dict[str, Any]]:
+    """Spectator and seat views along one random game (and at its end)."""
+    game = rules.GAMES[game_id]
+    state, rng, views = game.new(2, seed), random.Random(seed), []
+    for n in range(every * 6):
+        if n % every == 0:
+            views += [game.view(state, None), game.view(state, n // every % 2)]
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        state, _ = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))
+    return [*views, game.view(state, None), game.view(state, 1)]
+
+
+@pytest.mark.parametrize("game_id", sorted(render.RENDERERS))
+def test_palette_drawing_gives_the_pixels_of_rgb_drawing(
+        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawing straight onto palette indices (fast) and drawing in RGB then mapping to the
+    palette (the reference) give the same picture, anti-aliased text and sprites included."""
+    views = _playout_views(game_id, seed=3, every=5)
+    assert len(views) >= 8
+    for view in views:
+        fast = Image.open(io.BytesIO(render.png(game_id, view))).convert("RGB")
+        monkeypatch.setattr(kit, "PALETTE_DRAWING", False)
+        reference = Image.open(io.BytesIO(render.png(game_id, view))).convert("RGB")
+        monkeypatch.setattr(kit, "PALETTE_DRAWING", True)
+        assert fast.size == reference.size
+        assert fast.tobytes() == reference.tobytes(), f"{game_id}: pixels differ"
+
+
+def test_text_over_a_mixed_background_is_mapped_in_place() -> None:
+    """Text across two colours on a palette canvas: each half's edges blend with its own
+    background, as on RGB."""
+    fast, reference = kit.canvas(200, 60), Image.new("RGB", (200, 60), kit.PAPER)
+    for image in (fast, reference):
+        ImageDraw.Draw(image).rectangle((0, 0, 99, 59), fill=kit.SEAT_COLOURS["blue"].fill)
+        kit.text(image, (100, 30), "Mixed", 40, kit.INK, anchor="mm", halo=kit.SHADE)
+    mapped = reference.quantize(palette=kit.palette(), dither=Image.Dither.NONE)
+    assert fast.mode == "P"
+    assert fast.convert("RGB").tobytes() == mapped.convert("RGB").tobytes()
