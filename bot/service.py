@@ -101,17 +101,33 @@ class _Table:
     # What each human seat alone could see after the last reply, and at which version.
     parts: dict[int, dict[str, Any]] = field(default_factory=dict)
     parts_version: int = -1
-    # Legal moves per seat at ``legal_version`` (autocomplete asks on every keystroke).
-    legal: dict[int, list[str]] = field(default_factory=dict)
+    # ``game.moves`` per seat of ``legal_state``, the state at ``legal_version``: worked
+    # out once per state, for autocomplete (it asks on every keystroke) and for ``play``.
+    legal: dict[int, dict[str, Any]] = field(default_factory=dict)
     legal_version: int = -1
+    legal_state: Any = None
     named: re.Pattern[str] | None = None  # finds colour words, for naming players
 
-    def legal_moves(self, seat: int) -> list[str]:
-        if self.legal_version != self.version:
-            self.legal, self.legal_version = {}, self.version
-        moves = self.legal.get(seat)
+    def listed(self) -> dict[int, dict[str, Any]]:
+        """The moves worked out so far for the current state (seat -> ``game.moves``).
+
+        A state is never changed once the table holds it (``play`` returns a new one), and
+        every new state comes with a new version; the cache is keyed by both anyway.
+        """
+        if self.legal_version != self.version or self.legal_state is not self.state:
+            self.legal, self.legal_version, self.legal_state = {}, self.version, self.state
+        return self.legal
+
+    def moves(self, seat: int) -> dict[str, Any]:
+        """``game.moves`` of ``seat`` now (empty unless awaited): canonical move -> detail.
+
+        Shared with later calls at this state: callers must not change it.
+        """
+        listed = self.listed()
+        moves = listed.get(seat)
         if moves is None:
-            moves = self.legal[seat] = self.game.legal_moves(self.state, seat)
+            moves = listed[seat] = (self.game.moves(self.state, seat)
+                                    if seat in self.awaited() else {})
         return moves
 
     def seat_of(self, user_id: int) -> int | None:
@@ -472,7 +488,7 @@ class TableService:
             game = table.game
             before = (table.parts if table.parts_version == table.version
                       else self._private_parts(table))
-            state, events = game.play(table.state, seat, text)
+            state, events = game.play(table.state, seat, text, legal=table.moves(seat))
             move = self._canonical(table, seat, text)
             await self._commit(table, seat, move, state)
             said: list[tuple[int | None, rules.Event]] = [(seat, e) for e in events]
@@ -486,8 +502,7 @@ class TableService:
     def _canonical(self, table: _Table, seat: int, text: str) -> str:
         """The move in the game's canonical notation, for the log (the raw text if not)."""
         typed = normalize(text)
-        if (table.legal_version == table.version
-                and typed in table.legal.get(seat, ())):
+        if typed in table.listed().get(seat, ()):
             return typed  # already canonical: it is one of the listed moves
         try:
             return table.game.parse(table.state, seat, normalize(text))
@@ -525,10 +540,10 @@ class TableService:
                 return
             seat = waiting[0]
             try:
-                moves = game.legal_moves(table.state, seat)
+                legal = table.moves(seat)
                 chooser = random.Random(f"computer/{table.seed}/{table.version}/{seat}")
-                move = chooser.choice(moves)
-                state, events = game.play(table.state, seat, move)
+                move = chooser.choice(list(legal))
+                state, events = game.play(table.state, seat, move, legal=legal)
                 await self._commit(table, seat, move, state)
             except TableError:
                 return  # another process moved this table on; it carries on from there
@@ -731,7 +746,7 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 return []
-            return list(table.legal_moves(seat))
+            return list(table.moves(seat))
 
     async def waiting(self, channel_id: int) -> list[tuple[int, str]]:
         """The humans the running game awaits: (user id, 'Alice (Blue)'), by seat."""

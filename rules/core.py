@@ -202,8 +202,14 @@ class Game(ABC, Generic[S]):
         Only ``play`` calls this, after checking legality: it does not check again.
         """
 
-    def play(self, state: S, seat: int, text: str) -> tuple[S, list[Event]]:
-        """Parse, check and apply one move; ``state`` itself is never changed."""
+    def play(self, state: S, seat: int, text: str, *, legal: dict[str, Any] | None = None
+             ) -> tuple[S, list[Event]]:
+        """Parse, check and apply one move; ``state`` itself is never changed.
+
+        ``legal``, when given, is ``moves(state, seat)`` for this very state, which the
+        caller already worked out (the service keeps it per state version), so it is not
+        worked out twice; it is still the one list that decides what is legal.
+        """
         if self.outcome(state) is not None:
             raise GameOver("The game is over; start a new one to play again.")
         awaited = self.to_act(state)
@@ -215,7 +221,8 @@ class Game(ABC, Generic[S]):
         if not text:
             raise InvalidMove(f"Type a move. {self.notation_hint(state, seat)}")
         move = self.parse(state, seat, text)
-        legal = self.moves(state, seat)
+        if legal is None:
+            legal = self.moves(state, seat)
         if move not in legal:
             raise self.refuse(state, seat, move)
         after = clone(state)

@@ -196,6 +196,34 @@ async def test_playing_refusals(service: TableService, store: Store) -> None:
     assert reply.version == version + 1
 
 
+async def test_listed_moves_follow_the_game(service: TableService, store: Store) -> None:
+    """The moves the service lists (and checks a play against) are worked out once per
+    state: after every move, the listing is the new stored state's, for every seat, and a
+    move that became illegal is refused even though an earlier listing held it."""
+    game = rules.GAMES[GAME]
+    await table(service, seed=21)
+    rng = random.Random(21)
+    said = None  # (user, move) of the last move played
+    for _ in range(40):
+        row = await store.active_game(CH)
+        assert row is not None and row.state is not None
+        stored = game.load(json.loads(row.state))
+        for user, seat in ((ANN, 0), (BOB, 1)):
+            assert await service.legal_moves(CH, user) == game.legal_moves(stored, seat)
+        if said is not None and said[1] not in await service.legal_moves(CH, said[0]):
+            with pytest.raises(rules.GameError):  # rules' or the table's refusal
+                await service.play(CH, *said)
+        user = (await service.waiting(CH))[0][0]
+        listed = await service.legal_moves(CH, user)
+        with pytest.raises(rules.IllegalMove):
+            await service.play(CH, user, "place c3")  # never legal here; still refused
+        move = rng.choice(listed)
+        reply = await service.play(CH, user, move)
+        assert reply.version == row.version + 1
+        said = (user, move)
+    await check_log_replays(store)
+
+
 async def test_ending(service: TableService, store: Store) -> None:
     await table(service)
     reply = await service.end(CH, BOB, moderator=True)
