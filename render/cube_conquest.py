@@ -332,9 +332,10 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
     at = kit.Layout(width, margin_at_1000=65)
     image = kit.canvas(width, at.px(3200), SURFACES)
-    y = kit.header(image, view, at, *status(view))
-    y = _board(image, view, at, y)
-    y = _table(image, view, at, y)
+    top = _top(json.dumps({key: view.get(key) for key in TOP_KEYS}, sort_keys=True), width,
+               kit.PALETTE_DRAWING)
+    image.paste(top, (0, 0))
+    y = top.height
     if view.get("attack") is not None:
         y = _attack(image, view, at, y)
     if view.get("result") is not None:
@@ -342,6 +343,28 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     if view.get("seat") is not None and "hand" in view:
         y = _hand(image, view, at, y)
     return image.crop((0, 0, width, y + at.px(36)))
+
+
+# What the top of the picture (status, board, table) shows: the same for every viewer, so a
+# move's channel picture and its players' DM pictures draw it once (a seat's own secret pick
+# changes "attack", so such a top is drawn apart). Only these keys reach ``_top``: it cannot
+# draw anything else, and cannot hand one viewer's secret to another.
+TOP_KEYS = ("colours", "names", "to_act", "phase", "attack", "result", "points_to_win",
+            "size", "board", "edges", "last", "points", "supply", "hand_counts",
+            "deck_counts")
+
+
+@functools.lru_cache(maxsize=8)
+def _top(public: str, width: int, palette: bool) -> Image.Image:
+    """The status line, the board and the table for ``public`` (JSON of ``TOP_KEYS``), on
+    a canvas of the mode ``kit.canvas`` gives (``palette`` keeps the two apart)."""
+    view = json.loads(public)
+    at = kit.Layout(width, margin_at_1000=65)
+    image = kit.canvas(width, at.px(3200), SURFACES)
+    y = kit.header(image, view, at, *status(view))
+    y = _board(image, view, at, y)
+    y = _table(image, view, at, y)
+    return image.crop((0, 0, width, y))
 
 
 def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:

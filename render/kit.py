@@ -127,7 +127,12 @@ def clean(text: str) -> str:
 
 def text_width(text: str, size: int, *, bold: bool = False) -> int:
     """Width in pixels of ``text`` drawn at ``size``."""
-    return math.ceil(font(size).getlength(text)) + (2 if bold else 0)
+    return _length(text, size) + (2 if bold else 0)
+
+
+@functools.lru_cache(maxsize=8192)
+def _length(text: str, size: int) -> int:
+    return math.ceil(font(size).getlength(text))
 
 
 def fit(text: str, size: int, width: int, *, bold: bool = False) -> str:

@@ -384,3 +384,25 @@ def test_text_over_a_mixed_background_is_mapped_in_place() -> None:
     mapped = reference.quantize(palette=kit.palette(), dither=Image.Dither.NONE)
     assert fast.mode == "P"
     assert fast.convert("RGB").tobytes() == mapped.convert("RGB").tobytes()
+
+
+def test_a_moves_pictures_share_their_top_but_a_secret_keeps_its_own() -> None:
+    """The status, board and table are drawn once for the channel and the DMs of a move,
+    unless a viewer's own secret pick is part of them: then that viewer's are drawn apart."""
+    turn = next(s for s in all_samples() if s.phase == "action")
+    cube_conquest._top.cache_clear()
+    render.png("cube-conquest", GAME.view(turn, None))
+    render.png("cube-conquest", GAME.view(turn, 0))
+    render.png("cube-conquest", GAME.view(turn, 1))
+    assert cube_conquest._top.cache_info()[:2] == (2, 1)  # hits, misses
+    for state in all_samples():
+        attack = GAME.view(state, None)["attack"]
+        if state.phase != "attack" or GAME.view(state, attack["attacker"])["attack"][
+                "attacker_card"] is None:
+            continue
+        cube_conquest._top.cache_clear()
+        render.png("cube-conquest", GAME.view(state, attack["attacker"]))
+        render.png("cube-conquest", GAME.view(state, None))
+        assert cube_conquest._top.cache_info()[:2] == (0, 2)
+        return
+    pytest.fail("no sample has an attack whose attacker has chosen")
