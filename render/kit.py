@@ -155,7 +155,7 @@ def wrap(text: str, size: int, width: int) -> list[str]:
     return lines
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
     """The text's coverage as an 'L' mask and its offset from the anchor point."""
     face = font(size)
@@ -211,7 +211,7 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
     image.paste(rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE), corner)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _glyph(line: str, size: int, anchor: str, stroke: int, colour: RGB, background: int,
            surfaces: tuple[RGB, ...]) -> tuple[Image.Image, Image.Image]:
     """Text in ``colour`` over the palette colour ``background``, mapped to the palette,
