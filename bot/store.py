@@ -8,6 +8,8 @@ A move is a single ``UPDATE`` of its game's row: the new state, ``version + 1``,
 itself in ``last_seat``/``last_text``. It only matches while the row still holds the version
 the move was computed from, and a trigger copies the move into ``moves`` inside the same
 statement, so state, version and log are written by one transaction in one round trip.
+Moves of different games that arrive while the database is busy are written together, by
+one such statement over all their rows (each still checked against its own version).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import aiosqlite
@@ -32,6 +35,7 @@ DEFAULT_PATH = "boardroom.db"
 # (stopped by the opener or a moderator). Only open and playing tables hold their channel.
 ACTIVE = ("open", "playing")
 FLUSH_DELAY = 0.25  # seconds a delivered mark may wait to be written with others
+MOVE_BATCH = 200  # moves written by one statement at most
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the move log.
@@ -156,6 +160,30 @@ def _game(row: Any) -> GameRow:
     return GameRow(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:])
 
 
+# A move as written: (game id, state, seat, text, time, status, finished, from version).
+_Move = tuple[int, str, int, str, float, str, float | None, int]
+
+_MOVE_SQL = ("UPDATE games SET state = ?, version = version + 1, last_seat = ?, last_text = ?, "
+             "updated = ?, status = ?, finished = ? "
+             "WHERE id = ? AND version = ? AND status = 'playing'")
+
+# UPDATE ... FROM and RETURNING (to write several moves by one statement) need SQLite 3.35.
+_BATCH_LIMIT = MOVE_BATCH if sqlite3.sqlite_version_info >= (3, 35, 0) else 1
+
+
+@lru_cache(maxsize=MOVE_BATCH)
+def _moves_sql(count: int) -> str:
+    """One statement for ``count`` moves of different games, each row a ``_Move``: the same
+    change as ``_MOVE_SQL`` on each game still at its row's version; it returns the ids of
+    the games it changed."""
+    rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * count)
+    return ("UPDATE games SET state = m.column2, version = games.version + 1, "
+            "last_seat = m.column3, last_text = m.column4, updated = m.column5, "
+            "status = m.column6, finished = m.column7 "
+            f"FROM (VALUES {rows}) AS m WHERE games.id = m.column1 "
+            "AND games.version = m.column8 AND games.status = 'playing' RETURNING games.id")
+
+
 def default_path() -> str:
     """``$BOARDROOM_DB`` if set, else ``boardroom.db`` in the working directory."""
     return os.environ.get(ENV_VAR) or DEFAULT_PATH
@@ -173,6 +201,9 @@ class Store:
         self._delivered: set[tuple[int, int]] = set()  # (channel, version) not yet written
         self._flush_timer: asyncio.TimerHandle | None = None
         self._flushing: set[asyncio.Future[None]] = set()
+        # Moves waiting to be written, and the task writing them (see ``commit_move``).
+        self._moves: list[tuple[_Move, asyncio.Future[bool]]] = []
+        self._mover: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str | None = None, *, synchronous: str | None = None) -> Store:
@@ -201,6 +232,8 @@ class Store:
         return cls(db, path)
 
     async def close(self) -> None:
+        if self._mover is not None:
+            await self._mover
         await self.flush()
         for task in list(self._flushing):
             await task
@@ -334,15 +367,71 @@ class Store:
         """Store the state a move made from ``version`` and log the move, atomically.
 
         False (and nothing written) unless the game is running at exactly ``version``.
+        Committed when this returns: moves of other games waiting at the same time are
+        written by the same statement (one transaction, one round trip for all of them).
         """
         now = time.time()
-        changed = await self._write(
-            "UPDATE games SET state = ?, version = version + 1, last_seat = ?, last_text = ?, "
-            "updated = ?, status = ?, finished = ? "
-            "WHERE id = ? AND version = ? AND status = 'playing'",
-            (state, seat, text, now, "over" if over else "playing", now if over else None,
-             game_id, version))
-        return changed == 1
+        move: _Move = (game_id, state, seat, text, now, "over" if over else "playing",
+                       now if over else None, version)
+        written: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._moves.append((move, written))
+        if self._mover is None:
+            self._mover = asyncio.ensure_future(self._write_moves())
+        return await written
+
+    async def _write_moves(self) -> None:
+        """Write the waiting moves, a batch at a time, until none wait; moves that come in
+        while a batch is written go in the next one. A game has at most one move per batch,
+        so its moves are written one after the other, in the order they came."""
+        try:
+            while self._moves:
+                async with self._lock:
+                    batch: list[tuple[_Move, asyncio.Future[bool]]] = []
+                    games: set[int] = set()
+                    later = []
+                    for move, written in self._moves:
+                        if written.done():
+                            continue  # its caller was cancelled before it was written
+                        if move[0] in games or len(batch) >= _BATCH_LIMIT:
+                            later.append((move, written))
+                        else:
+                            games.add(move[0])
+                            batch.append((move, written))
+                    self._moves = later
+                    if batch:
+                        await self._write_batch(batch)
+        finally:
+            self._mover = None
+
+    async def _write_batch(self, batch: list[tuple[_Move, asyncio.Future[bool]]]) -> None:
+        """One statement for the batch; each waiting caller learns whether its move was."""
+        try:
+            if len(batch) == 1:
+                game_id, state, seat, text, now, status, finished, version = batch[0][0]
+                cursor = await self.db.execute(_MOVE_SQL, (
+                    state, seat, text, now, status, finished, game_id, version))
+                changed = {game_id} if cursor.rowcount == 1 else set()
+            else:
+                rows = await self.db.execute_fetchall(
+                    _moves_sql(len(batch)), [value for move, _ in batch for value in move])
+                changed = {row[0] for row in rows}
+        except Exception as error:
+            if len(batch) == 1:
+                if not batch[0][1].done():
+                    batch[0][1].set_exception(error)
+                return
+            # The statement failed as a whole and wrote nothing: each move again on its
+            # own, so that each caller gets the answer (or the error) its move alone gets.
+            for entry in batch:
+                await self._write_batch([entry])
+            return
+        except BaseException:
+            for _, written in batch:
+                written.cancel()
+            raise
+        for move, written in batch:
+            if not written.done():
+                written.set_result(move[0] in changed)
 
     async def end_game(self, game_id: int) -> bool:
         """Stop an open or running table; False if it was no longer active."""

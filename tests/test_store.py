@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -95,6 +96,80 @@ async def test_a_move_writes_state_version_and_log_together(store: Store) -> Non
     assert over.finished is not None
     assert not await store.commit_move(row.id, 4, 1, "pass", '{"s": 5}')
     assert await store.active_game(1) is None
+
+
+async def started_games(store: Store, count: int) -> list[int]:
+    ids = []
+    for channel in range(1, count + 1):
+        row = await store.create_game(channel, None, "cube-conquest", {}, 5, "Ann")
+        await store.start_game(row.id, channel, '{"s": 1}')
+        ids.append(row.id)
+    return ids
+
+
+async def test_moves_at_the_same_moment_are_each_written_or_refused(store: Store) -> None:
+    """Moves of many games at once are written together, yet each is checked against its
+    own game's version, and two moves of one game go one after the other."""
+    ids = await started_games(store, 30)
+    first, second = ids[0], ids[1]
+    results = await asyncio.gather(
+        *(store.commit_move(g, 1, 0, f"place a{g}", f'{{"g": {g}}}') for g in ids),
+        store.commit_move(first, 1, 1, "place e5", '{"s": "same version"}'),  # loses
+        store.commit_move(second, 2, 1, "place e5", '{"s": "next"}'),  # follows its move
+        store.commit_move(ids[2], 7, 1, "place e5", '{"s": "stale"}'),  # never matches
+    )
+    assert results == [True] * len(ids) + [False, True, False]
+    for g in ids:
+        row = await store.game(g)
+        assert row is not None
+        moves = [(m.version, m.seat, m.text) for m in await store.moves(g)]
+        if g == second:
+            assert (row.version, row.state) == (3, '{"s": "next"}')
+            assert moves == [(2, 0, f"place a{g}"), (3, 1, "place e5")]
+        else:
+            assert (row.version, row.state) == (2, f'{{"g": {g}}}')
+            assert moves == [(2, 0, f"place a{g}")]
+    # A move that ends its game, among others.
+    done = await asyncio.gather(store.commit_move(ids[3], 2, 0, "pass", "{}", over=True),
+                                store.commit_move(ids[4], 2, 0, "pass", "{}"))
+    assert done == [True, True]
+    over, running = await store.game(ids[3]), await store.game(ids[4])
+    assert over is not None and running is not None
+    assert (over.status, over.version, running.status, running.finished) == (
+        "over", 3, "playing", None)
+    assert over.finished is not None
+
+
+async def test_a_batch_that_fails_is_written_move_by_move(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the statement for several moves fails, nothing of it was written and each move
+    is tried alone: each caller gets what its own move gets."""
+    ids = await started_games(store, 5)
+    tried = []
+
+    def broken(count: int) -> str:
+        tried.append(count)
+        return "UPDATE nowhere SET x = 1"
+
+    monkeypatch.setattr(store_module, "_moves_sql", broken)
+    results = await asyncio.gather(
+        *(store.commit_move(g, 1, 0, "place b1", '{"s": 2}') for g in ids),
+        store.commit_move(ids[0], 5, 0, "place a1", '{"s": "stale"}'))
+    assert tried == [len(ids)]  # one statement for the five games' moves, which failed
+    assert results == [True] * len(ids) + [False]
+    assert [(await store.game(g)).version for g in ids] == [2] * len(ids)  # type: ignore[union-attr]
+
+
+async def test_a_move_whose_caller_gave_up_before_it_was_written_is_not(store: Store) -> None:
+    (game,) = await started_games(store, 1)
+    async with store.transaction():  # the database is busy: the move has to wait
+        waiting = asyncio.ensure_future(store.commit_move(game, 1, 0, "place b1", "{}"))
+        await asyncio.sleep(0)
+        waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert await store.commit_move(game, 1, 0, "place a1", '{"s": 2}')
+    assert [m.text for m in await store.moves(game)] == ["place a1"]
 
 
 async def test_the_move_log_is_append_only(store: Store) -> None:
