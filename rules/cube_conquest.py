@@ -703,12 +703,13 @@ class CubeConquest(Game[CubeState]):
 
     def view(self, state: CubeState, seat: int | None) -> dict[str, Any]:
         board = [{
-            "square": SQUARES[i],
-            "symbol": SYMBOLS[state.tiles[i]] if state.face_up[i] else None,
-            "pips": PIPS[state.tiles[i]] if state.face_up[i] else None,
-            "owner": state.owner[i] if state.owner[i] >= 0 else None,
-            "cubes": state.height[i],
-        } for i in range(SIZE * SIZE)]
+            "square": square,
+            "symbol": SYMBOLS[tile] if up else None,
+            "pips": PIPS[tile] if up else None,
+            "owner": owner if owner >= 0 else None,
+            "cubes": height,
+        } for square, tile, up, owner, height in zip(
+            SQUARES, state.tiles, state.face_up, state.owner, state.height, strict=True)]
         view: dict[str, Any] = {
             "game": self.id, "seat": seat, "players": state.players, "size": SIZE,
             "colours": COLOURS[: state.players], "edges": EDGES[: state.players],
