@@ -283,14 +283,8 @@ def _panel(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> 
 
 def _hand(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """The seat's own hand, each tile under its number: 'place 2 at c3' uses tile 2."""
-    seat = kit.seats(view)[view["seat"]]
     hand: list[dict[str, Any]] = list(view["hand"])
-    y += at.px(52)
-    kit.chip(image, (at.margin, y - at.px(38), at.margin + at.px(46), y + at.px(8)),
-             seat.colour, at.px(28))
-    kit.text(image, (at.margin + at.px(60), y), kit.fit(f"Your hand, {seat.name}", at.px(38),
-             at.body - at.px(60), bold=True), at.px(38), INK, bold=True)
-    y += at.px(20)
+    y = kit.hand_title(image, view, at, y) + at.px(20)
     if not hand:
         y += at.px(40)
         kit.text(image, (at.margin, y), "No tiles in hand.", at.px(32), MUTED)

@@ -558,14 +558,8 @@ def _attack(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) ->
 
 def _hand(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """A seat's own hand as cards, and its discard pile (what 'prepare' can take back)."""
-    seat = kit.seats(view)[view["seat"]]
     hand: list[str] = list(view["hand"])
-    y += at.px(52)
-    kit.chip(image, (at.margin, y - at.px(38), at.margin + at.px(46), y + at.px(8)),
-             seat.colour, at.px(28))
-    kit.text(image, (at.margin + at.px(60), y), kit.fit(f"Your hand, {seat.name}", at.px(38),
-             at.body - at.px(60), bold=True), at.px(38), INK, bold=True)
-    y += at.px(22)
+    y = kit.hand_title(image, view, at, y) + at.px(22)
     if not hand:
         y += at.px(40)
         kit.text(image, (at.margin, y), "No cards in hand.", at.px(32), MUTED)

@@ -520,6 +520,18 @@ def header(image: Image.Image, view: dict[str, Any], at: Layout, head: str, deta
     return at.px(150)
 
 
+def hand_title(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
+    """'Your hand, Alice' with the seat's chip, over a seat's own hand. Returns where the
+    hand itself starts."""
+    seat = seats(view)[view["seat"]]
+    y += at.px(52)
+    chip(image, (at.margin, y - at.px(38), at.margin + at.px(46), y + at.px(8)), seat.colour,
+         at.px(28))
+    text(image, (at.margin + at.px(60), y), fit(f"Your hand, {seat.name}", at.px(38),
+         at.body - at.px(60), bold=True), at.px(38), INK, bold=True)
+    return y
+
+
 def result_box(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
     """The end of the game: 'Game over' and the reason, framed. Returns where it ends."""
     draw_ = ImageDraw.Draw(image)
