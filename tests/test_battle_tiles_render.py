@@ -18,8 +18,6 @@ from PIL import Image
 
 import render
 import rules
-from render import battle_tiles as drawing
-from render import kit
 
 GAME = rules.GAMES["battle-tiles"]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -141,17 +139,6 @@ def test_summary_is_one_line_and_only_a_seat_hears_its_hand() -> None:
     state = samples()[2]
     mine = render.summary("battle-tiles", GAME.view(state, 0))
     assert "Your hand: 1: " in mine
-
-
-def test_the_palette_holds_the_surfaces() -> None:
-    colours = [kit.INK, kit.PAPER, *drawing.SURFACES]
-    image = Image.new("RGB", (len(colours) * 4, 4))
-    for i, colour in enumerate(colours):
-        image.paste(colour, (i * 4, 0, i * 4 + 4, 4))
-    data = kit.finish(image, surfaces=drawing.SURFACES)
-    with Image.open(io.BytesIO(data)) as decoded:
-        back = decoded.convert("RGB")
-        assert [back.getpixel((i * 4 + 1, 1)) for i in range(len(colours))] == colours
 
 
 @pytest.mark.parametrize("width", [600, 1400])

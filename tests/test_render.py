@@ -301,13 +301,16 @@ def test_grid_is_laid_out_like_chess() -> None:
     assert kit.square_index("c4") == (2, 3) and kit.square_name(2, 3) == "c4"
 
 
-def test_finish_keeps_the_palette_colours_exact() -> None:
-    colours = [kit.INK, kit.PAPER, kit.MUTED, *cube_conquest.SURFACES,
+@pytest.mark.parametrize("game_id", sorted(render.RENDERERS))
+def test_finish_keeps_the_palette_colours_exact(game_id: str) -> None:
+    """Every kit colour, seat colour and colour a game adds survives the palette exactly."""
+    surfaces = render.RENDERERS[game_id].surfaces
+    colours = [kit.INK, kit.PAPER, kit.MUTED, *surfaces,
                *(c.fill for c in kit.SEAT_COLOURS.values())]
     image = Image.new("RGB", (len(colours) * 4, 4))
     for i, colour in enumerate(colours):
         image.paste(colour, (i * 4, 0, i * 4 + 4, 4))
-    data = kit.finish(image, surfaces=cube_conquest.SURFACES)
+    data = kit.finish(image, surfaces=surfaces)
     with Image.open(io.BytesIO(data)) as decoded:
         back = decoded.convert("RGB")
         assert [back.getpixel((i * 4 + 1, 1)) for i in range(len(colours))] == colours
