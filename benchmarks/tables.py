@@ -97,7 +97,7 @@ class Bench:
         await self.service.open(channel, 1, first, f"Player {first}", GAME)
         await self.service.join(channel, second, f"Player {second}")
         reply = await self.service.start(channel, first, seed=self.rng.randrange(2**63))
-        await self.service.delivered(channel, reply.version)
+        await self.service.delivered(reply)
 
     async def move(self, channel: int, run: Run) -> Reply:
         """One player's move on one table, as the bot would serve it."""
@@ -111,7 +111,7 @@ class Bench:
         start = time.perf_counter()
         reply = await self.service.play(channel, user, move)
         run.latencies.append(time.perf_counter() - start)
-        await self.service.delivered(channel, reply.version)
+        await self.service.delivered(reply)
         run.moves += 1
         return reply
 

@@ -90,7 +90,7 @@ class Terminal:
                     self.say(f"  (only {who}) {line}")
             if private.picture is not None:
                 self._save(private.picture, f"{prefix}-{who.replace(' ', '-').lower()}.png")
-        await self.service.delivered(self.channel_id, reply.version)
+        await self.service.delivered(reply)
 
     def ask(self, prompt: str) -> str | None:
         """One line of input; None at the end of input."""

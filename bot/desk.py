@@ -103,7 +103,7 @@ class Desk:
                 log.warning("Could not post a DM notice to channel %s", channel_id,
                             exc_info=True)
         try:
-            await self.service.delivered(channel_id, reply.version)
+            await self.service.delivered(reply)
         except Exception:  # it was posted; at worst it is posted again after a restart
             log.exception("Could not mark version %s of channel %s delivered",
                           reply.version, channel_id)

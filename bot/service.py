@@ -70,8 +70,9 @@ class Reply:
     private view changed or who got private events. ``ephemeral`` is for the caller alone
     (for a secret pick, what they picked: ``public`` only says that a choice was made).
     ``mention`` lists the humans awaited next; ``version`` is the state version after the
-    action (0 before the start). For ``hand``, ``private`` holds the caller's own view, meant
-    for an ephemeral answer rather than a DM.
+    action (0 before the start) and ``game`` the stored game it is about (0 before a table
+    exists): ``delivered(reply)`` marks exactly that game's version posted. For ``hand``,
+    ``private`` holds the caller's own view, meant for an ephemeral answer rather than a DM.
     """
 
     public: str = ""
@@ -80,6 +81,7 @@ class Reply:
     ephemeral: str = ""
     mention: tuple[int, ...] = ()
     version: int = 0
+    game: int = 0
     over: bool = False
 
 
@@ -654,7 +656,7 @@ class TableService:
             if table.seats[s].kind == "human")
         return Reply(public="\n".join(public_lines), picture=pictures[0], private=private,
                      ephemeral="\n".join(ephemeral), mention=mention, version=table.version,
-                     over=outcome is not None)
+                     game=table.id, over=outcome is not None)
 
     # ----------------------------------------------------------------- ending
 
@@ -672,7 +674,7 @@ class TableService:
             seat = table.seat_of(user_id)
             who = "A moderator" if seat is None else table.seats[seat].name
             return Reply(public=f"{who} ended the game of {table.game.name}.",
-                         version=table.version, over=True)
+                         version=table.version, game=table.id, over=True)
 
     # ----------------------------------------------------------------- looking
 
@@ -682,9 +684,9 @@ class TableService:
             table = await self._latest(channel_id)
             text = self._situation(table)
             if table.state is None:
-                return Reply(public=text, version=table.version)
+                return Reply(public=text, version=table.version, game=table.id)
             (picture,) = await self._render(table.game.id, [self._view(table, None)])
-            return Reply(public=text, picture=picture, version=table.version,
+            return Reply(public=text, picture=picture, version=table.version, game=table.id,
                          over=table.status in ("over", "ended"))
 
     def _situation(self, table: _Table) -> str:
@@ -717,14 +719,15 @@ class TableService:
             if table.state is None:
                 return Reply(ephemeral=f"You have seat {seat + 1}. The game hasn't started "
                                        "yet, so there is nothing in your hand.",
-                             version=table.version)
+                             version=table.version, game=table.id)
             view = self._view(table, seat)
             text = f"You are {table.label(seat)}. {render.summary(table.game.id, view)}"
             if seat in table.awaited():
                 text += " It is your turn."
             (picture,) = await self._render(table.game.id, [view])
             return Reply(ephemeral=text, private=(Private(user_id, text, picture),),
-                         version=table.version, over=table.status in ("over", "ended"))
+                         version=table.version, game=table.id,
+                         over=table.status in ("over", "ended"))
 
     async def status(self, channel_id: int) -> Reply:
         """Who sits where and where the game stands, as text."""
@@ -734,7 +737,8 @@ class TableService:
                 f"{s.seat + 1}. {table.label(s.seat) if table.colours else s.name}"
                 f"{' (computer)' if s.kind == 'computer' else ''}" for s in table.seats)
             return Reply(public=f"{self._situation(table)}\nSeats: {seats}.",
-                         version=table.version, over=table.status in ("over", "ended"))
+                         version=table.version, game=table.id,
+                         over=table.status in ("over", "ended"))
 
     async def legal_moves(self, channel_id: int, user_id: int) -> list[str]:
         """The caller's legal moves: empty unless they are seated and awaited."""
@@ -760,9 +764,12 @@ class TableService:
 
     # ----------------------------------------------------------------- the outbox
 
-    async def delivered(self, channel_id: int, version: int) -> None:
-        """The reply for ``version`` was announced: it leaves the outbox."""
-        self.store.mark_delivered(channel_id, version)
+    async def delivered(self, reply: Reply) -> None:
+        """``reply`` was announced: its game's versions up to ``reply.version`` leave the
+        outbox. (By game, not channel: an old game's reply posted late cannot mark the
+        channel's new game.)"""
+        if reply.game:
+            self.store.mark_delivered(reply.game, reply.version)
 
     async def undelivered(self) -> list[tuple[int, Reply]]:
         """Replies committed but never announced (the process stopped first), to post now.

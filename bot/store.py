@@ -198,7 +198,7 @@ class Store:
         # One connection carries every statement; this lock keeps a multi-statement
         # transaction from taking in another task's statement half-way through.
         self._lock = asyncio.Lock()
-        self._delivered: set[tuple[int, int]] = set()  # (channel, version) not yet written
+        self._delivered: set[tuple[int, int]] = set()  # (game, version) not yet written
         self._flush_timer: asyncio.TimerHandle | None = None
         self._flushing: set[asyncio.Future[None]] = set()
         # Moves waiting to be written, and the task writing them (see ``commit_move``).
@@ -441,15 +441,15 @@ class Store:
             "WHERE id = ? AND status IN ('open', 'playing')", (now, now, game_id))
         return changed == 1
 
-    def mark_delivered(self, channel_id: int, version: int) -> None:
-        """The channel's reply at ``version`` was posted: its newest game holding that
-        version is announced up to there.
+    def mark_delivered(self, game_id: int, version: int) -> None:
+        """The game's reply at ``version`` was posted: it is announced up to there (never
+        back, and never beyond the version it holds).
 
         Marks are written in batches, at most ``FLUSH_DELAY`` seconds later (one commit for
         many), before any read, and when the store closes. A crash in between only means a
         reply is posted twice after the restart: never that one is lost.
         """
-        self._delivered.add((channel_id, version))
+        self._delivered.add((game_id, version))
         if self._flush_timer is None:
             loop = asyncio.get_running_loop()
             self._flush_timer = loop.call_later(FLUSH_DELAY, self._flush_later)
@@ -469,10 +469,8 @@ class Store:
         marks, self._delivered = sorted(self._delivered), set()
         async with self.transaction() as db:
             await db.executemany(
-                "UPDATE games SET announced = ? WHERE id = (SELECT id FROM games "
-                "WHERE channel_id = ? AND version >= ? AND announced < ? "
-                "ORDER BY id DESC LIMIT 1)",
-                [(v, channel, v, v) for channel, v in marks])
+                "UPDATE games SET announced = ? WHERE id = ? AND version >= ? "
+                "AND announced < ?", [(v, game_id, v, v) for game_id, v in marks])
 
     # -- the log
 

@@ -443,11 +443,11 @@ async def test_many_tables_at_once(service: TableService, store: Store) -> None:
 async def test_what_was_not_announced_is_announced_after_a_restart(
         service: TableService, store: Store) -> None:
     start = await table(service, seed=12)
-    await service.delivered(CH, start.version)
+    await service.delivered(start)
     assert await service.undelivered() == []
     rng = random.Random(12)
     _, _, first = await step(service, rng)
-    await service.delivered(CH, first.version)
+    await service.delivered(first)
     _, _, second = await step(service, rng)
     _, _, third = await step(service, rng)  # two replies never posted
 
@@ -460,7 +460,7 @@ async def test_what_was_not_announced_is_announced_after_a_restart(
     assert again.mention == third.mention
     assert {p.user_id for p in again.private} == {
         p.user_id for p in second.private + third.private}
-    await restarted.delivered(CH, again.version)
+    await restarted.delivered(again)
     assert await restarted.undelivered() == []
     assert await TableService(store, images=False).undelivered() == []
 
@@ -476,7 +476,7 @@ async def test_an_unannounced_start_is_announced(service: TableService, store: S
 async def test_computers_left_waiting_by_a_failure_move_after_a_restart(
         service: TableService, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     start = await table(service, humans=1, computers=1, seed=14)
-    await service.delivered(CH, start.version)
+    await service.delivered(start)
     real = store.commit_move
     calls = 0
 
@@ -493,7 +493,7 @@ async def test_computers_left_waiting_by_a_failure_move_after_a_restart(
         _, _, reply = await step(service, rng)
         if calls > 1:
             break
-        await service.delivered(CH, reply.version)
+        await service.delivered(reply)
     assert reply.mention == ()
     assert await service.waiting(CH) == []
     monkeypatch.setattr(store, "commit_move", real)

@@ -186,15 +186,30 @@ async def test_the_outbox_tracks_announced_versions(store: Store) -> None:
     row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
     await store.start_game(row.id, 1, "{}")
     assert [g.id for g in await store.unannounced()] == [row.id]
-    store.mark_delivered(1, 1)
+    store.mark_delivered(row.id, 1)
     assert await store.unannounced() == []
     await store.commit_move(row.id, 1, 0, "place b1", "{}")
     await store.commit_move(row.id, 2, 0, "place a1", "{}")
-    store.mark_delivered(1, 2)
+    store.mark_delivered(row.id, 2)
     assert [(g.announced, g.version) for g in await store.unannounced()] == [(2, 3)]
-    store.mark_delivered(1, 99)  # beyond the latest version: nothing to mark
+    store.mark_delivered(row.id, 99)  # beyond the latest version: nothing to mark
     assert [(g.announced, g.version) for g in await store.unannounced()] == [(2, 3)]
-    store.mark_delivered(1, 3)
+    store.mark_delivered(row.id, 3)
+    assert await store.unannounced() == []
+
+
+async def test_a_delivered_mark_goes_to_its_own_game_not_the_channels_newest(
+        store: Store) -> None:
+    old = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.start_game(old.id, 1, "{}")
+    await store.commit_move(old.id, 1, 0, "place b1", "{}", over=True)  # over, not announced
+    new = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.start_game(new.id, 1, "{}")
+    for version in range(1, 4):
+        await store.commit_move(new.id, version, 0, "place b1", "{}")
+    store.mark_delivered(old.id, 2)  # the old game's last reply, posted late
+    assert [(g.id, g.announced) for g in await store.unannounced()] == [(new.id, 0)]
+    store.mark_delivered(new.id, 4)
     assert await store.unannounced() == []
 
 
