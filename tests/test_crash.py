@@ -12,6 +12,8 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -22,11 +24,12 @@ from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 CHANNELS = range(1, 7)
+CHILD_TIMEOUT = 120.0  # seconds the child may take to print its lines before the test fails
 
-# The child plays random games on six tables at once. It prints "N channel 0" when it opens a
-# new table (a channel whose game ended gets a new one on the next run), "C channel version
-# seat move" once a move is committed (play returned) and "A channel version" just before
-# it marks a reply delivered; about a third of the replies it never marks.
+# The child plays random games on six tables at once, a new one in a channel as soon as its
+# game is over, until it is killed. It prints "N channel 0" when it opens a table,
+# "C channel version seat move" once a move is committed (play returned) and "A channel
+# version" just before it marks a reply delivered; about a third of the replies it never marks.
 CHILD = """
 import asyncio, random, sys
 from bot.service import TableService
@@ -37,30 +40,28 @@ async def main(path):
     service = TableService(store, images=False)
     for channel, reply in await service.undelivered():
         print(f"A {channel} {reply.version}", flush=True)
-        await service.delivered(channel, reply.version)
+        await service.delivered(reply)
 
     async def run(channel):
         rng = random.Random()
-        if await store.active_game(channel) is None:
-            await service.open(channel, None, 1, "Ann", "cube-conquest")
-            print(f"N {channel} 0", flush=True)
-        row = await store.active_game(channel)
-        if row.status == "open":
-            if len(await store.seats(row.id)) < 2:
-                await service.join(channel, 2, "Bob")
-            reply = await service.start(channel, 1)
-            print(f"C {channel} {reply.version} - start", flush=True)
-        while True:
-            waiting = await service.waiting(channel)
-            if not waiting:
-                return
-            user = waiting[0][0]
-            move = rng.choice(await service.legal_moves(channel, user))
-            reply = await service.play(channel, user, move)
-            print(f"C {channel} {reply.version} {user - 1} {move}", flush=True)
-            if rng.random() < 0.65:
-                print(f"A {channel} {reply.version}", flush=True)
-                await service.delivered(channel, reply.version)
+        while True:  # game after game: the child never ends by itself, it is killed
+            if await store.active_game(channel) is None:
+                await service.open(channel, None, 1, "Ann", "cube-conquest")
+                print(f"N {channel} 0", flush=True)
+            row = await store.active_game(channel)
+            if row.status == "open":
+                if len(await store.seats(row.id)) < 2:
+                    await service.join(channel, 2, "Bob")
+                reply = await service.start(channel, 1)
+                print(f"C {channel} {reply.version} - start", flush=True)
+            while waiting := await service.waiting(channel):
+                user = waiting[0][0]
+                move = rng.choice(await service.legal_moves(channel, user))
+                reply = await service.play(channel, user, move)
+                print(f"C {channel} {reply.version} {user - 1} {move}", flush=True)
+                if rng.random() < 0.65:
+                    print(f"A {channel} {reply.version}", flush=True)
+                    await service.delivered(reply)
 
     await asyncio.gather(*(run(c) for c in range(1, 7)))
 
@@ -68,17 +69,41 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
-def run_and_kill(path: str, after: float) -> list[str]:
+def run_and_kill(path: str, lines: int, jitter: float) -> list[str]:
+    """Run the child until it has printed ``lines`` lines, wait ``jitter`` seconds, kill it.
+
+    Counting lines rather than seconds makes the kill land at the same point of the games
+    on a slow machine as on a fast one (a busy CI machine may need seconds just to start
+    Python); the jitter lets it land anywhere inside a move, not only just after a print.
+    """
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    child = subprocess.Popen([sys.executable, "-c", CHILD, path], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=env, cwd=str(ROOT))
-    time.sleep(after)
-    child.send_signal(signal.SIGKILL)
-    out, err = child.communicate(timeout=30)
-    assert child.returncode == -signal.SIGKILL, err.decode()
-    text = out.decode()
+    with tempfile.TemporaryFile() as err:
+        child = subprocess.Popen([sys.executable, "-c", CHILD, path], stdout=subprocess.PIPE,
+                                 stderr=err, env=env, cwd=str(ROOT))
+        out: list[bytes] = []
+        enough = threading.Event()
+
+        def read() -> None:
+            assert child.stdout is not None
+            for line in child.stdout:
+                out.append(line)
+                if len(out) >= lines:
+                    enough.set()
+            enough.set()  # the child died by itself: the check below says so
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reached = enough.wait(timeout=CHILD_TIMEOUT)
+        time.sleep(jitter)
+        alive = child.poll() is None
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+        reader.join(timeout=30)
+        err.seek(0)
+        assert alive and reached, (f"the child printed {len(out)} of {lines} lines in "
+                                   f"{CHILD_TIMEOUT} s: {err.read().decode()}")
     # The last line may have been cut off by the kill: keep whole lines only.
-    return text.split("\n")[:-1]
+    return [line.decode().rstrip("\n") for line in out if line.endswith(b"\n")]
 
 
 async def check(path: str, committed: dict[int, dict[int, tuple[int, str]]],
@@ -106,16 +131,15 @@ async def check(path: str, committed: dict[int, dict[int, tuple[int, str]]],
             # Delivered is only ever marked after the child announced that version.
             assert row.announced == 0 or row.announced in announced[channel]
         # Whatever was committed but not marked delivered comes back from the outbox, the
-        # last reply of a finished game included (it announces the end).
-        pending = {channel: row for channel, row in rows.items() if row.announced < row.version}
-        outbox = dict(await TableService(store, images=False).undelivered())
-        assert {c for c in outbox if c in rows} == set(pending)
-        # Other channels hold a new table not yet started; only their ended game may be due.
-        for channel in set(outbox) - set(rows):
-            assert not committed[channel]
-        for channel, row in pending.items():
-            assert outbox[channel].version == row.version
-            assert outbox[channel].public.startswith("(Posted after a restart.)")
+        # last reply of a finished game included (it announces the end); an earlier game of
+        # a channel may be due too, if its last reply was never marked before the next began.
+        pending = {row.id: row for row in rows.values() if row.announced < row.version}
+        outbox = {reply.game: reply for _, reply in
+                  await TableService(store, images=False).undelivered()}
+        assert set(outbox) & {row.id for row in rows.values()} == set(pending)
+        for game, row in pending.items():
+            assert outbox[game].version == row.version
+            assert outbox[game].public.startswith("(Posted after a restart.)")
     finally:
         await store.close()
 
@@ -125,8 +149,10 @@ async def test_games_survive_sigkill_at_random_moments(tmp_path: Path) -> None:
     rng = random.Random(os.environ.get("CRASH_SEED", "boardroom"))
     committed: dict[int, dict[int, tuple[int, str]]] = defaultdict(dict)
     announced: dict[int, set[int]] = defaultdict(set)
-    for after in [0.25] + [rng.uniform(0.4, 1.4) for _ in range(6)]:
-        for line in run_and_kill(path, after):
+    # The first child is killed while it is still opening and starting tables; the others
+    # after a few hundred to a few thousand lines (0.1 to 1 s of play on a 2026 laptop core).
+    for lines in [1] + [rng.randint(300, 3000) for _ in range(6)]:
+        for line in run_and_kill(path, lines, rng.uniform(0, 0.05)):
             kind, channel, version, *rest = line.split(" ", 4)
             if kind == "N":  # a new game in this channel: follow that one from now on
                 committed[int(channel)], announced[int(channel)] = {}, set()
