@@ -27,7 +27,7 @@ CHANNELS = range(1, 7)
 CHILD_TIMEOUT = 120.0  # seconds the child may take to print its lines before the test fails
 
 # The child plays random games on six tables at once, a new one in a channel as soon as its
-# game is over, until it is killed. It prints "N channel 0" when it opens a table,
+# game is over, until it is killed. It prints "N channel 0" as it opens a table,
 # "C channel version seat move" once a move is committed (play returned) and "A channel
 # version" just before it marks a reply delivered; about a third of the replies it never marks.
 CHILD = """
@@ -46,8 +46,9 @@ async def main(path):
         rng = random.Random()
         while True:  # game after game: the child never ends by itself, it is killed
             if await store.active_game(channel) is None:
-                await service.open(channel, None, 1, "Ann", "cube-conquest")
+                # Said before it is done: killed in between, the old game is still the latest.
                 print(f"N {channel} 0", flush=True)
+                await service.open(channel, None, 1, "Ann", "cube-conquest")
             row = await store.active_game(channel)
             if row.status == "open":
                 if len(await store.seats(row.id)) < 2:
