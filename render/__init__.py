@@ -27,6 +27,13 @@ class Draw(Protocol):
     def __call__(self, view: dict[str, Any], *, width: int = ...) -> Image.Image: ...
 
 
+class Parts(Protocol):
+    """A game's picture of a view as parts to stack: palette images and deflated bands."""
+
+    def __call__(self, view: dict[str, Any], *,
+                 width: int = ...) -> list[Image.Image | kit.Band]: ...
+
+
 @dataclass(frozen=True)
 class Renderer:
     """How one game is drawn: the picture of a view, and the view as a sentence."""
@@ -34,12 +41,15 @@ class Renderer:
     draw: Draw
     summary: Callable[[dict[str, Any]], str]
     surfaces: tuple[kit.RGB, ...] = ()  # colours the game adds to the kit's palette
+    # ``draw``'s picture as parts of a PNG (``kit.png_stack``), when some are shared by the
+    # pictures of a move and kept deflated; None: the PNG is made from ``draw``.
+    parts: Parts | None = None
 
 
 RENDERERS: dict[str, Renderer] = {
     "battle-tiles": Renderer(battle_tiles.draw, battle_tiles.summary, battle_tiles.SURFACES),
     "cube-conquest": Renderer(cube_conquest.draw, cube_conquest.summary,
-                              cube_conquest.SURFACES),
+                              cube_conquest.SURFACES, cube_conquest.parts),
     "crystallia": Renderer(crystallia.draw, crystallia.summary, crystallia.SURFACES),
     "block-buster": Renderer(block_buster.draw, block_buster.summary, block_buster.SURFACES),
 }
@@ -57,14 +67,22 @@ def renderer(game_id: str) -> Renderer:
 
 def image(game_id: str, view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The picture of ``view`` as a Pillow image, ``width`` pixels wide (height follows)."""
-    if width < MIN_WIDTH:
-        raise ValueError(f"Pictures are at least {MIN_WIDTH} pixels wide, not {width}.")
+    _check(width)
     return renderer(game_id).draw(view, width=width)
 
 
 def png(game_id: str, view: dict[str, Any], *, width: int = 1000) -> bytes:
     """The picture of ``view`` as PNG bytes: 1000 px wide by default, made for phones."""
-    return kit.finish(image(game_id, view, width=width), surfaces=renderer(game_id).surfaces)
+    drawer = renderer(game_id)
+    if drawer.parts is not None and kit.PALETTE_DRAWING:
+        _check(width)
+        return kit.png_stack(drawer.parts(view, width=width))
+    return kit.finish(image(game_id, view, width=width), surfaces=drawer.surfaces)
+
+
+def _check(width: int) -> None:
+    if width < MIN_WIDTH:
+        raise ValueError(f"Pictures are at least {MIN_WIDTH} pixels wide, not {width}.")
 
 
 def summary(game_id: str, view: dict[str, Any]) -> str:
@@ -72,4 +90,4 @@ def summary(game_id: str, view: dict[str, Any]) -> str:
     return renderer(game_id).summary(view)
 
 
-__all__ = ["RENDERERS", "Draw", "Renderer", "image", "png", "renderer", "summary"]
+__all__ = ["RENDERERS", "Draw", "Parts", "Renderer", "image", "png", "renderer", "summary"]

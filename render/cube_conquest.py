@@ -330,19 +330,13 @@ def _cube(colour: SeatColour, size: int, outpost: bool) -> Image.Image:
 
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
-    at = kit.Layout(width, margin_at_1000=65)
-    image = kit.canvas(width, at.px(3200), SURFACES)
-    top = _top(json.dumps({key: view.get(key) for key in TOP_KEYS}, sort_keys=True), width,
-               kit.PALETTE_DRAWING)
-    image.paste(top, (0, 0))
-    y = top.height
-    if view.get("attack") is not None:
-        y = _attack(image, view, at, y)
-    if view.get("result") is not None:
-        y = kit.result_box(image, view, at, y)
-    if view.get("seat") is not None and "hand" in view:
-        y = _hand(image, view, at, y)
-    return image.crop((0, 0, width, y + at.px(36)))
+    return kit.stack([_top(_public(view), width, kit.PALETTE_DRAWING), _bottom(view, width)])
+
+
+def parts(view: dict[str, Any], *, width: int = 1000) -> list[Image.Image | kit.Band]:
+    """``draw``'s picture as parts of a PNG: the top, the same for every viewer of a move,
+    deflated once (``_top_band``), then the viewer's own part."""
+    return [_top_band(_public(view), width), _bottom(view, width)]
 
 
 # What the top of the picture (status, board, table) shows: the same for every viewer, so a
@@ -352,6 +346,10 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
 TOP_KEYS = ("colours", "names", "to_act", "phase", "attack", "result", "points_to_win",
             "size", "board", "edges", "last", "points", "supply", "hand_counts",
             "deck_counts")
+
+
+def _public(view: dict[str, Any]) -> str:
+    return json.dumps({key: view.get(key) for key in TOP_KEYS}, sort_keys=True)
 
 
 @functools.lru_cache(maxsize=8)
@@ -365,6 +363,25 @@ def _top(public: str, width: int, palette: bool) -> Image.Image:
     y = _board(image, view, at, y)
     y = _table(image, view, at, y)
     return image.crop((0, 0, width, y))
+
+
+@functools.lru_cache(maxsize=8)
+def _top_band(public: str, width: int) -> kit.Band:
+    return kit.band(_top(public, width, True))
+
+
+def _bottom(view: dict[str, Any], width: int) -> Image.Image:
+    """Below the table: the fight, the result, and in a seat's own view its hand."""
+    at = kit.Layout(width, margin_at_1000=65)
+    image = kit.canvas(width, at.px(1600), SURFACES)
+    y = 0
+    if view.get("attack") is not None:
+        y = _attack(image, view, at, y)
+    if view.get("result") is not None:
+        y = kit.result_box(image, view, at, y)
+    if view.get("seat") is not None and "hand" in view:
+        y = _hand(image, view, at, y)
+    return image.crop((0, 0, width, y + at.px(36)))
 
 
 def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:

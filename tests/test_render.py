@@ -12,9 +12,12 @@ import functools
 import io
 import json
 import random
+import zlib
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 import render
@@ -347,6 +350,35 @@ def test_png_bytes_refuses_an_image_that_is_not_a_palette_image() -> None:
         kit.png_bytes(Image.new("RGB", (4, 4)))
 
 
+@given(st.lists(st.binary(max_size=3000), min_size=2, max_size=5))
+def test_adler32_combine_agrees_with_zlib_on_the_joined_bytes(pieces: list[bytes]) -> None:
+    adler = 1
+    for piece in pieces:
+        adler = kit.adler32_combine(adler, zlib.adler32(piece), len(piece))
+    assert adler == zlib.adler32(b"".join(pieces))
+
+
+def test_a_png_stacked_from_bands_and_images_decodes_to_the_stacked_picture() -> None:
+    """Bands deflated apart (one of them reused, as a move's pictures reuse their top) and
+    plain images follow one another in one valid PNG, pixel for pixel."""
+    parts = []
+    for n, height in enumerate((37, 1, 120)):
+        part = kit.canvas(300, height)
+        ImageDraw.Draw(part).rectangle((n * 40, 0, n * 40 + 90, height // 2), fill=kit.INK)
+        kit.text(part, (150, height), f"part {n}", 30, kit.MUTED, anchor="md")
+        parts.append(part)
+    whole = kit.stack(parts)
+    shared = kit.band(parts[0])
+    for pieces in ([shared, parts[1], parts[2]], [shared, kit.band(parts[1]), parts[2]],
+                   [parts[0], parts[1], kit.band(parts[2])]):
+        with Image.open(io.BytesIO(kit.png_stack(pieces))) as decoded:
+            decoded.load()
+            assert decoded.size == whole.size == (300, 158)
+            assert decoded.tobytes() == whole.tobytes()
+    with pytest.raises(ValueError, match="one width"):
+        kit.png_stack([shared, kit.canvas(299, 4)])
+
+
 def _playout_views(game_id: str, seed: int, every: int) -> list[dict[str, Any]]:
     """Spectator and seat views along one random game (and at its end)."""
     game = rules.GAMES[game_id]
@@ -394,18 +426,20 @@ def test_a_moves_pictures_share_their_top_but_a_secret_keeps_its_own() -> None:
     unless a viewer's own secret pick is part of them: then that viewer's are drawn apart."""
     turn = next(s for s in all_samples() if s.phase == "action")
     cube_conquest._top.cache_clear()
+    cube_conquest._top_band.cache_clear()
     render.png("cube-conquest", GAME.view(turn, None))
     render.png("cube-conquest", GAME.view(turn, 0))
     render.png("cube-conquest", GAME.view(turn, 1))
-    assert cube_conquest._top.cache_info()[:2] == (2, 1)  # hits, misses
+    assert cube_conquest._top.cache_info()[:2] == (0, 1)  # hits, misses: drawn once
+    assert cube_conquest._top_band.cache_info()[:2] == (2, 1)  # and deflated once
     for state in all_samples():
         attack = GAME.view(state, None)["attack"]
         if state.phase != "attack" or GAME.view(state, attack["attacker"])["attack"][
                 "attacker_card"] is None:
             continue
-        cube_conquest._top.cache_clear()
+        cube_conquest._top_band.cache_clear()
         render.png("cube-conquest", GAME.view(state, attack["attacker"]))
         render.png("cube-conquest", GAME.view(state, None))
-        assert cube_conquest._top.cache_info()[:2] == (0, 2)
+        assert cube_conquest._top_band.cache_info()[:2] == (0, 2)
         return
     pytest.fail("no sample has an attack whose attacker has chosen")
