@@ -601,16 +601,22 @@ def _hand(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> i
 
 
 def _playing_card(image: Image.Image, symbol: str, box: Box) -> None:
-    """A card: pips in the corner, the icon, the name."""
-    draw_ = ImageDraw.Draw(image)
-    x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
-    draw_.rounded_rectangle(box, radius=w // 10, fill=PAPER, outline=INK, width=max(3, w // 40))
-    kit.text(image, (x0 + w * 0.1, y0 + h * 0.05), str(PIPS.get(symbol, "?")), round(w * 0.22),
-             INK, anchor="lt", bold=True)
+    """A card: pips in the corner, the icon, the name (drawn once per size, then pasted)."""
+    kit.paste(image, _card_face(symbol, box[2] - box[0], box[3] - box[1]), (box[0], box[1]))
+
+
+@functools.lru_cache(maxsize=64)
+def _card_face(symbol: str, w: int, h: int) -> Image.Image:
+    card = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))  # the outline includes x = w
+    draw_ = ImageDraw.Draw(card)
+    draw_.rounded_rectangle((0, 0, w, h), radius=w // 10, fill=PAPER, outline=INK,
+                            width=max(3, w // 40))
+    kit.text(card, (w * 0.1, h * 0.05), str(PIPS.get(symbol, "?")), round(w * 0.22), INK,
+             anchor="lt", bold=True)
     s = round(w * 0.46)
-    top = round(y0 + h * 0.28)
-    icon(draw_, symbol, (round(x0 + (w - s) / 2), top, round(x0 + (w + s) / 2), top + s))
+    top = round(h * 0.28)
+    icon(draw_, symbol, (round((w - s) / 2), top, round((w + s) / 2), top + s))
     size = min(round(w * 0.17), 34)
-    kit.text(image, (x0 + w / 2, y0 + h * 0.93), kit.fit(symbol, size, round(w * 0.9)), size, INK,
+    kit.text(card, (w / 2, h * 0.93), kit.fit(symbol, size, round(w * 0.9)), size, INK,
              anchor="md", bold=True)
+    return card

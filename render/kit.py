@@ -203,24 +203,26 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
     under = image.crop((*corner, corner[0] + mask.width, corner[1] + mask.height))
     low, high = under.getextrema()  # one band: the lowest and highest palette index
     if low == high and isinstance(low, int):
-        sprite, stencil = _glyph(line, size, anchor, stroke, colour, low, surfaces)
-        image.paste(sprite, corner, stencil)
+        # The sprite is the text over this very background: pasted whole, no stencil.
+        image.paste(_glyph(line, size, anchor, stroke, colour, low, surfaces), corner)
         return
     rgb = under.convert("RGB")
     rgb.paste(colour, (0, 0), mask)
     image.paste(rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE), corner)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=4096)
 def _glyph(line: str, size: int, anchor: str, stroke: int, colour: RGB, background: int,
-           surfaces: tuple[RGB, ...]) -> tuple[Image.Image, Image.Image]:
-    """Text in ``colour`` over the palette colour ``background``, mapped to the palette,
-    and the stencil of the pixels it covers."""
+           surfaces: tuple[RGB, ...]) -> Image.Image:
+    """Text in ``colour`` over the palette colour ``background``, mapped to the palette.
+
+    Kept for 4,096 lines (names recur on every move of their table, and at ~7 KB for a name
+    that is ~30 MB when full): only the palette sprite is kept, not the mask it came from.
+    """
     mask = _text_mask(line, size, anchor, stroke)[0]
     rgb = Image.new("RGB", mask.size, palette_colours(surfaces)[background])
     rgb.paste(colour, (0, 0), mask)
-    sprite = rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE)
-    return sprite, mask.point(lambda v: 255 if v else 0, "1")
+    return rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE)
 
 
 # --------------------------------------------------------------------------- the grid
