@@ -595,18 +595,20 @@ class TableService:
         """Pictures of views (None: no picture), drawn in worker threads, cached by view."""
         if not self.images:
             return [None] * len(views)
-        keys = [None if v is None else json.dumps([game_id, v], sort_keys=True)
-                for v in views]
-        jobs: dict[str, asyncio.Future[Picture]] = {}
+        # (A game builds its views in one fixed key order: no need to sort the keys.)
+        keys = [None if v is None else json.dumps([game_id, v]) for v in views]
+        todo: dict[str, dict[str, Any]] = {}
         for key, view in zip(keys, views, strict=True):
-            if key is None or view is None or key in jobs:
+            if key is None or view is None or key in todo:
                 continue
             if key in self._pictures:
                 self._pictures.move_to_end(key)
             else:
-                jobs[key] = asyncio.get_running_loop().run_in_executor(
-                    self._painter(), _picture, game_id, view)
-        drawn = {key: await job for key, job in jobs.items()}
+                todo[key] = view
+        drawn: dict[str, Picture] = {}
+        if todo:  # one job for all of them: they share their top (see ``render``)
+            drawn = dict(zip(todo, await asyncio.get_running_loop().run_in_executor(
+                self._painter(), _pictures, game_id, list(todo.values())), strict=True))
         out = [None if key is None else drawn.get(key) or self._pictures[key] for key in keys]
         self._pictures.update(drawn)
         while len(self._pictures) > PICTURE_CACHE:
@@ -830,5 +832,5 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def _picture(game_id: str, view: dict[str, Any]) -> Picture:
-    return Picture(render.png(game_id, view), render.summary(game_id, view))
+def _pictures(game_id: str, views: list[dict[str, Any]]) -> list[Picture]:
+    return [Picture(render.png(game_id, view), render.summary(game_id, view)) for view in views]

@@ -349,7 +349,7 @@ TOP_KEYS = ("colours", "names", "to_act", "phase", "attack", "result", "points_t
 
 
 def _public(view: dict[str, Any]) -> str:
-    return json.dumps({key: view.get(key) for key in TOP_KEYS}, sort_keys=True)
+    return json.dumps({key: view.get(key) for key in TOP_KEYS})  # the game's fixed key order
 
 
 @functools.lru_cache(maxsize=8)

@@ -14,7 +14,6 @@ import functools
 import math
 import struct
 import unicodedata
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,13 +210,12 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
     image.paste(rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE), corner)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _glyph(line: str, size: int, anchor: str, stroke: int, colour: RGB, background: int,
            surfaces: tuple[RGB, ...]) -> Image.Image:
     """Text in ``colour`` over the palette colour ``background``, mapped to the palette.
 
-    Kept for 4,096 lines (names recur on every move of their table, and at ~7 KB for a name
-    that is ~30 MB when full): only the palette sprite is kept, not the mask it came from.
+    Only the palette sprite is kept (the stencil is needless over a plain background).
     """
     mask = _text_mask(line, size, anchor, stroke)[0]
     rgb = Image.new("RGB", mask.size, palette_colours(surfaces)[background])
@@ -366,7 +364,7 @@ DEFLATE_LEVEL = 1  # ISA-L's fastest; its level 3 is 7x slower for 0-3% fewer by
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind))))
+            + struct.pack(">I", isal_zlib.crc32(data, isal_zlib.crc32(kind))))
 
 
 def png_bytes(image: Image.Image) -> bytes:
@@ -408,7 +406,7 @@ def band(image: Image.Image) -> Band:
     rows = framed.tobytes()
     deflate = isal_zlib.compressobj(DEFLATE_LEVEL, isal_zlib.DEFLATED, -15)
     data = deflate.compress(rows) + deflate.flush(isal_zlib.Z_SYNC_FLUSH)
-    return Band(width, height, data, zlib.adler32(rows), len(rows),
+    return Band(width, height, data, isal_zlib.adler32(rows), len(rows),
                 bytes((image.getpalette() or [0, 0, 0])[:768]))
 
 
