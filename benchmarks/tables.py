@@ -8,8 +8,9 @@ A move is what a player's command costs the bot: ``legal_moves`` (the driver pic
 random), ``play``, and ``delivered`` once the reply is "posted". Printed:
 
 - throughput: all tables at once, moves/s without and with images (and CPU per move);
-- latency of ``play``: one move at a time (nothing else queued) and under full load (where
-  the time includes waiting behind the other tables' moves);
+- latency of ``play``, until the DMs' pictures are drawn too: one move at a time (nothing
+  else queued) and under full load (where the time includes waiting behind the other tables'
+  moves);
 - the floor, measured in the same run on the same states and pictures: a bare ``sqlite3``
   UPDATE + COMMIT of the state's bytes on the same file, plus PNG-encoding the same board
   picture (decoded beforehand; encoding only) with Pillow's standard encoder, and the ratio
@@ -56,7 +57,7 @@ class Run:
     moves: int = 0
     seconds: float = 0.0
     cpu: float = 0.0
-    latencies: list[float] = field(default_factory=list)  # of play(), in seconds
+    latencies: list[float] = field(default_factory=list)  # of play() + its DMs, in seconds
     samples: list[tuple[str, bytes]] = field(default_factory=list)  # (state, board png)
 
     @property
@@ -109,7 +110,7 @@ class Bench:
         user = waiting[0][0]
         move = self.rng.choice(await self.service.legal_moves(channel, user))
         start = time.perf_counter()
-        reply = await self.service.play(channel, user, move)
+        reply = await (await self.service.play(channel, user, move)).with_pictures()
         run.latencies.append(time.perf_counter() - start)
         await self.service.delivered(reply)
         run.moves += 1
@@ -261,8 +262,8 @@ async def main(args: argparse.Namespace) -> int:
         cpu = ms(run.cpu / run.moves) if run.moves else "-"
         print(f"{label:<34}{run.rate:>9.0f}{cpu:>11}{ms(run.quantile(0.5)):>11}"
               f"{ms(run.quantile(0.99)):>11}")
-    print(f"(latency is the time play() takes; 'all at once' includes waiting behind the "
-          f"other {args.tables - 1} tables' moves)")
+    print(f"(latency is the time play() takes, the DMs' pictures included; 'all at once' "
+          f"includes waiting behind the other {args.tables - 1} tables' moves)")
     print()
     print(f"Floor (bare sqlite3 commit of the same state + PNG encoding of the same board, "
           f"{len(floors)} samples): p50 {ms(f50)}, p99 {ms(f99)}")

@@ -83,6 +83,7 @@ class Terminal:
             self._save(reply.picture, f"{prefix}-board.png")
         if reply.ephemeral:
             self.say(f"  (only you) {reply.ephemeral}")
+        reply = await reply.with_pictures()
         for private in reply.private:
             who = self.names.get(private.user_id, str(private.user_id))
             if private.text:

@@ -78,6 +78,10 @@ class Desk:
                 log.warning("Could not post to channel %s; the reply stays queued",
                             channel_id, exc_info=True)
                 return False
+        try:  # the DMs' pictures are drawn after the channel's part is posted
+            reply = await reply.with_pictures()
+        except Exception:  # the DMs go without pictures; /hand still draws one
+            log.exception("Could not draw the DM pictures of channel %s", channel_id)
         # Each player whose view changed gets it; each awaited player whose choices fit on
         # buttons is asked for them (a secret card, a placement) even if nothing changed.
         letters = list(reply.private)

@@ -83,6 +83,20 @@ class Reply:
     version: int = 0
     game: int = 0
     over: bool = False
+    # The DMs' pictures, in the order of ``private``, drawn after the channel's picture so
+    # that when the channel hears of a move never depends on what the DMs show (their
+    # drawing time does). None: ``private`` already holds its pictures.
+    drawing: asyncio.Future[list[Picture | None]] | None = field(
+        default=None, compare=False, repr=False)
+
+    async def with_pictures(self) -> Reply:
+        """This reply with its DMs' pictures, once drawn: post the channel's part first."""
+        if self.drawing is None:
+            return self
+        pictures = await self.drawing
+        return replace(self, drawing=None, private=tuple(
+            replace(p, picture=picture)
+            for p, picture in zip(self.private, pictures, strict=True)))
 
 
 @dataclass
@@ -650,15 +664,18 @@ class TableService:
                 if lines or moved:
                     changed.append((s, lines, seat_view if moved else None))
             table.parts, table.parts_version = parts, table.version
-            pictures = await self._render(game.id, [spectator] + [v for _, _, v in changed])
-        private = tuple(Private(s.user_id or 0, "\n".join(lines), pic)
-                        for (s, lines, _), pic in zip(changed, pictures[1:], strict=True))
+            (picture,) = await self._render(game.id, [spectator])
+            later = [v for _, _, v in changed]
+            dm_pictures = (asyncio.ensure_future(self._render(game.id, later))
+                           if self.images and any(v is not None for v in later) else None)
+        private = tuple(Private(s.user_id or 0, "\n".join(lines), None)
+                        for s, lines, _ in changed)
         mention = () if outcome is not None else tuple(
             table.seats[s].user_id or 0 for s in sorted(table.awaited())
             if table.seats[s].kind == "human")
-        return Reply(public="\n".join(public_lines), picture=pictures[0], private=private,
+        return Reply(public="\n".join(public_lines), picture=picture, private=private,
                      ephemeral="\n".join(ephemeral), mention=mention, version=table.version,
-                     game=table.id, over=outcome is not None)
+                     game=table.id, over=outcome is not None, drawing=dm_pictures)
 
     # ----------------------------------------------------------------- ending
 

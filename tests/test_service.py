@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ from typing import Any
 import pytest
 
 import rules
-from bot.service import Reply, TableError, TableService, encode, parse_options, replay
+from bot import service as service_module
+from bot.service import Picture, Reply, TableError, TableService, encode, parse_options, replay
 from bot.store import Store
 from rules.core import listing
 
@@ -333,11 +335,43 @@ async def test_pictures_show_names_and_hands(store: Store) -> None:
     assert start.picture.png.startswith(b"\x89PNG\r\n\x1a\n")
     assert "Ann" in start.picture.summary and "Computer 1" in start.picture.summary
     assert "Your hand" not in start.picture.summary
-    (mine,) = start.private
+    (mine,) = (await start.with_pictures()).private
     assert mine.user_id == ANN and mine.picture is not None
     assert "Your hand" in mine.picture.summary
     hand = await service.hand(CH, ANN)
     assert hand.private[0].picture == mine.picture  # same view, same picture (cached)
+
+
+async def test_the_channel_part_is_ready_before_the_dms_pictures_are_drawn(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the channel hears of a move must not depend on what the DMs show: play()
+    answers with the board while the DMs' pictures are still being drawn."""
+    service = TableService(store, images=True)
+    await table(service, humans=2, seed=4)
+    release = threading.Event()
+    draw = service_module._pictures
+
+    def pictures(game_id: str, views: list[dict[str, Any]]) -> list[Picture]:
+        if any(view.get("seat") is not None for view in views):  # the DMs' job
+            assert release.wait(timeout=30)
+        return draw(game_id, views)
+
+    monkeypatch.setattr(service_module, "_pictures", pictures)
+    for _ in range(200):  # to the first move that changes a hand (placing cubes does not)
+        user = (await service.waiting(CH))[0][0]
+        reply = await service.play(CH, user, (await service.legal_moves(CH, user))[0])
+        if reply.drawing is not None:
+            break
+    assert reply.picture is not None and "Your hand" not in reply.picture.summary
+    assert reply.private and all(p.picture is None for p in reply.private)
+    assert reply.drawing is not None and not reply.drawing.done()
+    release.set()
+    done = await reply.with_pictures()
+    assert done.drawing is None
+    assert [(p.user_id, p.text) for p in done.private] == [
+        (p.user_id, p.text) for p in reply.private]
+    drawn = [p.picture for p in done.private if p.picture is not None]
+    assert drawn and all("Your hand" in picture.summary for picture in drawn)
 
 
 async def test_options_are_kept_and_names_cleaned(service: TableService,
