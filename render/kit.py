@@ -13,7 +13,10 @@ from __future__ import annotations
 import functools
 import math
 import struct
+import threading
 import unicodedata
+import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,17 +157,57 @@ def wrap(text: str, size: int, width: int) -> list[str]:
     return lines
 
 
-@functools.lru_cache(maxsize=1024)
-def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
-    """The text's coverage as an 'L' mask and its offset from the anchor point."""
-    face = font(size)
-    box = face.getbbox(text, anchor=anchor, stroke_width=stroke)
+@functools.lru_cache(maxsize=32768)
+def _text_box(text: str, size: int, anchor: str, stroke: int) -> tuple[int, int, int, int]:
+    """Where the text's coverage lies: its offset from the anchor point, width and height
+    (laid out, not drawn: ~40 us)."""
+    box = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
     left, top, right, bottom = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]),
                                 math.ceil(box[3]))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor,
+    return left, top, max(1, right - left), max(1, bottom - top)
+
+
+@functools.lru_cache(maxsize=256)
+def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
+    """The text's coverage as an 'L' mask and its offset from the anchor point.
+
+    The last 256 are kept as images; behind them, up to ``PACKED_TEXT_BYTES`` of short
+    lines (names, titles: up to ``PACKED_TEXT_LENGTH`` characters) are kept deflated, ~1 KB
+    for a name against ~5 KB unpacked. A bot with 1,000 tables draws each table's names
+    again every few seconds: unpacking one costs ~15 us, FreeType laying it out ~300-600 us.
+    """
+    left, top, width, height = _text_box(text, size, anchor, stroke)
+    key = (text, size, anchor, stroke)
+    with _PACKED_LOCK:
+        packed = _PACKED.get(key)
+        if packed is not None:
+            _PACKED.move_to_end(key)
+    if packed is not None:
+        return Image.frombytes("L", (width, height), zlib.decompress(packed)), left, top
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
                               stroke_width=stroke, stroke_fill=255)
+    if len(text) <= PACKED_TEXT_LENGTH:
+        _pack(key, zlib.compress(mask.tobytes(), 6))
     return mask, left, top
+
+
+PACKED_TEXT_BYTES = 24 * 2**20  # 1,000 tables' names and titles take ~15 MB
+PACKED_TEXT_LENGTH = 32  # longer lines (a discard pile, a log line) rarely come back
+_PACKED: OrderedDict[tuple[str, int, str, int], bytes] = OrderedDict()
+_PACKED_LOCK = threading.Lock()  # pictures are drawn in worker threads
+_packed_bytes = 0
+
+
+def _pack(key: tuple[str, int, str, int], data: bytes) -> None:
+    global _packed_bytes
+    with _PACKED_LOCK:
+        if key in _PACKED:
+            return
+        _PACKED[key] = data
+        _packed_bytes += len(data)
+        while _packed_bytes > PACKED_TEXT_BYTES:
+            _packed_bytes -= len(_PACKED.popitem(last=False)[1])
 
 
 def text(image: Image.Image, xy: tuple[float, float], line: str, size: int,
@@ -193,18 +236,19 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
     under the text are mapped on the spot. Either way the pixels are those an RGB canvas
     would have after ``finish``.
     """
-    mask, left, top = _text_mask(line, size, anchor, stroke)
+    left, top, width, height = _text_box(line, size, anchor, stroke)
     corner = (at[0] + left, at[1] + top)
     if image.mode != "P":
-        image.paste(colour, corner, mask)
+        image.paste(colour, corner, _text_mask(line, size, anchor, stroke)[0])
         return
     surfaces = _surfaces(image)
-    under = image.crop((*corner, corner[0] + mask.width, corner[1] + mask.height))
+    under = image.crop((*corner, corner[0] + width, corner[1] + height))
     low, high = under.getextrema()  # one band: the lowest and highest palette index
     if low == high and isinstance(low, int):
         # The sprite is the text over this very background: pasted whole, no stencil.
         image.paste(_glyph(line, size, anchor, stroke, colour, low, surfaces), corner)
         return
+    mask = _text_mask(line, size, anchor, stroke)[0]
     rgb = under.convert("RGB")
     rgb.paste(colour, (0, 0), mask)
     image.paste(rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE), corner)
@@ -213,14 +257,20 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
 @functools.lru_cache(maxsize=1024)
 def _glyph(line: str, size: int, anchor: str, stroke: int, colour: RGB, background: int,
            surfaces: tuple[RGB, ...]) -> Image.Image:
-    """Text in ``colour`` over the palette colour ``background``, mapped to the palette.
-
-    Only the palette sprite is kept (the stencil is needless over a plain background).
-    """
+    """Text in ``colour`` over the palette colour ``background``, as palette indices (the
+    stencil is needless over a plain background): its mask through ``_blend``."""
     mask = _text_mask(line, size, anchor, stroke)[0]
-    rgb = Image.new("RGB", mask.size, palette_colours(surfaces)[background])
-    rgb.paste(colour, (0, 0), mask)
-    return rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE)
+    return Image.frombytes("P", mask.size, mask.point(_blend(colour, background, surfaces))
+                           .tobytes())
+
+
+@functools.lru_cache(maxsize=256)
+def _blend(colour: RGB, background: int, surfaces: tuple[RGB, ...]) -> list[int]:
+    """For each coverage 0-255, the palette index of ``colour`` blended over the palette
+    colour ``background``: the pixels an RGB canvas has after ``finish``, looked up."""
+    ramp = Image.new("RGB", (256, 1), palette_colours(surfaces)[background])
+    ramp.paste(colour, (0, 0), Image.frombytes("L", (256, 1), bytes(range(256))))
+    return list(ramp.quantize(palette=palette(surfaces), dither=Image.Dither.NONE).tobytes())
 
 
 # --------------------------------------------------------------------------- the grid

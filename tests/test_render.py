@@ -421,6 +421,31 @@ def test_text_over_a_mixed_background_is_mapped_in_place() -> None:
     assert fast.convert("RGB").tobytes() == mapped.convert("RGB").tobytes()
 
 
+def test_text_drawn_before_comes_back_from_the_packed_cache_without_freetype(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names beyond the 256 masks kept drawn are unpacked, not laid out again: the same
+    pixels, no FreeType; and the packed masks never take more than their budget."""
+    first = kit.canvas(400, 60)
+    kit.text(first, (10, 40), "Packed Name 12345", 34, kit.INK, bold=True)
+    kit._glyph.cache_clear()
+    kit._text_mask.cache_clear()
+
+    class NoDrawing:
+        def Draw(self, image: Image.Image) -> None:
+            raise AssertionError("the text was laid out again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(kit, "ImageDraw", NoDrawing())
+        again = kit.canvas(400, 60)
+        kit.text(again, (10, 40), "Packed Name 12345", 34, kit.INK, bold=True)
+    assert again.tobytes() == first.tobytes()
+    monkeypatch.setattr(kit, "PACKED_TEXT_BYTES", 2000)
+    for n in range(40):
+        kit.text(kit.canvas(400, 60), (10, 40), f"Budget {n}", 34, kit.INK, bold=True)
+        assert kit._packed_bytes <= 2000
+    assert 0 < len(kit._PACKED) < 40
+
+
 def test_a_moves_pictures_share_their_top_but_a_secret_keeps_its_own() -> None:
     """The status, board and table are drawn once for the channel and the DMs of a move,
     unless a viewer's own secret pick is part of them: then that viewer's are drawn apart."""
