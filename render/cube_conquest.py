@@ -359,6 +359,11 @@ def _top(public: str, width: int, palette: bool) -> Image.Image:
     view = json.loads(public)
     at = kit.Layout(width, margin_at_1000=65)
     image = kit.canvas(width, at.px(3200), SURFACES)
+    # What never changes in a game (the mat, the home edges, the coordinates) is pasted
+    # first, drawn once; the status line is drawn over it (a descender may reach in).
+    frame, above = _frame(width, int(view["size"]), tuple(view["colours"]),
+                          tuple(view["edges"]), palette)
+    image.paste(frame, (0, at.px(kit.HEADER_HEIGHT) - above))
     y = kit.header(image, view, at, *status(view))
     y = _board(image, view, at, y)
     y = _table(image, view, at, y)
@@ -385,16 +390,12 @@ def _bottom(view: dict[str, Any], width: int) -> Image.Image:
 
 
 def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
-    """The board: mat, tiles, home edges, coordinates, the last action, the cubes."""
+    """The board's tiles, the last action and the cubes, over the mat, home edges and
+    coordinates that ``_top`` pasted from ``_frame``."""
     size = int(view["size"])
     cell = at.body // size
     grid = Grid(size, size, (at.width - cell * size) // 2, y + at.px(66), cell)
     draw_ = ImageDraw.Draw(image)
-    pad = at.px(8)
-    draw_.rounded_rectangle((grid.left - pad, grid.top - pad, grid.right + pad, grid.bottom + pad),
-                            radius=at.px(16), fill=MAT)
-    _edges(image, view, grid, at)
-    grid.coordinates(image, at.px(34), at.px(34))
     last = set(view.get("last") or [])
     inset = at.px(4)
     tile_size = cell - 2 * inset
@@ -421,6 +422,26 @@ def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> 
         lift = sprite.height - cube
         kit.paste(image, sprite, (cx - cube // 2, cy - cube // 2 - lift - at.px(3)))
     return grid.bottom + at.px(66)
+
+
+@functools.lru_cache(maxsize=8)
+def _frame(width: int, size: int, colours: tuple[str, ...], edges: tuple[str, ...],
+           palette: bool) -> tuple[Image.Image, int]:
+    """The mat, the home edges and the coordinates around a board whose band starts
+    ``above`` rows into the returned picture (some letters reach above it); ``palette``
+    keeps the canvas modes apart."""
+    at = kit.Layout(width, margin_at_1000=65)
+    above = at.px(40)
+    cell = at.body // size
+    grid = Grid(size, size, (at.width - cell * size) // 2, above + at.px(66), cell)
+    image = kit.canvas(width, grid.bottom + at.px(66), SURFACES)
+    pad = at.px(8)
+    ImageDraw.Draw(image).rounded_rectangle(
+        (grid.left - pad, grid.top - pad, grid.right + pad, grid.bottom + pad),
+        radius=at.px(16), fill=MAT)
+    _edges(image, {"colours": colours, "edges": edges}, grid, at)
+    grid.coordinates(image, at.px(34), at.px(34))
+    return image, above
 
 
 def _edges(image: Image.Image, view: dict[str, Any], grid: Grid, at: kit.Layout) -> None:

@@ -633,7 +633,10 @@ def header(image: Image.Image, view: dict[str, Any], at: Layout, head: str, deta
     text(image, (x, top + size // 2), fit(head, at.px(40), at.width - at.margin - x,
          bold=True), at.px(40), INK, anchor="lm", bold=True)
     text(image, (at.margin, at.px(124)), fit(detail, at.px(30), at.body), at.px(30), MUTED)
-    return at.px(150)
+    return at.px(HEADER_HEIGHT)
+
+
+HEADER_HEIGHT = 150  # where ``header`` ends, at a width of 1000
 
 
 def hand_title(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
