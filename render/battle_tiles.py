@@ -177,11 +177,7 @@ def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     y = _grid(image, view, at, y)
     y = _legend(image, at, y)
     y = _panel(image, view, at, y)
-    if view.get("result") is not None:
-        y = kit.result_box(image, view, at, y)
-    if view.get("seat") is not None and "hand" in view:
-        y = _hand(image, view, at, y)
-    return image.crop((0, 0, width, y + at.px(36)))
+    return kit.finish_picture(image, view, at, y, _hand)
 
 
 def _grid(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:

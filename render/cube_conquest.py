@@ -382,11 +382,7 @@ def _bottom(view: dict[str, Any], width: int) -> Image.Image:
     y = 0
     if view.get("attack") is not None:
         y = _attack(image, view, at, y)
-    if view.get("result") is not None:
-        y = kit.result_box(image, view, at, y)
-    if view.get("seat") is not None and "hand" in view:
-        y = _hand(image, view, at, y)
-    return image.crop((0, 0, width, y + at.px(36)))
+    return kit.finish_picture(image, view, at, y, _hand)
 
 
 def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:

@@ -17,6 +17,7 @@ import threading
 import unicodedata
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -649,6 +650,18 @@ def hand_title(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> 
     text(image, (at.margin + at.px(60), y), fit(f"Your hand, {seat.name}", at.px(38),
          at.body - at.px(60), bold=True), at.px(38), INK, bold=True)
     return y
+
+
+def finish_picture(image: Image.Image, view: dict[str, Any], at: Layout, y: int,
+                   hand: Callable[[Image.Image, dict[str, Any], Layout, int], int]
+                   ) -> Image.Image:
+    """The end of every game's picture from ``y`` down: the result once the game is over,
+    then, in a seat's own view, its ``hand``; cropped below them with a margin."""
+    if view.get("result") is not None:
+        y = result_box(image, view, at, y)
+    if view.get("seat") is not None and "hand" in view:
+        y = hand(image, view, at, y)
+    return image.crop((0, 0, image.width, y + at.px(36)))
 
 
 def result_box(image: Image.Image, view: dict[str, Any], at: Layout, y: int) -> int:
