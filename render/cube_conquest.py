@@ -330,64 +330,94 @@ def _cube(colour: SeatColour, size: int, outpost: bool) -> Image.Image:
 
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The whole picture of ``view``, ``width`` pixels wide."""
-    return kit.stack([_top(_public(view), width, kit.PALETTE_DRAWING), _bottom(view, width)])
+    return kit.strips_image(_strips(view, width), width, SURFACES)
 
 
 def parts(view: dict[str, Any], *, width: int = 1000) -> list[Image.Image | kit.Band]:
-    """``draw``'s picture as parts of a PNG: the top, the same for every viewer of a move,
-    deflated once (``_top_band``), then the viewer's own part."""
-    return [_top_band(_public(view), width), _bottom(view, width)]
+    """``draw``'s picture as the deflated parts of a PNG, one per strip: a strip already
+    shown (this move's board, a status line, a seat's row, a hand) is not drawn again."""
+    return kit.strips_bands(_strips(view, width), width, SURFACES)
 
 
 # What the top of the picture (status, board, table) shows: the same for every viewer, so a
-# move's channel picture and its players' DM pictures draw it once (a seat's own secret pick
-# changes "attack", so such a top is drawn apart). Only these keys reach ``_top``: it cannot
-# draw anything else, and cannot hand one viewer's secret to another.
+# move's channel picture and its players' DM pictures share it (a seat's own secret pick
+# changes "attack", so such a top is its own). Only these keys reach ``_top_strips``: it
+# cannot draw anything else, and cannot hand one viewer's secret to another.
 TOP_KEYS = ("colours", "names", "to_act", "phase", "attack", "result", "points_to_win",
             "size", "board", "edges", "last", "points", "supply", "hand_counts",
             "deck_counts")
 
 
-def _public(view: dict[str, Any]) -> str:
-    return json.dumps({key: view.get(key) for key in TOP_KEYS})  # the game's fixed key order
+def _public(view: dict[str, Any]) -> dict[str, Any]:
+    return {key: view.get(key) for key in TOP_KEYS}
 
 
-@functools.lru_cache(maxsize=8)
-def _top(public: str, width: int, palette: bool) -> Image.Image:
-    """The status line, the board and the table for ``public`` (JSON of ``TOP_KEYS``), on
-    a canvas of the mode ``kit.canvas`` gives (``palette`` keeps the two apart)."""
-    view = json.loads(public)
+def _strips(view: dict[str, Any], width: int) -> list[kit.Strip]:
+    """The picture top to bottom: the status line over the board's top edge, the board,
+    its bottom edge, the table; then the fight, the result, and a seat's own hand."""
     at = kit.Layout(width, margin_at_1000=65)
-    image = kit.canvas(width, at.px(3200), SURFACES)
-    # What never changes in a game (the mat, the home edges, the coordinates) is pasted
-    # first, drawn once; the status line is drawn over it (a descender may reach in).
-    frame, above = _frame(width, int(view["size"]), tuple(view["colours"]),
-                          tuple(view["edges"]), palette)
-    image.paste(frame, (0, at.px(kit.HEADER_HEIGHT) - above))
-    y = kit.header(image, view, at, *status(view))
-    y = _board(image, view, at, y)
-    y = _table(image, view, at, y)
-    return image.crop((0, 0, width, y))
+    return [*_top_strips(_public(view), at), *_bottom_strips(view, at)]
 
 
-@functools.lru_cache(maxsize=8)
-def _top_band(public: str, width: int) -> kit.Band:
-    return kit.band(_top(public, width, True))
+def _top_strips(top: dict[str, Any], at: kit.Layout) -> list[kit.Strip]:
+    """The status line, the board and the table, cut where nothing crosses: above the
+    mat, below it, and between the table's rows."""
+    size, colours, edges = int(top["size"]), tuple(top["colours"]), tuple(top["edges"])
+    header = at.px(kit.HEADER_HEIGHT)
+    grid_top = header + at.px(66)
+    grid_bottom = grid_top + at.body // size * size
+    mat_top, mat_end = grid_top - at.px(8), grid_bottom + at.px(8) + 1
+    layout = (size, colours, edges)
+
+    def frame(image: Image.Image, y: int) -> None:
+        """Paste what never changes in a game (the mat, the home edges, the coordinates),
+        drawn once, so that the picture's row ``y`` is the canvas's first."""
+        picture, above = _frame(at.width, size, colours, edges, kit.PALETTE_DRAWING)
+        image.paste(picture, (0, header - above - y))
+
+    head, detail = status(top)
+    shown = top["result"]["winners"] if top.get("result") is not None else top["to_act"]
+
+    def status_line(image: Image.Image) -> None:
+        frame(image, 0)  # the status line is drawn over it (a descender may reach in)
+        kit.header(image, top, at, head, detail)
+
+    def board(image: Image.Image) -> None:
+        frame(image, mat_top)
+        _board(image, top, at, header - mat_top)
+
+    on_board = json.dumps([top["board"], top["last"]])
+    return [
+        kit.Strip(mat_top, status_line, ("head", layout, head, detail, tuple(shown))),
+        kit.Strip(mat_end - mat_top, board, ("board", layout, on_board), lasting=False),
+        kit.Strip(grid_bottom + at.px(66) - mat_end, lambda image: frame(image, mat_end),
+                  ("under the board", layout)),
+        *_table_strips(top, at),
+    ]
 
 
-def _bottom(view: dict[str, Any], width: int) -> Image.Image:
-    """Below the table: the fight, the result, and in a seat's own view its hand."""
-    at = kit.Layout(width, margin_at_1000=65)
-    image = kit.canvas(width, at.px(1600), SURFACES)
-    y = 0
+def _bottom_strips(view: dict[str, Any], at: kit.Layout) -> list[kit.Strip]:
+    """Below the table: the fight, the result, and in a seat's own view its hand; or the
+    bottom margin."""
+    strips = []
     if view.get("attack") is not None:
-        y = _attack(image, view, at, y)
-    return kit.finish_picture(image, view, at, y, _hand)
+        strips.append(kit.Strip(None, lambda image: _attack(image, view, at, 0)))
+    result = view.get("result")
+    if result is not None:
+        strips.append(kit.Strip(None, lambda image: kit.result_box(image, view, at, 0),
+                                ("result", result["reason"])))
+    if view.get("seat") is not None and "hand" in view:
+        return strips + _hand(view, at)
+    return [*strips, kit.Strip(at.px(36), _blank, ("margin",))]
+
+
+def _blank(image: Image.Image) -> None:
+    """Nothing: a strip of paper."""
 
 
 def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
     """The board's tiles, the last action and the cubes, over the mat, home edges and
-    coordinates that ``_top`` pasted from ``_frame``."""
+    coordinates that the board strip pasted from ``_frame``."""
     size = int(view["size"])
     cell = at.body // size
     grid = Grid(size, size, (at.width - cell * size) // 2, y + at.px(66), cell)
@@ -395,29 +425,54 @@ def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> 
     last = set(view.get("last") or [])
     inset = at.px(4)
     tile_size = cell - 2 * inset
+    cube = round(tile_size * 0.44)
+    # A cell the last action did not touch is one cached sprite, tile and cubes together
+    # (the arrow stays on the cells it touched); a touched one is drawn in layers.
+    corner = (cell // 2 - cube // 2 - inset, cell // 2 - cube // 2 - inset - at.px(3))
     for square in view["board"]:
         x0, y0, _, _ = grid.box(square["square"], inset)
-        if square["symbol"] is None:
-            tile = _tile_back(tile_size)
+        if square["square"] not in last:
+            owner = square["owner"]
+            colour = kit.seat_colour(view["colours"][owner]) if owner is not None else None
+            image.paste(_cell(square["symbol"], square["pips"], colour, square["cubes"],
+                              tile_size, cube, corner, kit.PALETTE_DRAWING), (x0, y0))
         else:
-            tile = _tile_face(square["symbol"], int(square["pips"]), tile_size,
-                              square["owner"] is not None, square["square"] in last)
-        kit.paste(image, tile, (x0, y0))
+            kit.paste(image, _tile(square["symbol"], square["pips"], tile_size,
+                                   square["owner"] is not None, True), (x0, y0))
     _last(draw_, view, grid, at)
     for square in view["board"]:
         if square["square"] in last and square["symbol"] is not None:
             _tile_name(image, square["symbol"], tile_size, grid.box(square["square"], inset)[:2],
                        halo=LIT)
-    cube = round(tile_size * 0.44)
     for square in view["board"]:
-        if square["owner"] is None or not square["cubes"]:
+        if square["square"] not in last or square["owner"] is None or not square["cubes"]:
             continue
         colour = kit.seat_colour(view["colours"][square["owner"]])
         sprite = _cube(colour, cube, square["cubes"] >= 2)
         cx, cy = grid.centre(square["square"])
-        lift = sprite.height - cube
-        kit.paste(image, sprite, (cx - cube // 2, cy - cube // 2 - lift - at.px(3)))
+        kit.paste(image, sprite, (cx - cube // 2, cy - cube // 2 - (sprite.height - cube)
+                                  - at.px(3)))
     return grid.bottom + at.px(66)
+
+
+def _tile(symbol: str | None, pips: int | None, size: int, occupied: bool, lit: bool
+          ) -> Image.Image:
+    return _tile_back(size) if symbol is None else _tile_face(symbol, int(pips or 0), size,
+                                                              occupied, lit)
+
+
+@functools.lru_cache(maxsize=256)
+def _cell(symbol: str | None, pips: int | None, colour: SeatColour | None, cubes: int,
+          size: int, cube: int, corner: tuple[int, int], palette: bool) -> Image.Image:
+    """A tile with its cubes, over the mat, as a canvas of the picture's mode (``palette``
+    keeps the modes apart): the cube's corner is ``corner`` less its Outpost lift."""
+    image = kit.canvas(size, size, SURFACES)
+    ImageDraw.Draw(image).rectangle((0, 0, size, size), fill=MAT)
+    kit.paste(image, _tile(symbol, pips, size, colour is not None, False), (0, 0))
+    if colour is not None and cubes:
+        sprite = _cube(colour, cube, cubes >= 2)
+        kit.paste(image, sprite, (corner[0], corner[1] - (sprite.height - cube)))
+    return image
 
 
 @functools.lru_cache(maxsize=8)
@@ -481,49 +536,62 @@ def _last(draw_: ImageDraw.ImageDraw, view: dict[str, Any], grid: Grid, at: kit.
 # --------------------------------------------------------------------------- the panel
 
 
-def _table(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
-    """One row per seat: points, cubes in supply, cards in hand, cards in deck."""
-    draw_ = ImageDraw.Draw(image)
-    shared = len(view["deck_counts"]) != len(view["colours"])
+def _table_strips(top: dict[str, Any], at: kit.Layout) -> list[kit.Strip]:
+    """One row per seat: points, cubes in supply, cards in hand, cards in deck; a row is a
+    strip, drawn again only when what it shows changes."""
+    shared = len(top["deck_counts"]) != len(top["colours"])
     columns = ["Points", "Supply", "Hand"] + ([] if shared else ["Deck"])
     right = at.width - at.margin
     xs = [right - at.px(x) for x in ((335, 205, 100, 0) if not shared else (240, 110, 0))]
-    label = at.px(28)
-    for name, x in zip(columns, xs, strict=False):
-        kit.text(image, (x, y + at.px(30)), name, label, MUTED, anchor="rs")
-    y += at.px(44)
-    row, chip = at.px(70), at.px(52)
-    result = view.get("result")
-    marked = set(result["winners"] if result is not None else view["to_act"])
-    for seat in kit.seats(view):
+
+    def heading(image: Image.Image) -> None:
+        for name, x in zip(columns, xs, strict=False):
+            kit.text(image, (x, at.px(30)), name, at.px(28), MUTED, anchor="rs")
+
+    strips = [kit.Strip(at.px(44), heading, ("columns", shared))]
+    result = top.get("result")
+    marked = set(result["winners"] if result is not None else top["to_act"])
+    for seat in kit.seats(top):
         i = seat.index
-        top, middle = y, y + row // 2
-        if i in marked:
-            draw_.rounded_rectangle((at.margin - at.px(12), top + at.px(4), right + at.px(12),
-                                     top + row - at.px(4)), radius=at.px(12), fill=SHADE)
-            if result is not None:
-                s = at.px(40)
-                icon(draw_, "crown", (at.px(10), middle - s // 2, at.px(10) + s, middle + s // 2))
-            else:
-                kit.triangle(draw_, (at.px(30), middle), at.px(20), 0, INK)
-        kit.chip(image, (at.margin, middle - chip // 2, at.margin + chip, middle + chip // 2),
-                 seat.colour, at.px(32))
-        name_x = at.margin + chip + at.px(14)
-        kit.text(image, (name_x, middle), kit.fit(seat.name, at.px(34), xs[0] - at.px(100)
-                 - name_x, bold=True), at.px(34), INK, anchor="lm", bold=True)
-        values = [f"{view['points'][i]}/{view['points_to_win']}", str(view["supply"][i]),
-                  str(view["hand_counts"][i])]
+        values = [f"{top['points'][i]}/{top['points_to_win']}", str(top["supply"][i]),
+                  str(top["hand_counts"][i])]
         if not shared:
-            values.append(str(view["deck_counts"][i]))
-        for value, x in zip(values, xs, strict=False):
-            kit.text(image, (x, middle), value, at.px(34), INK, anchor="rm", bold=True)
-        y += row
-    if shared and view["deck_counts"]:
-        y += at.px(12)
-        kit.text(image, (at.margin, y + at.px(26)),
-                 f"Shared deck: {view['deck_counts'][0]} cards", at.px(30), MUTED)
-        y += at.px(34)
-    return y + at.px(16)
+            values.append(str(top["deck_counts"][i]))
+        mark = None if i not in marked else "crown" if result is not None else "turn"
+        strips.append(kit.Strip(at.px(70), functools.partial(
+            _seat_row, at=at, seat=seat, values=tuple(values), xs=tuple(xs), mark=mark),
+            ("seat", seat.name, seat.colour, tuple(values), tuple(xs), mark)))
+    if shared and top["deck_counts"]:
+        line = f"Shared deck: {top['deck_counts'][0]} cards"
+        strips.append(kit.Strip(at.px(12) + at.px(34) + at.px(16), lambda image: kit.text(
+            image, (at.margin, at.px(12) + at.px(26)), line, at.px(30), MUTED), ("deck", line)))
+    else:
+        strips.append(kit.Strip(at.px(16), _blank, ("under the table",)))
+    return strips
+
+
+def _seat_row(image: Image.Image, *, at: kit.Layout, seat: kit.Seat, values: tuple[str, ...],
+              xs: tuple[int, ...], mark: str | None) -> None:
+    """A seat's row of the table: shaded and marked when it acts (or won), its chip and
+    name, and its numbers under the columns."""
+    draw_ = ImageDraw.Draw(image)
+    row, chip = image.height, at.px(52)
+    middle, right = row // 2, at.width - at.margin
+    if mark is not None:
+        draw_.rounded_rectangle((at.margin - at.px(12), at.px(4), right + at.px(12),
+                                 row - at.px(4)), radius=at.px(12), fill=SHADE)
+        if mark == "crown":
+            s = at.px(40)
+            icon(draw_, "crown", (at.px(10), middle - s // 2, at.px(10) + s, middle + s // 2))
+        else:
+            kit.triangle(draw_, (at.px(30), middle), at.px(20), 0, INK)
+    kit.chip(image, (at.margin, middle - chip // 2, at.margin + chip, middle + chip // 2),
+             seat.colour, at.px(32))
+    name_x = at.margin + chip + at.px(14)
+    kit.text(image, (name_x, middle), kit.fit(seat.name, at.px(34), xs[0] - at.px(100)
+             - name_x, bold=True), at.px(34), INK, anchor="lm", bold=True)
+    for value, x in zip(values, xs, strict=False):
+        kit.text(image, (x, middle), value, at.px(34), INK, anchor="rm", bold=True)
 
 
 def _pill(image: Image.Image, symbol: str, x: int, middle: int, at: kit.Layout) -> int:
@@ -590,31 +658,43 @@ def _attack(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) ->
     return y + at.px(20)
 
 
-def _hand(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
-    """A seat's own hand as cards, and its discard pile (what 'prepare' can take back)."""
+def _hand(view: dict[str, Any], at: kit.Layout) -> list[kit.Strip]:
+    """A seat's own hand as cards, and its discard pile (what 'prepare' can take back), as
+    strips: the title, the cards, and the rest down to the bottom margin."""
     hand: list[str] = list(view["hand"])
-    y = kit.hand_title(image, view, at, y) + at.px(22)
-    if not hand:
-        y += at.px(40)
-        kit.text(image, (at.margin, y), "No cards in hand.", at.px(32), MUTED)
-    else:
+    seat = kit.seats(view)[view["seat"]]
+    strips = [kit.Strip(at.px(52) + at.px(22), lambda image: kit.hand_title(image, view, at, 0),
+                        ("hand title", seat.name, seat.colour))]
+    y = 0  # where the rest's first line is measured from, in the rest's rows
+    if hand:
         gap = at.px(20)
         card_w = min(at.px(200), (at.body - gap * (len(hand) - 1)) // len(hand))
         card_h = card_w * 6 // 5
-        x = at.margin
-        for symbol in hand:
-            _playing_card(image, symbol, (x, y, x + card_w, y + card_h))
-            x += card_w + gap
-        y += card_h
+
+        def cards(image: Image.Image) -> None:
+            for n, symbol in enumerate(hand):
+                x = at.margin + n * (card_w + gap)
+                _playing_card(image, symbol, (x, 0, x + card_w, card_h))
+
+        strips.append(kit.Strip(card_h + 1, cards, ("cards", tuple(hand), card_w)))
+        y = -1  # a card's outline takes the row below it
+    lines: list[str] = []
     discards: list[str] = list(view["discards"][view["seat"]])
     if discards:
         counts = Counter(discards)
         pile = ", ".join(f"{n} {s}" if n > 1 else s for s, n in sorted(
             counts.items(), key=lambda item: PIPS.get(item[0], 0)))
-        for line in kit.wrap(f"Your discard pile: {pile}", at.px(30), at.body):
-            y += at.px(44)
-            kit.text(image, (at.margin, y), line, at.px(30), MUTED)
-    return y
+        lines = kit.wrap(f"Your discard pile: {pile}", at.px(30), at.body)
+    first = y + (0 if hand else at.px(40))
+    end = first + at.px(44) * len(lines) + at.px(36)
+
+    def rest(image: Image.Image) -> None:
+        if not hand:
+            kit.text(image, (at.margin, first), "No cards in hand.", at.px(32), MUTED)
+        for n, line in enumerate(lines, start=1):
+            kit.text(image, (at.margin, first + n * at.px(44)), line, at.px(30), MUTED)
+
+    return [*strips, kit.Strip(end, rest, ("under the hand", bool(hand), tuple(lines)))]
 
 
 def _playing_card(image: Image.Image, symbol: str, box: Box) -> None:

@@ -16,9 +16,9 @@ import struct
 import threading
 import unicodedata
 import zlib
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from isal import isal_zlib
@@ -170,45 +170,17 @@ def _text_box(text: str, size: int, anchor: str, stroke: int) -> tuple[int, int,
 
 @functools.lru_cache(maxsize=256)
 def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
-    """The text's coverage as an 'L' mask and its offset from the anchor point.
-
-    The last 256 are kept as images; behind them, up to ``PACKED_TEXT_BYTES`` of short
-    lines (names, titles: up to ``PACKED_TEXT_LENGTH`` characters) are kept deflated, ~1 KB
-    for a name against ~5 KB unpacked. A bot with 1,000 tables draws each table's names
-    again every few seconds: unpacking one costs ~15 us, FreeType laying it out ~300-600 us.
-    """
+    """The text's coverage as an 'L' mask and its offset from the anchor point (FreeType
+    lays it out: ~300-600 us for a name)."""
     left, top, width, height = _text_box(text, size, anchor, stroke)
-    key = (text, size, anchor, stroke)
-    with _PACKED_LOCK:
-        packed = _PACKED.get(key)
-        if packed is not None:
-            _PACKED.move_to_end(key)
-    if packed is not None:
-        return Image.frombytes("L", (width, height), zlib.decompress(packed)), left, top
     mask = Image.new("L", (width, height), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
                               stroke_width=stroke, stroke_fill=255)
-    if len(text) <= PACKED_TEXT_LENGTH:
-        _pack(key, zlib.compress(mask.tobytes(), 6))
     return mask, left, top
 
 
-PACKED_TEXT_BYTES = 24 * 2**20  # 1,000 tables' names and titles take ~15 MB
+PACKED_TEXT_BYTES = 16 * 2**20  # 1,000 tables' names and titles take ~12 MB
 PACKED_TEXT_LENGTH = 32  # longer lines (a discard pile, a log line) rarely come back
-_PACKED: OrderedDict[tuple[str, int, str, int], bytes] = OrderedDict()
-_PACKED_LOCK = threading.Lock()  # pictures are drawn in worker threads
-_packed_bytes = 0
-
-
-def _pack(key: tuple[str, int, str, int], data: bytes) -> None:
-    global _packed_bytes
-    with _PACKED_LOCK:
-        if key in _PACKED:
-            return
-        _PACKED[key] = data
-        _packed_bytes += len(data)
-        while _packed_bytes > PACKED_TEXT_BYTES:
-            _packed_bytes -= len(_PACKED.popitem(last=False)[1])
 
 
 def text(image: Image.Image, xy: tuple[float, float], line: str, size: int,
@@ -243,14 +215,16 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
         image.paste(colour, corner, _text_mask(line, size, anchor, stroke)[0])
         return
     surfaces = _surfaces(image)
-    under = image.crop((*corner, corner[0] + width, corner[1] + height))
-    low, high = under.getextrema()  # one band: the lowest and highest palette index
-    if low == high and isinstance(low, int):
+    box = (*corner, corner[0] + width, corner[1] + height)
+    # The lowest and highest palette index under the text (on the core image: this runs
+    # ~30 times a picture, and the Image wrapper would double its cost).
+    low, high = image.im.crop(box).getextrema()
+    if low == high:
         # The sprite is the text over this very background: pasted whole, no stencil.
         image.paste(_glyph(line, size, anchor, stroke, colour, low, surfaces), corner)
         return
     mask = _text_mask(line, size, anchor, stroke)[0]
-    rgb = under.convert("RGB")
+    rgb = image.crop(box).convert("RGB")
     rgb.paste(colour, (0, 0), mask)
     image.paste(rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE), corner)
 
@@ -259,19 +233,32 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
 def _glyph(line: str, size: int, anchor: str, stroke: int, colour: RGB, background: int,
            surfaces: tuple[RGB, ...]) -> Image.Image:
     """Text in ``colour`` over the palette colour ``background``, as palette indices (the
-    stencil is needless over a plain background): its mask through ``_blend``."""
-    mask = _text_mask(line, size, anchor, stroke)[0]
-    return Image.frombytes("P", mask.size, mask.point(_blend(colour, background, surfaces))
-                           .tobytes())
+    stencil is needless over a plain background): its mask looked up through ``_blend``.
+
+    The last 1,024 are kept as images; behind them, up to ``PACKED_TEXT_BYTES`` of short
+    lines (names, titles: up to ``PACKED_TEXT_LENGTH`` characters) are kept deflated, ~1 KB
+    for a name against ~8 KB unpacked. A bot with 1,000 tables draws each table's names
+    again every few seconds: unpacking one costs ~50 us, laying it out again ~300-600 us.
+    """
+    _, _, width, height = _text_box(line, size, anchor, stroke)
+    key = (line, size, anchor, stroke, colour, background, surfaces)
+    packed = _PACKED.get(key)
+    if packed is not None:
+        return Image.frombytes("P", (width, height), zlib.decompress(packed[1]))
+    indices = _text_mask(line, size, anchor, stroke)[0].tobytes().translate(
+        _blend(colour, background, surfaces))
+    if len(line) <= PACKED_TEXT_LENGTH:
+        _PACKED.put(key, zlib.compress(indices, 6))
+    return Image.frombytes("P", (width, height), indices)
 
 
 @functools.lru_cache(maxsize=256)
-def _blend(colour: RGB, background: int, surfaces: tuple[RGB, ...]) -> list[int]:
+def _blend(colour: RGB, background: int, surfaces: tuple[RGB, ...]) -> bytes:
     """For each coverage 0-255, the palette index of ``colour`` blended over the palette
     colour ``background``: the pixels an RGB canvas has after ``finish``, looked up."""
     ramp = Image.new("RGB", (256, 1), palette_colours(surfaces)[background])
     ramp.paste(colour, (0, 0), Image.frombytes("L", (256, 1), bytes(range(256))))
-    return list(ramp.quantize(palette=palette(surfaces), dither=Image.Dither.NONE).tobytes())
+    return ramp.quantize(palette=palette(surfaces), dither=Image.Dither.NONE).tobytes()
 
 
 # --------------------------------------------------------------------------- the grid
@@ -457,8 +444,12 @@ def band(image: Image.Image) -> Band:
     rows = framed.tobytes()
     deflate = isal_zlib.compressobj(DEFLATE_LEVEL, isal_zlib.DEFLATED, -15)
     data = deflate.compress(rows) + deflate.flush(isal_zlib.Z_SYNC_FLUSH)
+    colours = bytes((image.getpalette() or [0, 0, 0])[:768])
     return Band(width, height, data, isal_zlib.adler32(rows), len(rows),
-                bytes((image.getpalette() or [0, 0, 0])[:768]))
+                _PALETTES.setdefault(colours, colours))
+
+
+_PALETTES: dict[bytes, bytes] = {}  # one copy of each palette for all the bands kept
 
 
 _ADLER_BASE = 65521
@@ -493,6 +484,146 @@ def png_stack(parts: list[Image.Image | Band]) -> bytes:
                      _chunk(b"IDAT", idat), _chunk(b"IEND", b"")))
 
 
+# --------------------------------------------------------------------------- strips
+# A picture drawn as strips, top to bottom: each a band of rows drawn on its own, so a strip
+# that shows what an earlier picture showed (a status line, a seat's row in the table, a
+# hand) comes back already deflated instead of being drawn and deflated again.
+
+
+@dataclass(frozen=True)
+class Strip:
+    """Rows of a picture: how to paint them on a blank canvas, and what they show.
+
+    ``paint`` draws on a canvas ``height`` rows high; with ``height`` None it draws on a
+    tall one and returns how many rows it used. ``key`` names everything the strip shows
+    (it must, since a strip with the same key is not drawn again); None: drawn each time.
+    ``lasting``: the key comes back across moves (kept in the band cache, up to
+    ``STRIP_BYTES``); otherwise only among one move's pictures (the last 16 kept).
+    """
+
+    height: int | None
+    paint: Callable[[Image.Image], Any]
+    key: Hashable | None = None
+    lasting: bool = True
+
+
+class Shelf:
+    """Bytes kept by key in one fixed buffer, the oldest overwritten first, each with a
+    small ``meta`` object (what the bytes are).
+
+    One buffer, not a bytes object per entry: thousands of small long-lived objects freed
+    in turn scatter through the heap and keep several times their size resident (measured:
+    40 MB of deflated strips held 170 MB more RSS); a buffer holds exactly its size.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._buffer: bytearray | None = None  # made on first use
+        self._index: dict[Hashable, tuple[int, int, Any]] = {}  # key: offset, length, meta
+        self._order: deque[tuple[int, int, Hashable]] = deque()  # oldest first
+        self._head = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> tuple[Any, bytes] | None:
+        """The meta and bytes kept under ``key``, or None."""
+        with self._lock:
+            found = self._index.get(key)
+            if found is None or self._buffer is None:
+                return None
+            offset, length, meta = found
+            return meta, bytes(self._buffer[offset:offset + length])
+
+    def put(self, key: Hashable, data: bytes, meta: Any = None) -> None:
+        """Keep ``data`` under ``key`` (unless it is over an eighth of the shelf)."""
+        length = len(data)
+        if length > self.size // 8:
+            return
+        with self._lock:
+            if key in self._index:
+                return
+            if self._buffer is None:
+                self._buffer = bytearray(self.size)
+            if self._head + length > self.size:  # back to the start: the tail goes
+                while self._order and self._order[0][0] >= self._head:
+                    self._drop()
+                self._head = 0
+            while self._order and self._head <= self._order[0][0] < self._head + length:
+                self._drop()
+            self._buffer[self._head:self._head + length] = data
+            self._index[key] = (self._head, length, meta)
+            self._order.append((self._head, length, key))
+            self._head += length
+
+    def _drop(self) -> None:
+        _, _, key = self._order.popleft()
+        del self._index[key]
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    @property
+    def used(self) -> int:
+        """Bytes kept."""
+        return sum(length for _, length, _ in self._order)
+
+
+_PACKED = Shelf(PACKED_TEXT_BYTES)  # text as palette indices, deflated (``_glyph``)
+STRIP_BYTES = 32 * 2**20  # 1,000 tables' status lines, seats' rows and hands
+MEASURED_HEIGHT = 1600  # the canvas for a strip whose height is known once drawn
+_STRIPS = Shelf(STRIP_BYTES)
+_MOVE_STRIPS: OrderedDict[Hashable, Band] = OrderedDict()
+_STRIPS_LOCK = threading.Lock()
+
+
+
+
+def strip_image(strip: Strip, width: int, surfaces: tuple[RGB, ...] = ()) -> Image.Image:
+    """The strip drawn: on a palette canvas, or an RGB one when ``PALETTE_DRAWING`` is off."""
+    image = canvas(width, strip.height or MEASURED_HEIGHT, surfaces)
+    used = strip.paint(image)
+    if strip.height is None:
+        image = image.crop((0, 0, width, int(used)))
+    return image
+
+
+def strip_band(strip: Strip, width: int, surfaces: tuple[RGB, ...] = ()) -> Band:
+    """The strip deflated, from the shelf when a picture showed the same ``key`` before."""
+    if strip.key is None:
+        return band(strip_image(strip, width, surfaces))
+    key = (strip.key, width, surfaces)
+    if strip.lasting:
+        kept = _STRIPS.get(key)
+        if kept is not None:
+            meta: Band = kept[0]
+            return replace(meta, data=kept[1])
+    else:
+        with _STRIPS_LOCK:
+            found = _MOVE_STRIPS.get(key)
+        if found is not None:
+            return found
+    made = band(strip_image(strip, width, surfaces))
+    if strip.lasting:
+        _STRIPS.put(key, made.data, replace(made, data=b""))
+    else:
+        with _STRIPS_LOCK:
+            _MOVE_STRIPS[key] = made
+            while len(_MOVE_STRIPS) > 16:
+                _MOVE_STRIPS.popitem(last=False)
+    return made
+
+
+def strips_image(strips: list[Strip], width: int, surfaces: tuple[RGB, ...] = ()
+                 ) -> Image.Image:
+    """The strips drawn and stacked: the whole picture as one image."""
+    return stack([strip_image(strip, width, surfaces) for strip in strips])
+
+
+def strips_bands(strips: list[Strip], width: int, surfaces: tuple[RGB, ...] = ()
+                 ) -> list[Image.Image | Band]:
+    """The strips as the parts of a PNG (``png_stack``), each deflated once."""
+    return [strip_band(strip, width, surfaces) for strip in strips]
+
+
 # --------------------------------------------------------------------------- canvases
 
 PALETTE_DRAWING = True  # False: draw on RGB and map to the palette at the end (tests compare)
@@ -511,8 +642,21 @@ def canvas(width: int, height: int, surfaces: tuple[RGB, ...] = ()) -> Image.Ima
     colours = palette_colours(surfaces)
     image = Image.new("P", (width, height), colours.index(PAPER))
     image.putpalette(palette(surfaces).getpalette() or [])
+    image.load()  # the palette applied now, so the lookup given below stays
+    assert image.palette is not None
+    # ImageDraw looks each colour up here; Pillow would build this per canvas (~40 us).
+    image.palette.colors = dict(_colour_indices(surfaces))
     image.info["surfaces"] = surfaces
     return image
+
+
+@functools.lru_cache(maxsize=16)
+def _colour_indices(surfaces: tuple[RGB, ...]) -> dict[tuple[int, ...], int]:
+    """Each palette colour's first index, as Pillow's ``ImagePalette.colors`` has it."""
+    indices: dict[tuple[int, ...], int] = {}
+    for index, colour in enumerate(palette_colours(surfaces)):
+        indices.setdefault(colour, index)
+    return indices
 
 
 def stack(parts: list[Image.Image]) -> Image.Image:

@@ -439,32 +439,80 @@ def test_text_drawn_before_comes_back_from_the_packed_cache_without_freetype(
         again = kit.canvas(400, 60)
         kit.text(again, (10, 40), "Packed Name 12345", 34, kit.INK, bold=True)
     assert again.tobytes() == first.tobytes()
-    monkeypatch.setattr(kit, "PACKED_TEXT_BYTES", 2000)
+    monkeypatch.setattr(kit, "_PACKED", kit.Shelf(8000))
     for n in range(40):
         kit.text(kit.canvas(400, 60), (10, 40), f"Budget {n}", 34, kit.INK, bold=True)
-        assert kit._packed_bytes <= 2000
+        assert kit._PACKED.used <= 8000
     assert 0 < len(kit._PACKED) < 40
 
 
-def test_a_moves_pictures_share_their_top_but_a_secret_keeps_its_own() -> None:
-    """The status, board and table are drawn once for the channel and the DMs of a move,
-    unless a viewer's own secret pick is part of them: then that viewer's are drawn apart."""
+def test_a_moves_pictures_draw_their_board_and_seats_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The channel's picture and the players' DM pictures of a move share the board and
+    the table: each is drawn once, and each picture is still the one drawn whole."""
+    monkeypatch.setattr(kit, "_STRIPS", kit.Shelf(2**20))
+    kit._MOVE_STRIPS.clear()
+    drawn: list[str] = []
+
+    def counted(name: str) -> Any:
+        original = getattr(cube_conquest, name)
+
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            drawn.append(name)
+            return original(*args, **kwargs)
+        return spy
+
+    for name in ("_board", "_seat_row"):
+        monkeypatch.setattr(cube_conquest, name, counted(name))
     turn = next(s for s in all_samples() if s.phase == "action")
-    cube_conquest._top.cache_clear()
-    cube_conquest._top_band.cache_clear()
-    render.png("cube-conquest", GAME.view(turn, None))
-    render.png("cube-conquest", GAME.view(turn, 0))
-    render.png("cube-conquest", GAME.view(turn, 1))
-    assert cube_conquest._top.cache_info()[:2] == (0, 1)  # hits, misses: drawn once
-    assert cube_conquest._top_band.cache_info()[:2] == (2, 1)  # and deflated once
-    for state in all_samples():
-        attack = GAME.view(state, None)["attack"]
-        if state.phase != "attack" or GAME.view(state, attack["attacker"])["attack"][
-                "attacker_card"] is None:
-            continue
-        cube_conquest._top_band.cache_clear()
-        render.png("cube-conquest", GAME.view(state, attack["attacker"]))
-        render.png("cube-conquest", GAME.view(state, None))
-        assert cube_conquest._top_band.cache_info()[:2] == (0, 2)
-        return
-    pytest.fail("no sample has an attack whose attacker has chosen")
+    pictures = [render.png("cube-conquest", GAME.view(turn, seat)) for seat in (None, 0, 1)]
+    assert drawn.count("_board") == 1
+    assert drawn.count("_seat_row") == len(turn.hands)  # a row per seat, for all three
+    for seat, picture in zip((None, 0, 1), pictures, strict=True):
+        with Image.open(io.BytesIO(picture)) as decoded:
+            whole = cube_conquest.draw(GAME.view(turn, seat))
+            assert decoded.convert("RGB").tobytes() == whole.convert("RGB").tobytes()
+
+
+def test_pictures_made_of_kept_strips_are_the_pictures_drawn_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A strip is kept under what it shows, so a picture put together from strips other
+    pictures drew (both seats' views and the spectator's, secret picks included, along
+    whole games) is pixel for pixel the picture drawn whole; and a small shelf that keeps
+    overwriting itself changes nothing."""
+    views = [v for seed in (5, 6) for v in _playout_views("cube-conquest", seed, every=3)]
+    views += [GAME.view(s, seat) for s in all_samples()[::3] for seat in (None, 0, 1)
+              if seat is None or seat < len(s.hands)]
+    for size, order in ((2**22, views + views[::-1]), (40_000, views)):
+        monkeypatch.setattr(kit, "_STRIPS", kit.Shelf(size))
+        for view in order:
+            with Image.open(io.BytesIO(render.png("cube-conquest", view))) as decoded:
+                whole = cube_conquest.draw(view)
+                assert decoded.size == whole.size
+                assert decoded.convert("RGB").tobytes() == whole.convert("RGB").tobytes()
+        assert len(kit._STRIPS) > 0
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 120)), min_size=60, max_size=300),
+       st.integers(100, 900))
+def test_a_shelf_gives_back_what_was_put_or_nothing(puts: list[tuple[int, int]],
+                                                     size: int) -> None:
+    """However often it wraps and overwrites, a shelf gives back under a key exactly the
+    bytes (and meta) put under it, or nothing; the newest entry that fits is always there,
+    and it never holds more than its size."""
+    shelf = kit.Shelf(size)
+    model: dict[int, bytes] = {}
+    for n, (key, length) in enumerate(puts):
+        data = bytes((n + i) % 251 for i in range(length))
+        shelf.put(key, data, meta=length)
+        if key not in model:
+            model[key] = data  # a key already kept keeps its first bytes
+        if length <= size // 8:
+            assert shelf.get(key) is not None
+        assert shelf.used <= size
+        for k, expected in list(model.items()):
+            found = shelf.get(k)
+            if found is None:
+                del model[k]
+            else:
+                assert found == (len(expected), expected)
