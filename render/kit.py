@@ -497,7 +497,7 @@ class Strip:
     ``paint`` draws on a canvas ``height`` rows high; with ``height`` None it draws on a
     tall one and returns how many rows it used. ``key`` names everything the strip shows
     (it must, since a strip with the same key is not drawn again); None: drawn each time.
-    ``lasting``: the key comes back across moves (kept in the band cache, up to
+    ``lasting``: the key comes back across moves (kept on the ``_STRIPS`` shelf, of
     ``STRIP_BYTES``); otherwise only among one move's pictures (the last 16 kept).
     """
 
@@ -531,7 +531,7 @@ class Shelf:
             if found is None or self._buffer is None:
                 return None
             offset, length, meta = found
-            return meta, bytes(self._buffer[offset:offset + length])
+            return meta, bytes(memoryview(self._buffer)[offset:offset + length])
 
     def put(self, key: Hashable, data: bytes, meta: Any = None) -> None:
         """Keep ``data`` under ``key`` (unless it is over an eighth of the shelf)."""
