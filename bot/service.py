@@ -20,7 +20,7 @@ import random
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
@@ -35,7 +35,8 @@ log = logging.getLogger("boardroom.service")
 
 NAME_LIMIT = 32  # Discord display names are at most 32 characters
 CHAIN_LIMIT = 10_000  # computer moves in a row before the service stops to ask why
-PICTURE_CACHE = 64  # pictures kept, keyed by the exact view they show
+Shown = tuple[Hashable, dict[str, Any]]  # a view, and what names it among pictures
+PICTURE_CACHE = 64  # pictures kept, keyed by what their view shows (``_shown``)
 
 
 class TableError(rules.GameError):
@@ -260,7 +261,7 @@ class TableService:
         self.images = images
         self._tables: dict[int, _Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._pictures: OrderedDict[str, Picture] = OrderedDict()
+        self._pictures: OrderedDict[Hashable, Picture] = OrderedDict()
         self._painters: ThreadPoolExecutor | None = None
         self._drawing = asyncio.Semaphore(2 * _cores())
 
@@ -604,26 +605,33 @@ class TableService:
         view["names"] = table.names()
         return view
 
-    async def _render(self, game_id: str, views: Sequence[dict[str, Any] | None]
+    def _shown(self, table: _Table, seat: int | None) -> Shown:
+        """A seat's view (None: a spectator's) and what names it among pictures: a view is
+        made of the state, which only changes with the version, and of the names."""
+        return (table.id, table.version, seat, tuple(table.names())), self._view(table, seat)
+
+    async def _render(self, game_id: str,
+                      shown: Sequence[Shown | None]
                       ) -> list[Picture | None]:
-        """Pictures of views (None: no picture), drawn in worker threads, cached by view."""
+        """Pictures of views named as ``_shown`` names them (None: no picture), drawn in
+        worker threads; the last few are kept."""
         if not self.images:
-            return [None] * len(views)
-        # (A game builds its views in one fixed key order: no need to sort the keys.)
-        keys = [None if v is None else json.dumps([game_id, v]) for v in views]
-        todo: dict[str, dict[str, Any]] = {}
-        for key, view in zip(keys, views, strict=True):
-            if key is None or view is None or key in todo:
+            return [None] * len(shown)
+        todo: dict[Hashable, dict[str, Any]] = {}
+        for each in shown:
+            if each is None or each[0] in todo:
                 continue
+            key, view = each
             if key in self._pictures:
                 self._pictures.move_to_end(key)
             else:
                 todo[key] = view
-        drawn: dict[str, Picture] = {}
+        drawn: dict[Hashable, Picture] = {}
         if todo:  # one job for all of them: they share their top (see ``render``)
             drawn = dict(zip(todo, await asyncio.get_running_loop().run_in_executor(
                 self._painter(), _pictures, game_id, list(todo.values())), strict=True))
-        out = [None if key is None else drawn.get(key) or self._pictures[key] for key in keys]
+        out = [None if each is None else drawn.get(each[0]) or self._pictures[each[0]]
+               for each in shown]
         self._pictures.update(drawn)
         while len(self._pictures) > PICTURE_CACHE:
             self._pictures.popitem(last=False)
@@ -652,14 +660,14 @@ class TableService:
         drawing: AbstractAsyncContextManager[Any] = (
             self._drawing if self.images else nullcontext())
         async with drawing:
-            spectator = self._view(table, None)
+            spectator = self._shown(table, None)
             humans = [s for s in table.seats if s.kind == "human" and s.user_id is not None]
-            changed: list[tuple[SeatRow, list[str], dict[str, Any] | None]] = []
+            changed: list[tuple[SeatRow, list[str], Shown | None]] = []
             parts = {}
             for s in humans:
                 lines = [e.text for _, e in said if e.to is not None and s.seat in e.to]
-                seat_view = self._view(table, s.seat)
-                part = parts[s.seat] = _private_part(seat_view, spectator)
+                seat_view = self._shown(table, s.seat)
+                part = parts[s.seat] = _private_part(seat_view[1], spectator[1])
                 moved = s.seat in before and part != before[s.seat]
                 if lines or moved:
                     changed.append((s, lines, seat_view if moved else None))
@@ -704,7 +712,7 @@ class TableService:
             text = self._situation(table)
             if table.state is None:
                 return Reply(public=text, version=table.version, game=table.id)
-            (picture,) = await self._render(table.game.id, [self._view(table, None)])
+            (picture,) = await self._render(table.game.id, [self._shown(table, None)])
             return Reply(public=text, picture=picture, version=table.version, game=table.id,
                          over=table.status in ("over", "ended"))
 
@@ -739,11 +747,11 @@ class TableService:
                 return Reply(ephemeral=f"You have seat {seat + 1}. The game hasn't started "
                                        "yet, so there is nothing in your hand.",
                              version=table.version, game=table.id)
-            view = self._view(table, seat)
-            text = f"You are {table.label(seat)}. {render.summary(table.game.id, view)}"
+            shown = self._shown(table, seat)
+            text = f"You are {table.label(seat)}. {render.summary(table.game.id, shown[1])}"
             if seat in table.awaited():
                 text += " It is your turn."
-            (picture,) = await self._render(table.game.id, [view])
+            (picture,) = await self._render(table.game.id, [shown])
             return Reply(ephemeral=text, private=(Private(user_id, text, picture),),
                          version=table.version, game=table.id,
                          over=table.status in ("over", "ended"))

@@ -356,7 +356,8 @@ def _strips(view: dict[str, Any], width: int) -> list[kit.Strip]:
     """The picture top to bottom: the status line over the board's top edge, the board,
     its bottom edge, the table; then the fight, the result, and a seat's own hand."""
     at = kit.Layout(width, margin_at_1000=65)
-    return [*_top_strips(_public(view), at), *_bottom_strips(view, at)]
+    return [*kit.recent_strips(_public(view), width, lambda top: _top_strips(top, at)),
+            *_bottom_strips(view, at)]
 
 
 def _top_strips(top: dict[str, Any], at: kit.Layout) -> list[kit.Strip]:
@@ -373,7 +374,7 @@ def _top_strips(top: dict[str, Any], at: kit.Layout) -> list[kit.Strip]:
         """Paste what never changes in a game (the mat, the home edges, the coordinates),
         drawn once, so that the picture's row ``y`` is the canvas's first."""
         picture, above = _frame(at.width, size, colours, edges, kit.PALETTE_DRAWING)
-        image.paste(picture, (0, header - above - y))
+        kit.put(image, picture, (0, header - above - y))
 
     head, detail = status(top)
     shown = top["result"]["winners"] if top.get("result") is not None else top["to_act"]
@@ -434,8 +435,8 @@ def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> 
         if square["square"] not in last:
             owner = square["owner"]
             colour = kit.seat_colour(view["colours"][owner]) if owner is not None else None
-            image.paste(_cell(square["symbol"], square["pips"], colour, square["cubes"],
-                              tile_size, cube, corner, kit.PALETTE_DRAWING), (x0, y0))
+            kit.put(image, _cell(square["symbol"], square["pips"], colour, square["cubes"],
+                                 tile_size, cube, corner, kit.PALETTE_DRAWING), (x0, y0))
         else:
             kit.paste(image, _tile(square["symbol"], square["pips"], tile_size,
                                    square["owner"] is not None, True), (x0, y0))
@@ -560,7 +561,7 @@ def _table_strips(top: dict[str, Any], at: kit.Layout) -> list[kit.Strip]:
         mark = None if i not in marked else "crown" if result is not None else "turn"
         strips.append(kit.Strip(at.px(70), functools.partial(
             _seat_row, at=at, seat=seat, values=tuple(values), xs=tuple(xs), mark=mark),
-            ("seat", seat.name, seat.colour, tuple(values), tuple(xs), mark)))
+            ("seat", seat.name, seat.colour, tuple(values), tuple(xs), mark), lasting=False))
     if shared and top["deck_counts"]:
         line = f"Shared deck: {top['deck_counts'][0]} cards"
         strips.append(kit.Strip(at.px(12) + at.px(34) + at.px(16), lambda image: kit.text(
@@ -574,17 +575,10 @@ def _seat_row(image: Image.Image, *, at: kit.Layout, seat: kit.Seat, values: tup
               xs: tuple[int, ...], mark: str | None) -> None:
     """A seat's row of the table: shaded and marked when it acts (or won), its chip and
     name, and its numbers under the columns."""
-    draw_ = ImageDraw.Draw(image)
     row, chip = image.height, at.px(52)
-    middle, right = row // 2, at.width - at.margin
+    middle = row // 2
     if mark is not None:
-        draw_.rounded_rectangle((at.margin - at.px(12), at.px(4), right + at.px(12),
-                                 row - at.px(4)), radius=at.px(12), fill=SHADE)
-        if mark == "crown":
-            s = at.px(40)
-            icon(draw_, "crown", (at.px(10), middle - s // 2, at.px(10) + s, middle + s // 2))
-        else:
-            kit.triangle(draw_, (at.px(30), middle), at.px(20), 0, INK)
+        kit.put(image, _marked_row(at, row, mark, kit.PALETTE_DRAWING), (0, 0))
     kit.chip(image, (at.margin, middle - chip // 2, at.margin + chip, middle + chip // 2),
              seat.colour, at.px(32))
     name_x = at.margin + chip + at.px(14)
@@ -592,6 +586,23 @@ def _seat_row(image: Image.Image, *, at: kit.Layout, seat: kit.Seat, values: tup
              - name_x, bold=True), at.px(34), INK, anchor="lm", bold=True)
     for value, x in zip(values, xs, strict=False):
         kit.text(image, (x, middle), value, at.px(34), INK, anchor="rm", bold=True)
+
+
+@functools.lru_cache(maxsize=8)
+def _marked_row(at: kit.Layout, row: int, mark: str, palette: bool) -> Image.Image:
+    """The shading and the mark of the row of the seat that acts (or won), drawn once (on
+    a canvas of the picture's mode: ``palette``)."""
+    image = kit.canvas(at.width, row, SURFACES)
+    draw_ = ImageDraw.Draw(image)
+    middle, right = row // 2, at.width - at.margin
+    draw_.rounded_rectangle((at.margin - at.px(12), at.px(4), right + at.px(12),
+                             row - at.px(4)), radius=at.px(12), fill=SHADE)
+    if mark == "crown":
+        s = at.px(40)
+        icon(draw_, "crown", (at.px(10), middle - s // 2, at.px(10) + s, middle + s // 2))
+    else:
+        kit.triangle(draw_, (at.px(30), middle), at.px(20), 0, INK)
+    return image
 
 
 def _pill(image: Image.Image, symbol: str, x: int, middle: int, at: kit.Layout) -> int:

@@ -11,6 +11,7 @@ cached mask pasted onto the picture costs a fraction of laying the text out agai
 from __future__ import annotations
 
 import functools
+import json
 import math
 import struct
 import threading
@@ -18,11 +19,11 @@ import unicodedata
 import zlib
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from isal import isal_zlib
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, _imaging
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -221,12 +222,44 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
     low, high = image.im.crop(box).getextrema()
     if low == high:
         # The sprite is the text over this very background: pasted whole, no stencil.
-        image.paste(_glyph(line, size, anchor, stroke, colour, low, surfaces), corner)
+        put(image, _glyph(line, size, anchor, stroke, colour, low, surfaces), corner)
         return
-    mask = _text_mask(line, size, anchor, stroke)[0]
-    rgb = image.crop(box).convert("RGB")
-    rgb.paste(colour, (0, 0), mask)
-    image.paste(rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE), corner)
+    # Over lines and shapes: the result depends on the pixels under the text, which come
+    # back often (a name on a tile the last move's arrow crosses), so it is kept by them.
+    under = image.crop(box)
+    key = (line, size, anchor, stroke, colour, surfaces, _pixels(under))
+    with _PATCHES_LOCK:
+        patch = _PATCHES.get(key)
+        if patch is not None:
+            _PATCHES.move_to_end(key)
+    if patch is None:
+        rgb = under.convert("RGB")
+        rgb.paste(colour, (0, 0), _text_mask(line, size, anchor, stroke)[0])
+        patch = rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE)
+        with _PATCHES_LOCK:
+            _PATCHES[key] = patch
+            while len(_PATCHES) > 256:
+                _PATCHES.popitem(last=False)
+    put(image, patch, corner)
+
+
+_PATCHES: OrderedDict[Hashable, Image.Image] = OrderedDict()  # text over other pixels
+_PATCHES_LOCK = threading.Lock()
+
+
+def _pixels(image: Image.Image, stride: int = 0) -> bytes:
+    """A palette image's indices row after row, each row followed by 0s up to ``stride``
+    bytes: Pillow's raw encoder asked once (``tobytes`` asks for 64 KB at a time, ~12x
+    slower on a board)."""
+    width, height = image.size
+    stride = max(stride, width)
+    image.load()
+    encoder = _imaging.raw_encoder("P", "P", stride, 1)
+    encoder.setimage(image.im, (0, 0, width, height))
+    _, status, data = encoder.encode(max(1, stride * height))
+    if status != 1:
+        raise RuntimeError(f"Pillow's raw encoder stopped early ({status}).")
+    return bytes(data)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -326,6 +359,28 @@ class Grid:
 
 def chip(image: Image.Image, box: Box, colour: SeatColour, size: int) -> None:
     """A seat's colour swatch with its letter: the legend's key for the pieces."""
+    x0, y0, x1, y1 = box
+    if image.mode == "P":
+        low, high = image.im.crop((x0, y0, x1 + 1, y1 + 1)).getextrema()
+        if low == high:  # on a plain background: a sprite drawn once
+            put(image, _chip(colour, x1 - x0, y1 - y0, size, low, x0 % 2, y0 % 2,
+                             _surfaces(image)), (x0, y0))
+            return
+    _draw_chip(image, box, colour, size)
+
+
+@functools.lru_cache(maxsize=128)
+def _chip(colour: SeatColour, width: int, height: int, size: int, background: int,
+          odd_x: int, odd_y: int, surfaces: tuple[RGB, ...]) -> Image.Image:
+    """A chip on a plain background, drawn as ``chip`` draws it where its corner's
+    coordinates are odd or even as given (the letter's centre is rounded half to even)."""
+    image = canvas(width + 3, height + 3, surfaces)
+    image.paste(background, (0, 0, image.width, image.height))
+    _draw_chip(image, (odd_x, odd_y, odd_x + width, odd_y + height), colour, size)
+    return image.crop((odd_x, odd_y, odd_x + width + 1, odd_y + height + 1))
+
+
+def _draw_chip(image: Image.Image, box: Box, colour: SeatColour, size: int) -> None:
     draw = ImageDraw.Draw(image)
     border = max(2, (box[2] - box[0]) // 16)
     draw.rounded_rectangle(box, radius=(box[2] - box[0]) // 5, fill=colour.fill, outline=INK,
@@ -416,8 +471,7 @@ def png_bytes(image: Image.Image) -> bytes:
     return png_stack([image])
 
 
-@dataclass(frozen=True)
-class Band:
+class Band(NamedTuple):
     """Rows of a palette picture, already deflated: a part several pictures share (the top
     of a move's channel and DM pictures, say) is compressed once and its bytes reused.
 
@@ -439,17 +493,27 @@ def band(image: Image.Image) -> Band:
     if image.mode != "P":
         raise ValueError(f"PNG bands take a palette image, not mode {image.mode!r}.")
     width, height = image.size
-    framed = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte, 0
-    framed.paste(image, (1, 0))
-    rows = framed.tobytes()
+    # Each row followed by a 0: after one more 0 in front, each row follows its filter
+    # byte, 0.
+    padded = _pixels(image, width + 1)
+    rows = memoryview(padded)[:-1]
     deflate = isal_zlib.compressobj(DEFLATE_LEVEL, isal_zlib.DEFLATED, -15)
-    data = deflate.compress(rows) + deflate.flush(isal_zlib.Z_SYNC_FLUSH)
-    colours = bytes((image.getpalette() or [0, 0, 0])[:768])
-    return Band(width, height, data, isal_zlib.adler32(rows), len(rows),
-                _PALETTES.setdefault(colours, colours))
+    data = (deflate.compress(b"\0") + deflate.compress(rows)
+            + deflate.flush(isal_zlib.Z_SYNC_FLUSH))
+    surfaces = image.info.get("surfaces")
+    colours = (_palette_bytes(surfaces) if surfaces is not None
+               else bytes((image.getpalette() or [0, 0, 0])[:768]))
+    return Band(width, height, data, isal_zlib.adler32(rows, isal_zlib.adler32(b"\0")),
+                len(padded), _PALETTES.setdefault(colours, colours))
 
 
 _PALETTES: dict[bytes, bytes] = {}  # one copy of each palette for all the bands kept
+
+
+@functools.lru_cache(maxsize=16)
+def _palette_bytes(surfaces: tuple[RGB, ...]) -> bytes:
+    """The palette of a ``canvas`` with ``surfaces``, as a PNG's PLTE chunk holds it."""
+    return bytes((palette(surfaces).getpalette() or [0, 0, 0])[:768])
 
 
 _ADLER_BASE = 65521
@@ -509,7 +573,8 @@ class Strip:
 
 class Shelf:
     """Bytes kept by key in one fixed buffer, the oldest overwritten first, each with a
-    small ``meta`` object (what the bytes are).
+    small ``meta`` object (what the bytes are). An entry read when it is near the point of
+    being overwritten is copied to the front: what keeps being asked for stays.
 
     One buffer, not a bytes object per entry: thousands of small long-lived objects freed
     in turn scatter through the heap and keep several times their size resident (measured:
@@ -520,7 +585,8 @@ class Shelf:
         self.size = size
         self._buffer: bytearray | None = None  # made on first use
         self._index: dict[Hashable, tuple[int, int, Any]] = {}  # key: offset, length, meta
-        self._order: deque[tuple[int, int, Hashable]] = deque()  # oldest first
+        # Every copy written, oldest first; a key's older copies are skipped when dropped.
+        self._order: deque[tuple[int, Hashable, tuple[int, int, Any]]] = deque()
         self._head = 0
         self._lock = threading.Lock()
 
@@ -531,40 +597,49 @@ class Shelf:
             if found is None or self._buffer is None:
                 return None
             offset, length, meta = found
-            return meta, bytes(memoryview(self._buffer)[offset:offset + length])
+            data = bytes(memoryview(self._buffer)[offset:offset + length])
+            if (offset - self._head) % self.size < self.size // 4:  # next to be overwritten
+                self._write(key, data, meta)
+            return meta, data
 
     def put(self, key: Hashable, data: bytes, meta: Any = None) -> None:
         """Keep ``data`` under ``key`` (unless it is over an eighth of the shelf)."""
-        length = len(data)
-        if length > self.size // 8:
+        if len(data) > self.size // 8:
             return
         with self._lock:
-            if key in self._index:
-                return
-            if self._buffer is None:
-                self._buffer = bytearray(self.size)
-            if self._head + length > self.size:  # back to the start: the tail goes
-                while self._order and self._order[0][0] >= self._head:
-                    self._drop()
-                self._head = 0
-            while self._order and self._head <= self._order[0][0] < self._head + length:
+            if key not in self._index:
+                self._write(key, data, meta)
+
+    def _write(self, key: Hashable, data: bytes, meta: Any) -> None:
+        length = len(data)
+        if self._buffer is None:
+            self._buffer = bytearray(self.size)
+        if self._head + length > self.size:  # back to the start: the tail goes
+            while self._order and self._order[0][0] >= self._head:
                 self._drop()
-            self._buffer[self._head:self._head + length] = data
-            self._index[key] = (self._head, length, meta)
-            self._order.append((self._head, length, key))
-            self._head += length
+            self._head = 0
+        while self._order and self._head <= self._order[0][0] < self._head + length:
+            self._drop()
+        self._buffer[self._head:self._head + length] = data
+        entry = self._index[key] = (self._head, length, meta)
+        self._order.append((self._head, key, entry))
+        self._head += length
 
     def _drop(self) -> None:
-        _, _, key = self._order.popleft()
-        del self._index[key]
+        _, key, entry = self._order.popleft()
+        if self._index.get(key) is entry:  # not a copy since made again nearer the front
+            del self._index[key]
 
     def __len__(self) -> int:
-        return len(self._order)
+        return len(self._index)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._index
 
     @property
     def used(self) -> int:
         """Bytes kept."""
-        return sum(length for _, length, _ in self._order)
+        return sum(length for _, length, _ in self._index.values())
 
 
 _PACKED = Shelf(PACKED_TEXT_BYTES)  # text as palette indices, deflated (``_glyph``)
@@ -595,7 +670,7 @@ def strip_band(strip: Strip, width: int, surfaces: tuple[RGB, ...] = ()) -> Band
         kept = _STRIPS.get(key)
         if kept is not None:
             meta: Band = kept[0]
-            return replace(meta, data=kept[1])
+            return meta._replace(data=kept[1])
     else:
         with _STRIPS_LOCK:
             found = _MOVE_STRIPS.get(key)
@@ -603,13 +678,33 @@ def strip_band(strip: Strip, width: int, surfaces: tuple[RGB, ...] = ()) -> Band
             return found
     made = band(strip_image(strip, width, surfaces))
     if strip.lasting:
-        _STRIPS.put(key, made.data, replace(made, data=b""))
+        _STRIPS.put(key, made.data, made._replace(data=b""))
     else:
         with _STRIPS_LOCK:
             _MOVE_STRIPS[key] = made
             while len(_MOVE_STRIPS) > 16:
                 _MOVE_STRIPS.popitem(last=False)
     return made
+
+
+_RECENT: deque[tuple[dict[str, Any], int, list[Strip]]] = deque(maxlen=8)
+
+
+def recent_strips(shown: dict[str, Any], width: int,
+                  make: Callable[[dict[str, Any]], list[Strip]]) -> list[Strip]:
+    """The strips ``make`` returns for ``shown`` (a JSON-like view, or part of one), made
+    once for the last few pictures that show an equal one: a move's pictures share their
+    top. They are made from a copy, which the caller cannot change afterwards; finding them
+    is a comparison, which costs less than a key."""
+    with _STRIPS_LOCK:
+        for seen, seen_width, strips in _RECENT:
+            if seen_width == width and seen == shown:
+                return strips
+    private = json.loads(json.dumps(shown))
+    strips = make(private)
+    with _STRIPS_LOCK:
+        _RECENT.append((private, width, strips))
+    return strips
 
 
 def strips_image(strips: list[Strip], width: int, surfaces: tuple[RGB, ...] = ()
@@ -639,13 +734,21 @@ def canvas(width: int, height: int, surfaces: tuple[RGB, ...] = ()) -> Image.Ima
     """
     if not PALETTE_DRAWING:
         return Image.new("RGB", (width, height), PAPER)
-    colours = palette_colours(surfaces)
-    image = Image.new("P", (width, height), colours.index(PAPER))
-    image.putpalette(palette(surfaces).getpalette() or [])
-    image.load()  # the palette applied now, so the lookup given below stays
+    # Cut from a blank kept per width: a third of the cost of a new palette image.
+    image = (_blank(width, MEASURED_HEIGHT, surfaces) if height <= MEASURED_HEIGHT
+             else _blank(width, height, surfaces)).crop((0, 0, width, height))
     assert image.palette is not None
     # ImageDraw looks each colour up here; Pillow would build this per canvas (~40 us).
     image.palette.colors = dict(_colour_indices(surfaces))
+    return image
+
+
+@functools.lru_cache(maxsize=4)
+def _blank(width: int, height: int, surfaces: tuple[RGB, ...]) -> Image.Image:
+    colours = palette_colours(surfaces)
+    image = Image.new("P", (width, height), colours.index(PAPER))
+    image.putpalette(palette(surfaces).getpalette() or [])
+    image.load()  # the palette applied now
     image.info["surfaces"] = surfaces
     return image
 
@@ -665,7 +768,7 @@ def stack(parts: list[Image.Image]) -> Image.Image:
     whole = canvas(width, sum(part.height for part in parts), _surfaces(parts[0]))
     y = 0
     for part in parts:
-        whole.paste(part, (0, y))
+        put(whole, part, (0, y))
         y += part.height
     return whole
 
@@ -686,6 +789,19 @@ _SPRITES: dict[tuple[int, tuple[RGB, ...]],
                tuple[Image.Image, Image.Image, Image.Image | None]] = {}
 
 
+def put(image: Image.Image, sprite: Image.Image, corner: tuple[int, int],
+        stencil: Image.Image | None = None) -> None:
+    """``image.paste(sprite, corner, stencil)`` for a ``sprite`` in ``image``'s mode, on
+    Pillow's core: the checks ``paste`` makes cost more than copying a small sprite (this
+    runs ~50 times a picture)."""
+    x, y = corner
+    box = (x, y, x + sprite.width, y + sprite.height)
+    if stencil is None:
+        image.im.paste(sprite.im, box)
+    else:
+        image.im.paste(sprite.im, box, stencil.im)
+
+
 def paste(image: Image.Image, sprite: Image.Image, corner: tuple[int, int]) -> None:
     """Paste an RGB or RGBA ``sprite`` (alpha 0 or 255: shapes, and text drawn on them) at
     ``corner``; on a palette canvas its palette copy is made once and kept."""
@@ -702,7 +818,7 @@ def paste(image: Image.Image, sprite: Image.Image, corner: tuple[int, int]) -> N
         stencil = (sprite.getchannel("A").point(lambda v: 255 if v >= 128 else 0, "1")
                    if sprite.mode == "RGBA" else None)
         known = _SPRITES[(id(sprite), surfaces)] = (sprite, mapped, stencil)
-    image.paste(known[1], corner, known[2])
+    put(image, known[1], corner, known[2])
 
 
 # --------------------------------------------------------------------------- seats and names
@@ -720,14 +836,18 @@ class Seat:
 
 def seats(view: dict[str, Any]) -> list[Seat]:
     """The seats of ``view``, named by ``view['names']`` when the bot gave them."""
-    names = view.get("names") or []
+    return list(_seats(tuple(view["colours"]), tuple(view.get("names") or ())))
+
+
+@functools.lru_cache(maxsize=4096)
+def _seats(colours: tuple[str, ...], names: tuple[Any, ...]) -> tuple[Seat, ...]:
     out = []
-    for i, colour_name in enumerate(view["colours"]):
+    for i, colour_name in enumerate(colours):
         colour, plain = seat_colour(colour_name), colour_name.capitalize()
         given = " ".join(str(names[i]).split()) if i < len(names) and names[i] else ""
         drawn = clean(given)
         out.append(Seat(i, colour, drawn if drawn.strip("? ") else plain, given or plain))
-    return out
+    return tuple(out)
 
 
 def called(seat: Seat) -> str:
