@@ -77,7 +77,7 @@ def test_pictures_are_small_wide_pngs(index: int) -> None:
 
 
 def test_face_down_stones_are_drawn_the_same_whatever_they_are() -> None:
-    """The spectator's image of a state is byte-identical after the face-down stones are
+    """The spectator's image of a state is pixel-identical after the face-down stones are
     dealt again: nothing about them is drawn."""
     state = GAME.new(3, seed=5)
     twins = [GAME.determinize(state, None, k) for k in range(4)]
