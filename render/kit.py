@@ -225,9 +225,11 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
         put(image, _glyph(line, size, anchor, stroke, colour, low, surfaces), corner)
         return
     # Over lines and shapes: the result depends on the pixels under the text, which come
-    # back often (a name on a tile the last move's arrow crosses), so it is kept by them.
+    # back often (a name on a tile the last move's arrow crosses), so a small one is kept
+    # by them.
     under = image.crop(box)
-    key = (line, size, anchor, stroke, colour, surfaces, _pixels(under))
+    key = ((line, size, anchor, stroke, colour, surfaces, _pixels(under))
+           if width * height <= PATCH_PIXELS else None)
     with _PATCHES_LOCK:
         patch = _PATCHES.get(key)
         if patch is not None:
@@ -236,13 +238,15 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
         rgb = under.convert("RGB")
         rgb.paste(colour, (0, 0), _text_mask(line, size, anchor, stroke)[0])
         patch = rgb.quantize(palette=palette(surfaces), dither=Image.Dither.NONE)
-        with _PATCHES_LOCK:
-            _PATCHES[key] = patch
-            while len(_PATCHES) > 256:
-                _PATCHES.popitem(last=False)
+        if key is not None:
+            with _PATCHES_LOCK:
+                _PATCHES[key] = patch
+                while len(_PATCHES) > 256:
+                    _PATCHES.popitem(last=False)
     put(image, patch, corner)
 
 
+PATCH_PIXELS = 8192  # a tile's name is ~5,000; 256 kept, each with its key, take < 5 MB
 _PATCHES: OrderedDict[Hashable, Image.Image] = OrderedDict()  # text over other pixels
 _PATCHES_LOCK = threading.Lock()
 

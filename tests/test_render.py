@@ -531,3 +531,26 @@ def test_a_shelf_keeps_what_keeps_being_read(puts: list[tuple[int, int]], size: 
     for key, length in puts:
         shelf.put(key, bytes(length))
         assert shelf.get("hot") == (None, hot)
+
+
+def test_text_over_lines_is_kept_by_the_pixels_under_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text over other pixels (a tile's name the arrow crosses) is kept by those pixels and
+    what is drawn: drawn again it is the text drawn afresh, and another colour, line, size
+    or word over the same place is never taken for it."""
+    cases = [(word, colour, shift, size) for word in ("circles", "crown")
+             for colour in (kit.INK, kit.MUTED) for shift in (0, 5) for size in (28, 30)]
+
+    def drawn(word: str, colour: kit.RGB, shift: int, size: int) -> bytes:
+        image = kit.canvas(220, 70)
+        ImageDraw.Draw(image).line((0, 30 + shift, 220, 36 + shift), fill=kit.INK, width=6)
+        kit.text(image, (10, 45), word, size, colour, bold=True, halo=kit.PAPER)
+        return image.tobytes()
+
+    monkeypatch.setattr(kit, "PATCH_PIXELS", 0)  # nothing kept: each drawn afresh
+    expected = [drawn(*case) for case in cases]
+    assert len(set(expected)) == len(cases)
+    monkeypatch.setattr(kit, "PATCH_PIXELS", 8192)
+    kit._PATCHES.clear()
+    for _ in range(2):
+        assert [drawn(*case) for case in cases] == expected
+    assert len(kit._PATCHES) > 0
