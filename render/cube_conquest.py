@@ -539,7 +539,8 @@ def _last(draw_: ImageDraw.ImageDraw, view: dict[str, Any], grid: Grid, at: kit.
 
 def _table_strips(top: dict[str, Any], at: kit.Layout) -> list[kit.Strip]:
     """One row per seat: points, cubes in supply, cards in hand, cards in deck; a row is a
-    strip, drawn again only when what it shows changes."""
+    strip, drawn once for a move's pictures (its numbers change nearly every move, so it is
+    not kept across moves)."""
     shared = len(top["deck_counts"]) != len(top["colours"])
     columns = ["Points", "Supply", "Hand"] + ([] if shared else ["Deck"])
     right = at.width - at.margin

@@ -230,10 +230,12 @@ def _ink(image: Image.Image, at: tuple[int, int], line: str, size: int, anchor: 
     under = image.crop(box)
     key = ((line, size, anchor, stroke, colour, surfaces, _pixels(under))
            if width * height <= PATCH_PIXELS else None)
-    with _PATCHES_LOCK:
-        patch = _PATCHES.get(key)
-        if patch is not None:
-            _PATCHES.move_to_end(key)
+    patch = None
+    if key is not None:
+        with _PATCHES_LOCK:
+            patch = _PATCHES.get(key)
+            if patch is not None:
+                _PATCHES.move_to_end(key)
     if patch is None:
         rgb = under.convert("RGB")
         rgb.paste(colour, (0, 0), _text_mask(line, size, anchor, stroke)[0])
@@ -647,7 +649,7 @@ class Shelf:
 
 
 _PACKED = Shelf(PACKED_TEXT_BYTES)  # text as palette indices, deflated (``_glyph``)
-STRIP_BYTES = 32 * 2**20  # 1,000 tables' status lines, seats' rows and hands
+STRIP_BYTES = 32 * 2**20  # 1,000 tables' status lines, hand titles and hands
 MEASURED_HEIGHT = 1600  # the canvas for a strip whose height is known once drawn
 _STRIPS = Shelf(STRIP_BYTES)
 _MOVE_STRIPS: OrderedDict[Hashable, Band] = OrderedDict()

@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
+import render
 import rules
 from bot import service as service_module
 from bot.service import Picture, Reply, TableError, TableService, encode, parse_options, replay
 from bot.store import Store
 from rules.core import listing
+from tests.pictures import pixels
 
 GAME = "cube-conquest"
 CH = 500
@@ -340,6 +342,28 @@ async def test_pictures_show_names_and_hands(store: Store) -> None:
     assert "Your hand" in mine.picture.summary
     hand = await service.hand(CH, ANN)
     assert hand.private[0].picture == mine.picture  # same view, same picture (cached)
+
+
+async def test_a_kept_picture_is_only_ever_the_view_it_was_drawn_for(store: Store) -> None:
+    """Pictures are kept by table, version, seat and names: each seat gets its own, a move
+    makes new ones, and each is the picture of its view drawn afresh."""
+    service = TableService(store, images=True)
+    await table(service, humans=2, seed=4)
+    rng = random.Random(3)
+    for _ in range(6):
+        board = await service.board(CH)
+        hands = {user: (await service.hand(CH, user)).private[0].picture
+                 for user in (ANN, BOB)}
+        assert board.picture is not None and None not in hands.values()
+        row = await store.active_game(CH)
+        assert row is not None and row.state is not None
+        state = service_module.decode(rules.GAMES[GAME], row.state)
+        names = ["Ann", "Bob"]
+        for seat, picture in ((None, board.picture), (0, hands[ANN]), (1, hands[BOB])):
+            view = {**rules.GAMES[GAME].view(state, seat), "names": names}
+            assert picture is not None
+            assert pixels(picture.png) == pixels(render.png(GAME, view))
+        await step(service, rng)
 
 
 async def test_the_channel_part_is_ready_before_the_dms_pictures_are_drawn(
