@@ -281,8 +281,7 @@ async def main(args: argparse.Namespace) -> int:
     print(f"(latency is the time play() takes, the DMs' pictures included; 'all at once' "
           f"includes waiting behind the other {args.tables - 1} tables' moves; a table's "
           f"first picture, 50 tables at a time, has no strips kept yet)")
-    print(f"Strips kept: {kit._STRIPS.used / 2**20:.1f} of {kit.STRIP_BYTES / 2**20:.0f} MB; "
-          f"text kept: {kit._PACKED.used / 2**20:.1f} of {kit.PACKED_TEXT_BYTES / 2**20:.0f} MB")
+    print(f"Strips kept: {kit._STRIPS.used / 2**20:.1f} of {kit.STRIP_BYTES / 2**20:.0f} MB")
     print()
     print(f"Floor (bare sqlite3 commit of the same state + PNG encoding of the same board, "
           f"{len(floors)} samples): p50 {ms(f50)}, p99 {ms(f99)}")

@@ -16,7 +16,6 @@ import math
 import struct
 import threading
 import unicodedata
-import zlib
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -134,9 +133,8 @@ def text_width(text: str, size: int, *, bold: bool = False) -> int:
     return _length(text, size) + (2 if bold else 0)
 
 
-@functools.lru_cache(maxsize=8192)
 def _length(text: str, size: int) -> int:
-    return math.ceil(font(size).getlength(text))
+    return -(-_line(text, size).advance // 64)
 
 
 def fit(text: str, size: int, width: int, *, bold: bool = False) -> str:
@@ -159,29 +157,154 @@ def wrap(text: str, size: int, width: int) -> list[str]:
     return lines
 
 
+# Text is laid out here from kept letters, as Pillow's FreeType layout ("basic": no
+# shaping) lays out a line: each letter's pen position is the sum of the advances and
+# kernings before it (26.6 fixed point), rounded to a whole pixel, and the line's box is
+# the union of its letters' boxes and of the pen's path. Laying a name out this way takes
+# ~20 us; asking FreeType for the whole line took ~100 us for its box and ~400 us for its
+# pixels. ``tests/test_render.py`` holds the two to the same pixels.
+
+
+class _Line(NamedTuple):
+    """A line laid out at one size, from the left end of its baseline (y grows down)."""
+
+    pens: tuple[int, ...]  # each letter's pen position, in whole pixels
+    advance: int  # where the pen ends (26.6)
+    box: tuple[int, int, int, int]  # left, top, right, bottom of its ink and pen path
+    whole: bool  # every advance is a whole number of pixels (see ``_text_box``)
+
+
+def _pixel(position: int) -> int:
+    """A 26.6 position rounded to a whole pixel, as FreeType's PIXEL macro does."""
+    return (position + 32) >> 6
+
+
+@functools.lru_cache(maxsize=16384)
+def _line(text: str, size: int) -> _Line:
+    pens, position, previous, whole = [], 0, "", True
+    left = top = right = bottom = 0
+    for char in text:
+        if previous:
+            position += _kerning(previous + char, size)
+        previous = char
+        pen = _pixel(position)
+        pens.append(pen)
+        advance, (x0, y0, x1, y1) = _metrics(char, size)
+        left, top = min(left, pen + x0), min(top, y0)
+        right, bottom = max(right, pen + x1), max(bottom, y1)
+        position += advance
+        whole = whole and advance % 64 == 0
+    return _Line(tuple(pens), position, (left, top, max(right, _pixel(position)), bottom),
+                 whole)
+
+
 @functools.lru_cache(maxsize=32768)
 def _text_box(text: str, size: int, anchor: str, stroke: int) -> tuple[int, int, int, int]:
     """Where the text's coverage lies: its offset from the anchor point, width and height
-    (laid out, not drawn: ~40 us)."""
-    box = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
-    left, top, right, bottom = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]),
-                                math.ceil(box[3]))
-    return left, top, max(1, right - left), max(1, bottom - top)
+    (Pillow's ``getbbox``, worked out from the letters)."""
+    line = _line(text, size)
+    left, top, right, bottom = line.box
+    if not text or not line.whole:
+        # A letter's box includes the pen's path to its advance: the union of the letters'
+        # boxes is the line's only when advances are whole pixels (as in the built-in font).
+        box = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+        left, top, right, bottom = (math.floor(box[0]), math.floor(box[1]),
+                                    math.ceil(box[2]), math.ceil(box[3]))
+        return left, top, max(1, right - left), max(1, bottom - top)
+    across = {"l": 0, "m": _pixel(line.advance // 2), "r": _pixel(line.advance)}[anchor[0]]
+    down = {"t": top, "b": bottom, "s": 0}.get(anchor[1])
+    if down is None:  # the font's ascender, middle or descender line
+        down = _font_line(size, anchor[1])
+    return (left - across - stroke, top - down - stroke,
+            max(1, right - left + 2 * stroke), max(1, bottom - top + 2 * stroke))
+
+
+@functools.lru_cache(maxsize=256)
+def _font_line(size: int, which: str) -> int:
+    """Where the font's ascender ('a'), middle ('m') or descender ('d') line lies from the
+    baseline, in pixels (y grows down)."""
+    probe = font(size)
+    return round(probe.getbbox("x", anchor="ls")[1] - probe.getbbox("x", anchor="l" + which)[1])
+
+
+@functools.lru_cache(maxsize=4096)
+def _metrics(char: str, size: int) -> tuple[int, tuple[int, int, int, int]]:
+    """A letter's advance (26.6) and its box from its pen position, pen path included
+    (left, top, right, bottom)."""
+    box = font(size).getbbox(char, anchor="ls")
+    return round(font(size).getlength(char) * 64), (
+        math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3]))
 
 
 @functools.lru_cache(maxsize=256)
 def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
-    """The text's coverage as an 'L' mask and its offset from the anchor point (FreeType
-    lays it out: ~300-600 us for a name)."""
+    """The text's coverage as an 'L' mask and its offset from the anchor point: the mask
+    FreeType draws for the whole line (``ImageDraw.text``), made of kept letters."""
     left, top, width, height = _text_box(text, size, anchor, stroke)
+    # The mask is the same whatever the anchor; only its place moves.
+    base_left, base_top, _, _ = _text_box(text, size, "ls", stroke)
     mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)
+    core, reach = mask.im, -(2**31)
+    for char, pen in zip(text, _line(text, size).pens, strict=True):
+        glyph, dx, dy = _letter(char, size, stroke)
+        if glyph is not None:
+            x, y = pen + dx - base_left, dy - base_top
+            box = (x, y, x + glyph.size[0], y + glyph.size[1])
+            if x < reach:
+                _blend_letter(core, glyph, box)
+            else:
+                core.paste(glyph, box)
+            reach = max(reach, box[2])
     return mask, left, top
 
 
-PACKED_TEXT_BYTES = 16 * 2**20  # 1,000 tables' names and titles take ~12 MB
-PACKED_TEXT_LENGTH = 32  # longer lines (a discard pile, a log line) rarely come back
+def _blend_letter(line: Any, glyph: Any, box: Box) -> None:
+    """Blend one letter's coverage into a line's (Pillow cores) where their boxes overlap,
+    as Pillow's ``font_render`` does: where both have coverage, new = letter + old *
+    (255 - letter) / 255, rounded as it rounds; elsewhere the larger of the two."""
+    under = line.crop(box)
+    both = under.chop_darker(glyph).getbbox()  # where both have coverage
+    line.paste(under.chop_lighter(glyph), box)  # exact wherever one of them is 0
+    if both is None:
+        return
+    width, height = both[2] - both[0], both[3] - both[1]
+    old, new = _core_bytes(under.crop(both)), _core_bytes(glyph.crop(both))
+    blended = Image.frombytes("L", (width, height), bytes(map(_over, old, new)))
+    line.paste(blended.im, (box[0] + both[0], box[1] + both[1],
+                            box[0] + both[2], box[1] + both[3]))
+
+
+def _core_bytes(core: Any) -> bytes:
+    """An 'L' core's pixels, row after row."""
+    return Image.Image()._new(core).tobytes()
+
+
+def _over(old: int, new: int) -> int:
+    """Coverage ``new`` laid over ``old``, as Pillow blends a letter into its line."""
+    if not old or not new:
+        return old or new
+    product = old * (255 - new) + 128
+    return min(255, new + (((product >> 8) + product) >> 8))
+
+
+@functools.lru_cache(maxsize=4096)
+def _letter(char: str, size: int, stroke: int) -> tuple[Any, int, int]:
+    """One letter as FreeType draws it (with its stroke): its coverage trimmed to its ink,
+    as a Pillow core (None: a blank), and where that lies from the pen on the baseline."""
+    drawn, (dx, dy) = font(size).getmask2(char, mode="L", anchor="ls", stroke_width=stroke,
+                                          stroke_filled=True)
+    glyph = Image.frombytes("L", drawn.size, bytes(drawn)) if drawn.size[0] else None
+    ink = glyph.getbbox() if glyph is not None else None
+    if glyph is None or ink is None:
+        return None, 0, 0
+    return glyph.crop(ink).im, dx + ink[0], dy + ink[1]
+
+
+@functools.lru_cache(maxsize=16384)
+def _kerning(pair: str, size: int) -> int:
+    """How much further apart (26.6; negative: closer) the font sets two letters."""
+    length = font(size).getlength
+    return round((length(pair) - length(pair[0]) - length(pair[1])) * 64)
 
 
 def text(image: Image.Image, xy: tuple[float, float], line: str, size: int,
@@ -272,22 +395,10 @@ def _pixels(image: Image.Image, stride: int = 0) -> bytes:
 def _glyph(line: str, size: int, anchor: str, stroke: int, colour: RGB, background: int,
            surfaces: tuple[RGB, ...]) -> Image.Image:
     """Text in ``colour`` over the palette colour ``background``, as palette indices (the
-    stencil is needless over a plain background): its mask looked up through ``_blend``.
-
-    The last 1,024 are kept as images; behind them, up to ``PACKED_TEXT_BYTES`` of short
-    lines (names, titles: up to ``PACKED_TEXT_LENGTH`` characters) are kept deflated, ~1 KB
-    for a name against ~8 KB unpacked. A bot with 1,000 tables draws each table's names
-    again every few seconds: unpacking one costs ~50 us, laying it out again ~300-600 us.
-    """
+    stencil is needless over a plain background): its mask looked up through ``_blend``."""
     _, _, width, height = _text_box(line, size, anchor, stroke)
-    key = (line, size, anchor, stroke, colour, background, surfaces)
-    packed = _PACKED.get(key)
-    if packed is not None:
-        return Image.frombytes("P", (width, height), zlib.decompress(packed[1]))
     indices = _text_mask(line, size, anchor, stroke)[0].tobytes().translate(
         _blend(colour, background, surfaces))
-    if len(line) <= PACKED_TEXT_LENGTH:
-        _PACKED.put(key, zlib.compress(indices, 6))
     return Image.frombytes("P", (width, height), indices)
 
 
@@ -648,7 +759,6 @@ class Shelf:
         return sum(length for _, length, _ in self._index.values())
 
 
-_PACKED = Shelf(PACKED_TEXT_BYTES)  # text as palette indices, deflated (``_glyph``)
 STRIP_BYTES = 32 * 2**20  # 1,000 tables' status lines, hand titles and hands
 MEASURED_HEIGHT = 1600  # the canvas for a strip whose height is known once drawn
 _STRIPS = Shelf(STRIP_BYTES)

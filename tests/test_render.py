@@ -11,14 +11,15 @@ import copy
 import functools
 import io
 import json
+import math
 import random
 import zlib
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 import render
 import rules
@@ -423,29 +424,57 @@ def test_text_over_a_mixed_background_is_mapped_in_place() -> None:
     assert fast.convert("RGB").tobytes() == mapped.convert("RGB").tobytes()
 
 
-def test_text_drawn_before_comes_back_from_the_packed_cache_without_freetype(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Names beyond the 256 masks kept drawn are unpacked, not laid out again: the same
-    pixels, no FreeType; and the packed masks never take more than their budget."""
-    first = kit.canvas(400, 60)
-    kit.text(first, (10, 40), "Packed Name 12345", 34, kit.INK, bold=True)
-    kit._glyph.cache_clear()
-    kit._text_mask.cache_clear()
+def _whole_line_mask(text: str, size: int, anchor: str, stroke: int) -> bytes:
+    """The line's mask as Pillow draws a whole line with FreeType (the reference)."""
+    box = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top = math.floor(box[0]), math.floor(box[1])
+    width, height = max(1, math.ceil(box[2]) - left), max(1, math.ceil(box[3]) - top)
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
+                              stroke_width=stroke, stroke_fill=255)
+    return bytes([left & 0xFF, top & 0xFF, width & 0xFF, height & 0xFF]) + mask.tobytes()
 
-    class NoDrawing:
-        def Draw(self, image: Image.Image) -> None:
-            raise AssertionError("the text was laid out again")
 
-    with monkeypatch.context() as patch:
-        patch.setattr(kit, "ImageDraw", NoDrawing())
-        again = kit.canvas(400, 60)
-        kit.text(again, (10, 40), "Packed Name 12345", 34, kit.INK, bold=True)
-    assert again.tobytes() == first.tobytes()
-    monkeypatch.setattr(kit, "_PACKED", kit.Shelf(8000))
-    for n in range(40):
-        kit.text(kit.canvas(400, 60), (10, 40), f"Budget {n}", 34, kit.INK, bold=True)
-        assert kit._PACKED.used <= 8000
-    assert 0 < len(kit._PACKED) < 40
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return kit.font(size)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=255), max_size=24),
+       size=st.integers(8, 96), stroke=st.sampled_from([0, 0, 1, 2, 3, 5]),
+       anchor=st.sampled_from(["ls", "lm", "lt", "la", "ld", "lb", "md", "mm", "ms", "mt",
+                               "rm", "rs", "rb"]))
+def test_text_laid_out_from_kept_letters_is_the_line_freetype_draws(
+        text: str, size: int, anchor: str, stroke: int) -> None:
+    """Lines are put together from kept letters (``kit._text_mask``, ``kit._text_box``):
+    the same box and the same coverage, pixel for pixel, as FreeType laying out and drawing
+    the whole line, for every letter the pictures may use, at any size, stroke and anchor."""
+    line = kit.clean(text)
+    assume(line)
+    mask, left, top = kit._text_mask.__wrapped__(line, size, anchor, stroke)
+    ours = bytes([left & 0xFF, top & 0xFF, mask.width & 0xFF, mask.height & 0xFF])
+    assert ours + mask.tobytes() == _whole_line_mask(line, size, anchor, stroke)
+    assert kit.text_width(line, size) == math.ceil(font(size).getlength(line))
+
+
+def test_overlapping_letters_blend_as_freetype_blends_them() -> None:
+    """Letters whose coverage overlaps (a thick stroke, 'fj', italics-like pairs) are not
+    simply the lighter of the two where both have ink: the overlap is blended as Pillow's
+    renderer blends, and a line that needs it is still the line FreeType draws."""
+    line, size, stroke = "W'fj//AVA,y", 30, 5
+    mask, _, _ = kit._text_mask.__wrapped__(line, size, "ls", stroke)
+    assert mask.tobytes() == _whole_line_mask(line, size, "ls", stroke)[4:]
+    pen = kit._line(line, size).pens
+    blended = 0
+    for (a, x_a), (b, x_b) in zip(zip(line, pen, strict=True), zip(line[1:], pen[1:],
+                                                                   strict=True), strict=False):
+        first, second = kit._letter(a, size, stroke), kit._letter(b, size, stroke)
+        if first[0] is not None and second[0] is not None and \
+                x_a + first[1] + first[0].size[0] > x_b + second[1]:
+            blended += 1
+    assert blended >= 3, "the example should make letters overlap"
+    assert kit._over(0, 77) == 77 and kit._over(77, 0) == 77
+    assert kit._over(128, 128) == 192 and kit._over(255, 1) == 255
 
 
 def test_a_moves_pictures_draw_their_board_and_seats_once(
