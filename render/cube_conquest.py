@@ -379,17 +379,23 @@ def _top_strips(top: dict[str, Any], at: kit.Layout) -> list[kit.Strip]:
     head, detail = status(top)
     shown = top["result"]["winners"] if top.get("result") is not None else top["to_act"]
 
-    def status_line(image: Image.Image) -> None:
-        frame(image, 0)  # the status line is drawn over it (a descender may reach in)
-        kit.header(image, top, at, head, detail)
+    headline_end = at.px(kit.HEADLINE_END)
+
+    def detail_line(image: Image.Image) -> None:
+        frame(image, headline_end)  # the detail is drawn over it (a descender may reach in)
+        kit.detail_line(image, at, detail, headline_end)
 
     def board(image: Image.Image) -> None:
         frame(image, mat_top)
         _board(image, top, at, header - mat_top)
 
-    on_board = json.dumps([top["board"], top["last"]])
+    on_board = (tuple(tuple(square.values()) for square in top["board"]), tuple(top["last"]))
     return [
-        kit.Strip(mat_top, status_line, ("head", layout, head, detail, tuple(shown))),
+        # The headline names the table's players; the detail line under it is most
+        # often the same at every table ("First to 10 points wins."): kept apart.
+        kit.Strip(headline_end, lambda image: kit.headline(image, top, at, head),
+                  ("head", head, tuple(shown), colours)),
+        kit.Strip(mat_top - headline_end, detail_line, ("detail", layout, detail)),
         kit.Strip(mat_end - mat_top, board, ("board", layout, on_board), lasting=False),
         kit.Strip(grid_bottom + at.px(66) - mat_end, lambda image: frame(image, mat_end),
                   ("under the board", layout)),

@@ -11,8 +11,8 @@ cached mask pasted onto the picture costs a fraction of laying the text out agai
 from __future__ import annotations
 
 import functools
-import json
 import math
+import pickle
 import struct
 import threading
 import unicodedata
@@ -816,7 +816,7 @@ def recent_strips(shown: dict[str, Any], width: int,
         for seen, seen_width, strips in _RECENT:
             if seen_width == width and seen == shown:
                 return strips
-    private = json.loads(json.dumps(shown))
+    private = pickle.loads(pickle.dumps(shown, pickle.HIGHEST_PROTOCOL))  # a deep copy
     strips = make(private)
     with _STRIPS_LOCK:
         _RECENT.append((private, width, strips))
@@ -1004,6 +1004,14 @@ def header(image: Image.Image, view: dict[str, Any], at: Layout, head: str, deta
            ) -> int:
     """The status line at the top: chips of the seats awaited (or of the winners), what
     happens now in large type, and a detail line under it. Returns where it ends."""
+    headline(image, view, at, head)
+    detail_line(image, at, detail, 0)
+    return at.px(HEADER_HEIGHT)
+
+
+def headline(image: Image.Image, view: dict[str, Any], at: Layout, head: str) -> None:
+    """The status line's first part: chips of the seats awaited (or of the winners) and
+    what happens now in large type; it ends above ``HEADLINE_END``."""
     all_seats = seats(view)
     shown = view["result"]["winners"] if view.get("result") is not None else view["to_act"]
     x, top, size = at.margin, at.px(28), at.px(54)
@@ -1013,10 +1021,17 @@ def header(image: Image.Image, view: dict[str, Any], at: Layout, head: str, deta
     x += at.px(8)
     text(image, (x, top + size // 2), fit(head, at.px(40), at.width - at.margin - x,
          bold=True), at.px(40), INK, anchor="lm", bold=True)
-    text(image, (at.margin, at.px(124)), fit(detail, at.px(30), at.body), at.px(30), MUTED)
-    return at.px(HEADER_HEIGHT)
 
 
+def detail_line(image: Image.Image, at: Layout, detail: str, y: int) -> None:
+    """The status line's detail, under the headline, on an image whose first row is the
+    picture's row ``y``; it starts below ``HEADLINE_END``."""
+    text(image, (at.margin, at.px(124) - y), fit(detail, at.px(30), at.body), at.px(30), MUTED)
+
+
+# Between the headline's lowest descender (row 80 at a width of 1000: chips end at 82) and
+# the detail line's tallest letter (row 100): a picture may be cut here.
+HEADLINE_END = 90
 HEADER_HEIGHT = 150  # where ``header`` ends, at a width of 1000
 
 
