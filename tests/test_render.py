@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 import render
 import rules
@@ -424,19 +424,17 @@ def test_text_over_a_mixed_background_is_mapped_in_place() -> None:
     assert fast.convert("RGB").tobytes() == mapped.convert("RGB").tobytes()
 
 
-def _whole_line_mask(text: str, size: int, anchor: str, stroke: int) -> bytes:
-    """The line's mask as Pillow draws a whole line with FreeType (the reference)."""
-    box = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+def _whole_line_mask(text: str, size: int, anchor: str, stroke: int
+                     ) -> tuple[tuple[int, int, int, int], bytes]:
+    """The line's box (left, top, width, height from the anchor) and mask as Pillow draws
+    the whole line with FreeType: the reference."""
+    box = kit.font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
     left, top = math.floor(box[0]), math.floor(box[1])
     width, height = max(1, math.ceil(box[2]) - left), max(1, math.ceil(box[3]) - top)
     mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)
-    return bytes([left & 0xFF, top & 0xFF, width & 0xFF, height & 0xFF]) + mask.tobytes()
-
-
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return kit.font(size)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=kit.font(size), fill=255,
+                              anchor=anchor, stroke_width=stroke, stroke_fill=255)
+    return (left, top, width, height), mask.tobytes()
 
 
 @settings(max_examples=300, deadline=None)
@@ -452,9 +450,10 @@ def test_text_laid_out_from_kept_letters_is_the_line_freetype_draws(
     line = kit.clean(text)
     assume(line)
     mask, left, top = kit._text_mask.__wrapped__(line, size, anchor, stroke)
-    ours = bytes([left & 0xFF, top & 0xFF, mask.width & 0xFF, mask.height & 0xFF])
-    assert ours + mask.tobytes() == _whole_line_mask(line, size, anchor, stroke)
-    assert kit.text_width(line, size) == math.ceil(font(size).getlength(line))
+    ours = ((left, top, mask.width, mask.height), mask.tobytes())
+    assert ours == _whole_line_mask(line, size, anchor, stroke)
+    assert kit._text_box.__wrapped__(line, size, anchor, stroke) == ours[0]
+    assert kit.text_width(line, size) == math.ceil(kit.font(size).getlength(line))
 
 
 def test_overlapping_letters_blend_as_freetype_blends_them() -> None:
@@ -463,7 +462,7 @@ def test_overlapping_letters_blend_as_freetype_blends_them() -> None:
     renderer blends, and a line that needs it is still the line FreeType draws."""
     line, size, stroke = "W'fj//AVA,y", 30, 5
     mask, _, _ = kit._text_mask.__wrapped__(line, size, "ls", stroke)
-    assert mask.tobytes() == _whole_line_mask(line, size, "ls", stroke)[4:]
+    assert mask.tobytes() == _whole_line_mask(line, size, "ls", stroke)[1]
     pen = kit._line(line, size).pens
     blended = 0
     for (a, x_a), (b, x_b) in zip(zip(line, pen, strict=True), zip(line[1:], pen[1:],
@@ -475,6 +474,25 @@ def test_overlapping_letters_blend_as_freetype_blends_them() -> None:
     assert blended >= 3, "the example should make letters overlap"
     assert kit._over(0, 77) == 77 and kit._over(77, 0) == 77
     assert kit._over(128, 128) == 192 and kit._over(255, 1) == 255
+
+
+@pytest.mark.parametrize("width", [600, 1000, 1333, 2000])
+def test_nothing_drawn_crosses_the_cut_under_the_headline(width: int) -> None:
+    """The status line is two strips cut at ``kit.HEADLINE_END``: the headline's chips and
+    lowest descender end above the cut, and the detail line's tallest letter starts below
+    it, for every letter the font draws and every picture width."""
+    at = kit.Layout(width)
+    letters = "".join(kit.clean(chr(c)) for c in range(32, 256)).replace("?", "") + "?"
+    cut = at.px(kit.HEADLINE_END)
+    head_size, detail_size = at.px(40), at.px(30)
+    chips_top, chip = at.px(28), at.px(54)
+    _, head_top, _, head_height = kit._text_box(
+        letters, head_size, "lm", max(1, head_size // 28))
+    assert chips_top + chip <= cut
+    assert chips_top + chip // 2 + head_top + head_height <= cut
+    _, detail_top, _, _ = kit._text_box(letters, detail_size, "ls", 0)
+    assert at.px(124) + detail_top >= cut
+    assert chips_top + chip // 2 + head_top >= 0
 
 
 def test_a_moves_pictures_draw_their_board_and_seats_once(
