@@ -269,6 +269,7 @@ class TableService:
         """Threads that draw pictures, one per core we may use: the event loop stays free
         while Pillow draws, and no more pictures are held in memory at once than cores."""
         if self._painters is None:
+            render.kit.keep_freed_memory()  # each picture reuses the last one's pages
             self._painters = ThreadPoolExecutor(max_workers=_cores(),
                                                 thread_name_prefix="boardroom-render")
         return self._painters
