@@ -848,13 +848,14 @@ def keep_freed_memory() -> bool:
     """Have the C allocator reuse the memory a picture frees for the next picture.
 
     A move's pictures take and free a few megabytes at a time: the board's canvas, its rows
-    to deflate. glibc hands blocks over 128 KB straight back to the system when freed (at
-    first, and in drawing threads), so every picture's memory was new pages, each faulted
-    in and zeroed: ~300-450 page faults a move on 1,000 tables, over a quarter of a move's
-    CPU. With blocks under ``MMAP_FROM`` served from the heap and up to ``FREE_KEPT`` of it
-    kept free, the next picture reuses the same pages. Peak memory is what it was; memory
-    now stays near that peak between pictures instead of dipping. Once per process; glibc
-    only (Linux): elsewhere nothing changes and this returns False.
+    to deflate. glibc maps blocks over its threshold (128 KB until it adapts, which it
+    often does not in drawing threads) from the system and unmaps them when freed, or
+    trims its heap, so every picture's memory was new pages, each faulted in and zeroed:
+    ~300-450 page faults a move on 1,000 tables, over a quarter of a move's CPU. With
+    blocks under ``MMAP_FROM`` served from the heap and up to ``FREE_KEPT`` of it kept
+    free, the next picture reuses the same pages. Peak memory is what it was; memory now
+    stays near that peak between pictures instead of dipping. Once per process; glibc only
+    (Linux): elsewhere nothing changes and this returns False.
     """
     try:
         mallopt = ctypes.CDLL(None).mallopt

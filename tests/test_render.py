@@ -12,7 +12,9 @@ import functools
 import io
 import json
 import math
+import platform
 import random
+import resource
 import subprocess
 import sys
 import zlib
@@ -624,16 +626,16 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 """
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's allocator only")
 def test_memory_a_picture_frees_is_reused_not_faulted_in_again() -> None:
     """After ``keep_freed_memory`` the second of two equal blocks (a picture's canvas, say)
     reuses the first one's pages; by glibc's default it is fresh pages, each faulted in
-    (1,024 for 4 MB): the cost the service's drawing threads avoid."""
+    (1,024 of 4 KB for 4 MB): the cost the service's drawing threads avoid."""
     def faults(mode: str) -> int:
         done = subprocess.run([sys.executable, "-c", _REUSE, mode], capture_output=True,
                               text=True, check=True, cwd=Path(__file__).resolve().parents[1])
         return int(done.stdout)
 
-    pages = kit.MMAP_FROM // 2 // 4096
+    pages = kit.MMAP_FROM // 2 // resource.getpagesize()
     assert faults("keep") < pages // 10
     assert faults("default") > pages // 2  # what the test would see without it
