@@ -851,7 +851,7 @@ def keep_freed_memory() -> bool:
     to deflate. glibc maps blocks over its threshold (128 KB until it adapts, which it
     often does not in drawing threads) from the system and unmaps them when freed, or
     trims its heap, so every picture's memory was new pages, each faulted in and zeroed:
-    ~300-450 page faults a move on 1,000 tables, over a quarter of a move's CPU. With
+    ~190-450 page faults a move on 1,000 tables, over a quarter of a move's CPU. With
     blocks under ``MMAP_FROM`` served from the heap and up to ``FREE_KEPT`` of it kept
     free, the next picture reuses the same pages. Peak memory is what it was; memory now
     stays near that peak between pictures instead of dipping. Once per process; glibc only
