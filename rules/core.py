@@ -58,11 +58,16 @@ class Event:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: points per seat, the winning seats and a sentence saying why."""
+    """How a game ended: points per seat, the winning seats and a sentence saying why.
+
+    ``ending`` names the way it ended in a word or two ('points', 'crystal loss', 'draw'),
+    for tallies such as the balance benchmark; players read ``reason``.
+    """
 
     scores: tuple[int, ...]
     winners: frozenset[int]
     reason: str
+    ending: str = "points"
 
 
 @dataclass
@@ -238,6 +243,17 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def notation_hint(self, state: S, seat: int) -> str:
         """A sentence showing what a move looks like at this point of the game."""
+
+    def evaluate(self, state: S, seat: int) -> float:
+        """How well ``seat`` stands, higher is better: the lead a one-step look-ahead player
+        maximises. By default the seat's points less the best other seat's, from the
+        outcome once the game is over; a game whose points live elsewhere overrides it."""
+        result = self.outcome(state)
+        if result is None:
+            return 0.0
+        others = [p for s, p in enumerate(result.scores) if s != seat]
+        won = 1000.0 if seat in result.winners else 0.0
+        return won + result.scores[seat] - max(others, default=0)
 
     # -- storing and hidden information
 
