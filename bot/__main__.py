@@ -45,12 +45,35 @@ def _stop(bot: discord.Client, signum: int) -> None:
     asyncio.get_running_loop().create_task(bot.close())
 
 
+USAGE = """\
+usage: boardroom [try GAME [options] | --help]
+
+  boardroom                 run the Discord bot: DISCORD_TOKEN from the environment
+                            (BOARDROOM_DB: the database file; DISCORD_GUILD: sync commands
+                            to one server at once; BOARDROOM_LOG_LEVEL: INFO by default)
+  boardroom try GAME ...    play in the terminal without Discord, hot-seat or against
+                            computer players ('boardroom try --help' lists the options)
+  boardroom --help          this text
+
+games: {games}
+"""
+
+
 def main() -> None:
     """The console script: the bot, or ``boardroom try ...`` for a game without Discord."""
+    import rules
+
+    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help", "help"):
+        print(USAGE.format(games=", ".join(sorted(rules.GAMES))), end="")
+        raise SystemExit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "try":
         from bot import cli
 
         raise SystemExit(cli.main(sys.argv[1:]))
+    if len(sys.argv) > 1:
+        print(f"boardroom: unknown command {sys.argv[1][:40]!r}\n", file=sys.stderr)
+        print(USAGE.format(games=", ".join(sorted(rules.GAMES))), end="", file=sys.stderr)
+        raise SystemExit(2)
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print("Set DISCORD_TOKEN to your bot's token (see docs/discord.md), or run "

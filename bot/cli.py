@@ -13,16 +13,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import sys
-from typing import TextIO
+import time
+from collections.abc import Coroutine
+from typing import Any, TextIO
 
 import rules
-from bot.service import Picture, Reply, TableService, parse_options
+from bot.service import Picture, Reply, TableService, clean_name, parse_options
 from bot.store import Store
+from rules.core import listing
 
 DEFAULT_DB = "boardroom-try.db"
 DEFAULT_IMAGES = "boardroom-images"
-HELP = ("Type a move, or: 'moves' (your legal moves), 'board', 'hand', 'help', 'quit'.")
+COMMANDS = ("Type a move, or: 'moves' (your legal moves, grouped; 'moves place' lists those "
+            "with 'place'), 'board', 'hand', 'rules', 'quit'.")
+SHOWN_PER_KIND = 4  # moves shown for each kind in the grouped list
+LISTED_IN_FULL = 30  # a filtered list up to this long is shown whole
+CLEAR = "\033[2J\033[H"  # clear a terminal screen, cursor to the top
 
 
 def parser() -> argparse.ArgumentParser:
@@ -46,51 +54,130 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--options", default="",
                    help="game variants, e.g. 'advanced' or 'variant=couples'")
     p.add_argument("--resume", action="store_true",
-                   help="continue the last unfinished game in the database")
+                   help="continue the latest unfinished game of this kind in the database")
     return p
 
 
-class Terminal:
-    """Prints replies, saves pictures, and reads moves for the awaited seats."""
+def grouped(moves: list[str], words: str = "") -> list[str]:
+    """Lines listing ``moves`` short: a count, then each kind (first word) with its count
+    and first few; only the moves containing every one of ``words`` when given."""
+    wanted = words.lower().split()
+    chosen = [m for m in moves if all(w in m for w in wanted)]
+    about = f" with {' '.join(repr(w) for w in wanted)}" if wanted else ""
+    if not chosen:
+        return [f"No legal move{about}." if wanted else "You have no legal move now."]
+    head = f"{len(chosen)} legal move{'s' if len(chosen) != 1 else ''}{about}:"
+    if wanted and len(chosen) <= LISTED_IN_FULL:
+        return [head + " " + "; ".join(chosen)]
+    kinds: dict[str, list[str]] = {}
+    for move in chosen:
+        kinds.setdefault(move.split()[0], []).append(move)
+    lines = [head]
+    for kind, listed in kinds.items():
+        more = len(listed) - SHOWN_PER_KIND
+        lines.append(f"  {kind} ({len(listed)}): " + "; ".join(listed[:SHOWN_PER_KIND])
+                     + (f"; and {more} more" if more > 0 else ""))
+    if any(len(listed) > SHOWN_PER_KIND for listed in kinds.values()):
+        lines.append(f"  ('moves {next(iter(kinds))}' lists every move that starts so.)")
+    return lines
 
-    def __init__(self, service: TableService, channel_id: int, images: str | None,
-                 names: dict[int, str], out: TextIO, stdin: TextIO) -> None:
+
+def slug(name: str) -> str:
+    """A name as part of a file name: 'Ann B.' -> 'ann-b-'."""
+    return "".join(c if c.isalnum() else "-" for c in name.lower())
+
+
+def rules_lines(game: rules.Game[Any]) -> list[str]:
+    """The game's summary and options, as the terminal prints them."""
+    lines = [f"{game.name} ({game.min_players} to {game.max_players} players): {game.summary}"]
+    if game.options_help:
+        lines.append("Options (--options):")
+        lines += [f"  {name}: {what}" for name, what in game.options_help.items()]
+    return lines
+
+
+class Terminal:
+    """Prints replies, saves pictures, and reads moves for the awaited seats.
+
+    Hot seat, with two or more people at one keyboard, keeps each player's secrets: a
+    player's private lines wait until that player has the keyboard, and before the
+    keyboard changes hands the screen is cleared and the next player asked to take it.
+    With one person and computers, private lines are printed at once.
+    """
+
+    def __init__(self, service: TableService, game: rules.Game[Any], channel_id: int,
+                 images: str | None, names: dict[int, str], out: TextIO, stdin: TextIO
+                 ) -> None:
         self.service = service
+        self.game = game
         self.channel_id = channel_id
         self.images = images
         self.names = names
         self.out = out
         self.stdin = stdin
+        self.keyboard: int | None = None  # the person at the keyboard (hot seat)
+        self.held: dict[int, list[str]] = {user: [] for user in names}
+        self.missed: dict[int, list[str]] = {user: [] for user in names}
+
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.names) > 1
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
-    def _save(self, picture: Picture, name: str) -> None:
-        if self.images is None:
+    def public(self, text: str) -> None:
+        """Channel lines: printed, and kept for the players who will take the keyboard."""
+        if not text:
             return
+        self.say(text)
+        if self.keyboard is None:
+            return  # nobody has had the keyboard yet: everyone has seen it
+        for user, missed in self.missed.items():
+            if user != self.keyboard:
+                missed.extend(text.splitlines())
+
+    def private(self, user: int, lines: list[str]) -> None:
+        """Lines for ``user`` alone, each labelled; held until they have the keyboard."""
+        who = self.names.get(user, str(user))
+        labelled = [f"  (only {who}) {line}" for line in lines]
+        if self.hot_seat and user != self.keyboard:
+            self.held.setdefault(user, []).extend(labelled)
+        else:
+            for line in labelled:
+                self.say(line)
+
+    def _save(self, picture: Picture, name: str) -> str:
+        """Write the picture (if pictures are wanted); the line that says where it is."""
+        if self.images is None:
+            return picture.summary
         os.makedirs(self.images, exist_ok=True)
         path = os.path.join(self.images, name)
         with open(path, "wb") as file:
             file.write(picture.png)
-        self.say(f"  [picture {path}] {picture.summary}")
+        return f"[picture {path}] {picture.summary}"
 
-    async def show(self, reply: Reply) -> None:
-        """Print a reply as the channel and each player would see it; then mark it posted."""
-        if reply.public:
-            self.say(reply.public)
+    async def show(self, reply: Reply, caller: int | None = None) -> None:
+        """Print a reply as the channel and each player would see it; then mark it posted.
+
+        ``caller`` made the move: what the reply tells them alone (``ephemeral``) is
+        printed once, not again among their private lines.
+        """
+        self.public(reply.public)
         prefix = f"t{-self.channel_id}-v{reply.version:04d}"
-        if reply.picture is not None:
-            self._save(reply.picture, f"{prefix}-board.png")
-        if reply.ephemeral:
-            self.say(f"  (only you) {reply.ephemeral}")
+        if reply.picture is not None and self.images is not None:
+            self.public("  " + self._save(reply.picture, f"{prefix}-board.png"))
+        told = reply.ephemeral.splitlines() if caller is not None else []
+        if caller is not None and told:
+            self.private(caller, told)
         reply = await reply.with_pictures()
         for private in reply.private:
             who = self.names.get(private.user_id, str(private.user_id))
-            if private.text:
-                for line in private.text.splitlines():
-                    self.say(f"  (only {who}) {line}")
+            lines = [line for line in private.text.splitlines()
+                     if not (private.user_id == caller and line in told)]
             if private.picture is not None:
-                self._save(private.picture, f"{prefix}-{who.replace(' ', '-').lower()}.png")
+                lines.append(self._save(private.picture, f"{prefix}-{slug(who)}.png"))
+            self.private(private.user_id, lines)
         await self.service.delivered(reply)
 
     def ask(self, prompt: str) -> str | None:
@@ -104,6 +191,66 @@ class Terminal:
             self.say(line.rstrip("\n"))  # echo piped input, so the transcript reads well
         return line.strip()
 
+    def hand_over(self, user: int, label: str) -> bool:
+        """Give ``user`` the keyboard: ask for them, clear the screen, show what they missed
+        and their private lines. False if input ended."""
+        if not self.hot_seat or user == self.keyboard:
+            return True
+        if (self.keyboard is not None or self.held.get(user)) and self.ask(
+                f"Pass the keyboard to {label}; {self.names[user]}, press Enter when nobody "
+                "else can see the screen. ") is None:
+            return False
+        if self.keyboard is not None:  # the last player's secrets may be on the screen
+            self.say(CLEAR if self.out.isatty() else f"--- {self.names[user]} at the "
+                     "keyboard ---")
+        self.keyboard = user
+        missed, self.missed[user] = self.missed.get(user, [])[-40:], []
+        if missed:
+            self.say("Since your last turn:")
+            for line in missed:
+                self.say(line)
+        held, self.held[user] = self.held.get(user, []), []
+        for line in held:
+            self.say(line)
+        return True
+
+    async def command(self, user: int, line: str) -> None:
+        """One line typed by ``user``: a terminal command, or a move."""
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if word in ("help", "?", "rules") and not rest:
+            for text in rules_lines(self.game):
+                self.say(text)
+            hint = await self.service.hint(self.channel_id, user)
+            if hint:
+                self.say(f"Your move now: {hint}")
+            self.say(COMMANDS)
+        elif word == "moves":
+            moves = await self.service.legal_moves(self.channel_id, user)
+            for text in grouped(moves, rest):
+                self.say(text)
+        elif word == "board" and not rest:
+            board = await self.service.board(self.channel_id)
+            self.say(board.public)
+            if board.picture is not None and self.images is not None:
+                self.say("  " + self._save(board.picture, f"t{-self.channel_id}-board.png"))
+        elif word == "hand" and not rest:
+            hand = await self.service.hand(self.channel_id, user)
+            lines = hand.ephemeral.splitlines()
+            for private in hand.private:
+                if private.picture is not None and self.images is not None:
+                    path = self._save(private.picture, f"t{-self.channel_id}-hand-"
+                                      f"{slug(self.names[user])}.png")
+                    lines.append(path.removesuffix(f" {private.picture.summary}"))
+            self.private(user, lines)
+        else:
+            try:
+                reply = await self.service.play(self.channel_id, user, line)
+            except rules.GameError as error:
+                self.say(f"  {error}")
+                return
+            await self.show(reply, user)
+
     async def loop(self) -> int:
         """Ask the awaited seats for moves until the game ends or input stops."""
         while True:
@@ -112,32 +259,16 @@ class Terminal:
                 status = await self.service.status(self.channel_id)
                 self.say(status.public)
                 return 0
-            user_id, label = waiting[0]
-            line = self.ask(f"{label}, your move: ")
+            user, label = waiting[0]
+            line = self.ask(f"{label}, your move: ") if self.hand_over(user, label) else None
             if line is None or line.lower() in ("quit", "exit", "q"):
-                self.say("Stopped. The game is saved; continue it with --resume.")
+                self.say(STOPPED)
                 return 0
-            command = line.lower()
-            if command in ("help", "?"):
-                self.say(HELP)
-            elif command == "moves":
-                moves = await self.service.legal_moves(self.channel_id, user_id)
-                self.say(f"{len(moves)} legal moves: " + "; ".join(moves))
-            elif command == "board":
-                board = await self.service.board(self.channel_id)
-                self.say(board.public)
-                if board.picture is not None:
-                    self._save(board.picture, f"t{-self.channel_id}-board.png")
-            elif command == "hand":
-                hand = await self.service.hand(self.channel_id, user_id)
-                self.say(hand.ephemeral)
-            else:
-                try:
-                    reply = await self.service.play(self.channel_id, user_id, line)
-                except rules.GameError as error:
-                    self.say(f"  {error}")
-                    continue
-                await self.show(reply)
+            if line:
+                await self.command(user, line)
+
+
+STOPPED = "Stopped. The game is saved; continue it with --resume."
 
 
 async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -148,36 +279,28 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         print("Leave at least one seat for a person: --computers must be less than "
               "--players.", file=sys.stderr)
         return 2
+    try:
+        options = parse_options(args.options)
+    except rules.GameError as error:
+        print(error, file=sys.stderr)
+        return 2
     given = [n.strip() for n in args.names.split(",") if n.strip()]
-    names = {u: given[u - 1] if u - 1 < len(given) else f"Player {u}"
+    names = {u: clean_name(given[u - 1]) if u - 1 < len(given) else f"Player {u}"
              for u in range(1, humans + 1)}
+    images = None if args.no_images else args.images
     store = await Store.open(args.db)
     try:
         service = TableService(store, images=not args.no_images)
-        images = None if args.no_images else args.images
-        tables = [g for g in await store.games() if g.channel_id < 0]
         if args.resume:
-            if not tables:
-                print(f"There is no unfinished game in {args.db} to resume.", file=sys.stderr)
-                return 2
-            row = tables[-1]
-            seats = await store.seats(row.id)
-            names = {s.user_id: s.name for s in seats if s.user_id is not None}
-            term = Terminal(service, row.channel_id, images, names, out, stdin)
-            term.say(f"Resuming {rules.GAMES[row.game].name} from {args.db}.")
-            for channel_id, reply in await service.undelivered():
-                if channel_id == row.channel_id:
-                    await term.show(reply)
-            term.say((await service.status(row.channel_id)).public)
-            return await term.loop()
+            return await resume(service, store, args, game, images, out, stdin)
         # A try-it table lives in its own made-up channel: negative, so never a Discord one.
         used = [g.channel_id for g in await store.games(
             statuses=("open", "playing", "over", "ended")) if g.channel_id < 0]
         channel_id = min(used, default=0) - 1
-        term = Terminal(service, channel_id, images, names, out, stdin)
+        term = Terminal(service, game, channel_id, images, names, out, stdin)
         try:
             await term.show(await service.open(channel_id, None, 1, names[1], game.id,
-                                               parse_options(args.options)))
+                                               options))
             for user_id in range(2, humans + 1):
                 await term.show(await service.join(channel_id, user_id, names[user_id]))
             for _ in range(args.computers):
@@ -186,23 +309,61 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         except rules.GameError as error:
             print(error, file=sys.stderr)
             return 2
-        term.say(HELP)
+        term.say(COMMANDS)
         return await term.loop()
     finally:
         await store.close()
 
 
+async def resume(service: TableService, store: Store, args: argparse.Namespace,
+                 game: rules.Game[Any], images: str | None, out: TextIO, stdin: TextIO
+                 ) -> int:
+    """Continue the latest unfinished try-it game of ``game`` in the database."""
+    tables = [g for g in await store.games() if g.channel_id < 0 and g.game == game.id]
+    if not tables:
+        print(f"There is no unfinished game of {game.name} in {args.db} to resume.",
+              file=sys.stderr)
+        return 2
+    row = tables[-1]
+    seats = await store.seats(row.id)
+    names = {s.user_id: s.name for s in seats if s.user_id is not None and s.kind == "human"}
+    term = Terminal(service, game, row.channel_id, images, names, out, stdin)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started or row.created))
+    term.say(f"Resuming {game.name} from {args.db}: the game begun {when} with "
+             f"{listing([s.name for s in seats])}, {max(0, row.version - 1)} moves played.")
+    for channel_id, reply in await service.undelivered():
+        if channel_id == row.channel_id:
+            await term.show(reply)
+    term.public((await service.status(row.channel_id)).public)
+    return await term.loop()
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``boardroom try <game> [options]``; returns the exit status."""
+    """``boardroom try <game> [options]``; returns the exit status.
+
+    Ctrl-C stops at once, at a prompt or mid-move, with one sentence: every move already
+    made is saved, and a move is one transaction, so nothing is half done.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "try":
         args = args[1:]
     parsed = parser().parse_args(args)
     try:
-        return asyncio.run(run(parsed, sys.stdout, sys.stdin))
+        return asyncio.run(_interruptible(run(parsed, sys.stdout, sys.stdin)))
     except KeyboardInterrupt:
-        print("\nStopped. The game is saved; continue it with --resume.")
+        print(f"\n{STOPPED}", flush=True)
         return 130
+
+
+async def _interruptible(work: Coroutine[Any, Any, int]) -> int:
+    """Let the first Ctrl-C stop the game even while waiting for a line of input.
+
+    asyncio's own handler only cancels the main task, which a blocking ``readline`` never
+    notices; Python's default handler raises ``KeyboardInterrupt`` where the program is, and
+    ``run`` still closes the database on the way out.
+    """
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    return await work
 
 
 if __name__ == "__main__":

@@ -475,7 +475,7 @@ class TableService:
             before: dict[int, dict[str, Any]] = {
                 s.seat: {} for s in table.seats if s.kind == "human"}
             table.status, table.seed, table.state, table.version = "playing", seed, state, 1
-            table.colours = _colours(game.view(state, None), players)
+            table.colours, table.named = _colours(game.view(state, None), players), None
             said: list[tuple[int | None, rules.Event]] = []
             await self._computers_move(table, said)
             opening = (f"{game.name} begins: "
@@ -584,20 +584,24 @@ class TableService:
                 for s in table.seats if s.kind == "human"}
 
     def _annotate(self, table: _Table, text: str) -> str:
-        """'Blue attacks Red' -> 'Blue (Alice) attacks Red (Bob)': names at first mention."""
-        if not table.colours:
-            return text
+        """Players' names into the rules' sentences: 'Blue attacks Red' -> 'Blue (Alice)
+        attacks Red (Bob)', names at first mention; in a game whose seats have no colours,
+        'Player 2 takes stone 3' -> 'Bob takes stone 3'."""
+        labels = table.colours or [f"Player {s + 1}" for s in range(len(table.seats))]
         if table.named is None:
             table.named = re.compile(
-                r"\b(" + "|".join(re.escape(c) for c in table.colours) + r")\b")
+                r"\b(" + "|".join(re.escape(c) for c in labels) + r")\b")
         seen: set[str] = set()
 
         def named(match: re.Match[str]) -> str:
             word = match.group(0)
+            name = table.seats[labels.index(word)].name
+            if not table.colours:
+                return name
             if word in seen:
                 return word
             seen.add(word)
-            return f"{word} ({table.seats[table.colours.index(word)].name})"
+            return f"{word} ({name})"
 
         return table.named.sub(named, text)
 
@@ -648,11 +652,10 @@ class TableService:
         outcome = game.outcome(table.state)
         if outcome is not None:
             scores = ", ".join(f"{table.seats[s].name} {p}" for s, p in enumerate(outcome.scores))
-            winners = listing([table.label(s) for s in sorted(outcome.winners)])
-            verb = "wins" if len(outcome.winners) == 1 else "win"
-            public_lines.append(f"Game over: {winners} {verb}. Final score: {scores}.")
+            public_lines.append(f"Game over: {self._annotate(table, outcome.reason)} "
+                                f"Final score: {scores}.")
         caller_seat = table.seat_of(caller) if caller is not None else None
-        ephemeral = [e.text for actor, e in said
+        ephemeral = [self._annotate(table, e.text) for actor, e in said
                      if e.to is not None and caller_seat is not None and actor == caller_seat
                      and caller_seat in e.to]
 
@@ -666,7 +669,8 @@ class TableService:
             changed: list[tuple[SeatRow, list[str], Shown | None]] = []
             parts = {}
             for s in humans:
-                lines = [e.text for _, e in said if e.to is not None and s.seat in e.to]
+                lines = [self._annotate(table, e.text) for _, e in said
+                         if e.to is not None and s.seat in e.to]
                 seat_view = self._shown(table, s.seat)
                 part = parts[s.seat] = _private_part(seat_view[1], spectator[1])
                 moved = s.seat in before and part != before[s.seat]
@@ -725,9 +729,7 @@ class TableService:
                     f"{table.opener()} starts it with /game start.")
         outcome = game.outcome(table.state)
         if outcome is not None:
-            winners = listing([table.label(s) for s in sorted(outcome.winners)])
-            verb = "wins" if len(outcome.winners) == 1 else "win"
-            return f"{game.name}, game over: {winners} {verb}."
+            return f"{game.name}, game over: {self._annotate(table, outcome.reason)}"
         if table.status == "ended":
             return f"{game.name}: this game was ended before it finished."
         waiting = listing([table.label(s) for s in sorted(table.awaited())])
@@ -779,6 +781,19 @@ class TableService:
             if seat is None:
                 return []
             return list(table.moves(seat))
+
+    async def hint(self, channel_id: int, user_id: int) -> str:
+        """How the caller writes a move now (the game's sentence), or '' if they are not
+        seated and awaited."""
+        async with self._lock(channel_id):
+            try:
+                table = await self._running(channel_id)
+            except TableError:
+                return ""
+            seat = table.seat_of(user_id)
+            if seat is None or seat not in table.awaited():
+                return ""
+            return table.game.notation_hint(table.state, seat)
 
     async def waiting(self, channel_id: int) -> list[tuple[int, str]]:
         """The humans the running game awaits: (user id, 'Alice (Blue)'), by seat."""
