@@ -37,6 +37,18 @@ class Answer:
     view: discord.ui.View | None = None
 
 
+NOBODY = discord.AllowedMentions.none()  # ephemeral answers and DMs ping nobody
+
+
+def shown_name(name: str) -> str:
+    """A member's name as Discord text shows it: markdown, masked links and mentions
+    escaped, so a nickname like '<@123> **M**' reads as written and pings nobody."""
+    escaped = discord.utils.escape_markdown(name).replace("\\[", "[")
+    for mark in "[]<":
+        escaped = escaped.replace(mark, "\\" + mark)
+    return escaped.replace("@", "@\u200b")
+
+
 def clip(text: str, limit: int = LIMIT) -> str:
     """Text cut to Discord's length limit, marked when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -97,9 +109,10 @@ async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
     try:
         if result.view is not None:
             await interaction.edit_original_response(content=clip(result.text),
-                                                     attachments=files, view=result.view)
+                                                     attachments=files, view=result.view,
+                                                     allowed_mentions=NOBODY)
         else:
             await interaction.edit_original_response(content=clip(result.text),
-                                                     attachments=files)
+                                                     attachments=files, allowed_mentions=NOBODY)
     except discord.HTTPException:
         log.warning("Could not answer %s", describe(interaction), exc_info=True)

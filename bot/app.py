@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answer import apology, report_unexpected
+from bot.answer import NOBODY, apology, report_unexpected, shown_name
 from bot.buttons import BUTTONS
 from bot.desk import Desk
 from bot.service import TableService
@@ -47,9 +47,10 @@ class BoardroomTree(app_commands.CommandTree["Boardroom"]):
             text = apology(report_unexpected(interaction, cause))
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True,
+                                                        allowed_mentions=NOBODY)
         except discord.HTTPException:
             log.warning("Could not apologise for an error", exc_info=True)
 
@@ -59,9 +60,10 @@ class Boardroom(commands.Bot):
 
     def __init__(self, database: str | Store | None = None, *, images: bool = True) -> None:
         # No privileged intents: slash commands, buttons and DMs need none of them.
+        # Nobody is pinged unless a message names whom it may ping (the turn line does).
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=discord.Intents.default(), tree_cls=BoardroomTree,
-                         help_command=None)
+                         help_command=None, allowed_mentions=NOBODY)
         self._database = database
         self._owns_store = not isinstance(database, Store)
         self._images = images
@@ -85,7 +87,7 @@ class Boardroom(commands.Bot):
         if self._store is None:
             path = self._database if isinstance(self._database, str) else None
             self._store = await Store.open(path)
-        self._service = TableService(self._store, images=self._images)
+        self._service = TableService(self._store, images=self._images, shown=shown_name)
         self._desk = Desk(self, self._service)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

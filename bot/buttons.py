@@ -4,9 +4,15 @@ Every button is a ``DynamicItem``: its ``custom_id`` matches a template and the 
 the button from it at click time, so buttons sent before a restart keep working. A custom id
 never carries hidden information, only where and when it was made:
 
+``br:act:{channel}:{game}:{version}:{digest}``
+    play the move whose digest (``move_digest``: 12 hex digits of a SHA-256 of the game,
+    version and move) this is, in that stored game at that version. A button from another
+    game, an older version, or whose move is no longer one of the clicker's legal moves is
+    refused with a sentence, and an awaited clicker gets fresh buttons; so an old button can
+    only ever play the move its label shows. The digest says nothing to anyone without the
+    move list, which only the button's owner sees.
 ``br:act:{channel}:{version}:{n}``
-    play the clicker's n-th legal move (recomputed at click time) at that table version; a
-    newer version makes the button stale and the service refuses it with a sentence.
+    the older form, which named no game: refused, with fresh buttons.
 ``br:moves:{channel}``
     on the public turn message: shows the clicker, ephemerally, their own choices now.
 ``br:hand:{channel}``
@@ -24,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.answer import answer
+from bot.service import move_digest
 
 if TYPE_CHECKING:
     from bot.app import Boardroom
@@ -33,24 +40,48 @@ LABEL_LIMIT = 80  # Discord's limit on a button label
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"br:act:(?P<channel>\d+):(?P<version>\d+):(?P<n>\d+)"):
-    """One of the clicker's own legal moves, by its index in their list at a version."""
+                template=r"br:act:(?P<channel>\d+):(?P<game>\d+):(?P<version>\d+):"
+                         r"(?P<digest>[0-9a-f]{12})"):
+    """One of the clicker's own legal moves: the move whose digest it carries, in that
+    game at that version, and nothing else."""
 
-    def __init__(self, channel_id: int, version: int, n: int, label: str = "…") -> None:
+    def __init__(self, channel_id: int, game: int, version: int, digest: str,
+                 label: str = "…") -> None:
         super().__init__(discord.ui.Button(
             label=label[:LABEL_LIMIT], style=discord.ButtonStyle.primary,
-            custom_id=f"br:act:{channel_id}:{version}:{n}"))
-        self.channel_id, self.version, self.n = channel_id, version, n
+            custom_id=f"br:act:{channel_id}:{game}:{version}:{digest}"))
+        self.channel_id, self.game, self.version, self.digest = (
+            channel_id, game, version, digest)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ActButton:
-        return cls(int(match["channel"]), int(match["version"]), int(match["n"]))
+        return cls(int(match["channel"]), int(match["game"]), int(match["version"]),
+                   match["digest"])
 
     async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
         desk = interaction.client.desk
         await answer(interaction, lambda: desk.choose(
-            interaction.user.id, self.channel_id, self.version, self.n))
+            interaction.user.id, self.channel_id, self.game, self.version, self.digest))
+
+
+class OldActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"br:act:(?P<channel>\d+):(?P<version>\d+):(?P<n>\d+)"):
+    """A move button of the older form (a move by its index, no game): never played."""
+
+    def __init__(self, channel_id: int, version: int, n: int) -> None:
+        super().__init__(discord.ui.Button(
+            label="…", custom_id=f"br:act:{channel_id}:{version}:{n}"))
+        self.channel_id = channel_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> OldActButton:
+        return cls(int(match["channel"]), int(match["version"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+        desk = interaction.client.desk
+        await answer(interaction, lambda: desk.outdated(interaction.user.id, self.channel_id))
 
 
 class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -93,7 +124,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await answer(interaction, lambda: desk.hand(interaction.user.id, self.channel_id))
 
 
-BUTTONS = (ActButton, MovesButton, HandButton)
+BUTTONS = (ActButton, OldActButton, MovesButton, HandButton)
 
 
 def turn_view(channel_id: int) -> discord.ui.View:
@@ -104,11 +135,13 @@ def turn_view(channel_id: int) -> discord.ui.View:
     return view
 
 
-def choice_view(channel_id: int, version: int, moves: list[str]) -> discord.ui.View | None:
+def choice_view(channel_id: int, game: int, version: int, moves: list[str]
+                ) -> discord.ui.View | None:
     """One button per move of a small set, for the eyes of the player who owns them."""
     if not moves or len(moves) > MAX_CHOICES:
         return None
     view = discord.ui.View(timeout=None)
-    for n, move in enumerate(moves):
-        view.add_item(ActButton(channel_id, version, n, move))
+    for move in moves:
+        view.add_item(ActButton(channel_id, game, version, move_digest(game, version, move),
+                                move))
     return view

@@ -23,21 +23,26 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.answer import LIMIT, Answer, clip, picture_file
+from bot.answer import LIMIT, NOBODY, Answer, clip, picture_file
 from bot.buttons import choice_view, turn_view
 from bot.service import Private
+from rules import GameError
+from rules.core import quote
 
 if TYPE_CHECKING:
     from bot.service import Reply, TableService
 
 log = logging.getLogger("boardroom.discord")
 
-MENTIONS_ONLY_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
-                                              replied_user=False)
-
-
 def mentions(user_ids: tuple[int, ...] | list[int]) -> str:
     return " ".join(f"<@{u}>" for u in user_ids)
+
+
+def pinging(user_ids: tuple[int, ...] | list[int]) -> discord.AllowedMentions:
+    """Exactly these members may be pinged by a message: no one else, no role, nobody
+    named in a player's nickname."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=u) for u in user_ids])
 
 
 def turn_line(reply: Reply) -> str:
@@ -92,7 +97,8 @@ class Desk:
         for private in letters:
             key = (channel_id, private.user_id)
             asking = private.user_id not in told
-            if await self._direct(channel_id, private, reply.version, asking=asking):
+            if await self._direct(channel_id, private, reply.game, reply.version,
+                                  asking=asking):
                 self._unreachable.discard(key)
             elif key not in self._unreachable:  # say it once, not after every move
                 self._unreachable.add(key)
@@ -102,7 +108,7 @@ class Desk:
                       "Use `/hand` here to see your hand (only you will see it), or allow "
                       "direct messages from this server's members.")
             try:
-                await channel.send(notice, allowed_mentions=MENTIONS_ONLY_USERS)
+                await channel.send(notice, allowed_mentions=pinging(unreachable))
             except discord.HTTPException:
                 log.warning("Could not post a DM notice to channel %s", channel_id,
                             exc_info=True)
@@ -119,10 +125,11 @@ class Desk:
             kwargs["file"] = picture_file(reply.picture)
         if reply.mention and not reply.over:
             kwargs["view"] = turn_view(channel.id)
-        await channel.send(clip(text, LIMIT), allowed_mentions=MENTIONS_ONLY_USERS,
+        pinged = reply.mention if not reply.over else ()
+        await channel.send(clip(text, LIMIT), allowed_mentions=pinging(pinged),
                            **kwargs)  # type: ignore[call-overload]
 
-    async def _direct(self, channel_id: int, private: Private, version: int, *,
+    async def _direct(self, channel_id: int, private: Private, game: int, version: int, *,
                       asking: bool = False) -> bool:
         """DM one player their private view, with buttons when their choices are few.
 
@@ -132,7 +139,7 @@ class Desk:
         # The version was read before the moves: a button labelled from a newer list
         # carries an older version, and the service refuses it as stale.
         moves = await self.service.legal_moves(channel_id, private.user_id)
-        view = choice_view(channel_id, version, moves)
+        view = choice_view(channel_id, game, version, moves)
         if asking and view is None:
             return True
         if asking:
@@ -148,7 +155,7 @@ class Desk:
         try:
             user = self.client.get_user(private.user_id) or await self.client.fetch_user(
                 private.user_id)
-            await user.send(clip(text), **kwargs)
+            await user.send(clip(text), allowed_mentions=NOBODY, **kwargs)
         except discord.HTTPException as error:
             log.info("No DM to user %s (%s)", private.user_id, error)
             return False
@@ -165,32 +172,51 @@ class Desk:
     # -------------------------------------------------------------- acting
 
     async def play(self, user_id: int, channel_id: int, text: str,
-                   version: int | None = None) -> Answer:
+                   version: int | None = None, game: int | None = None) -> Answer:
         """Make a move (typed, or a button's) and deliver what it changed."""
-        reply = await self.service.play(channel_id, user_id, text, version=version)
+        reply = await self.service.play(channel_id, user_id, text, version=version,
+                                        game=game)
         posted = await self.deliver(channel_id, reply)
-        said = reply.ephemeral or f"Played `{' '.join(text.replace('`', '').split())}`."
+        said = reply.ephemeral or f"Played {quote(text, 60)}."
         if not posted:
             said += (" I could not post the board in the channel: please check that I may "
                      "send messages and attach files there.")
         return Answer(said)
 
-    async def choose(self, user_id: int, channel_id: int, version: int, n: int) -> Answer:
-        """A move button: the clicker's n-th legal move, recomputed now, at that version."""
+    async def choose(self, user_id: int, channel_id: int, game: int, version: int,
+                     digest: str) -> Answer:
+        """A move button: the move it carries, if it is still the clicker's to make there
+        and then; otherwise the reason, and the clicker's choices now as fresh buttons."""
+        try:
+            move = await self.service.button_move(channel_id, user_id, game, version, digest)
+        except GameError as refusal:
+            return await self._refused(user_id, channel_id, str(refusal))
+        return await self.play(user_id, channel_id, move, version, game)
+
+    async def outdated(self, user_id: int, channel_id: int) -> Answer:
+        """A move button of the older form, which names no game: never played."""
+        return await self._refused(user_id, channel_id, "That button is out of date and does "
+                                   "nothing now.")
+
+    async def _refused(self, user_id: int, channel_id: int, why: str) -> Answer:
+        """A refused button: the sentence, with fresh buttons if the clicker is awaited."""
+        status = await self.service.status(channel_id)  # its version before the moves
         moves = await self.service.legal_moves(channel_id, user_id)
-        if 0 <= n < len(moves):
-            return await self.play(user_id, channel_id, moves[n], version)
-        await self.explain(user_id, channel_id, version)
-        return Answer("That button is out of date; use the latest message or `/play`.")
+        view = choice_view(channel_id, status.game, status.version, moves)
+        if view is not None:
+            return Answer(f"{why} Your choices now:", view=view)
+        if moves:
+            return Answer(f"{why} Type `/play` to choose one of your {len(moves)} moves.")
+        return Answer(why)
 
     async def moves(self, user_id: int, channel_id: int) -> Answer:
         """'Your moves': the caller's own choices now, as buttons when they are few."""
-        version = (await self.service.status(channel_id)).version  # before the moves
+        status = await self.service.status(channel_id)  # its version before the moves
         moves = await self.service.legal_moves(channel_id, user_id)
         if not moves:
             await self.explain(user_id, channel_id, None)
             return Answer("You have nothing to do right now.")
-        view = choice_view(channel_id, version, moves)
+        view = choice_view(channel_id, status.game, status.version, moves)
         if view is not None:
             return Answer("Choose:", view=view)
         return Answer(f"You have {len(moves)} possible moves. Type `/play` and pick one from "
@@ -203,7 +229,7 @@ class Desk:
         text = reply.ephemeral or "\n".join(p.text for p in mine)
         picture = reply.picture or next((p.picture for p in mine if p.picture), None)
         moves = await self.service.legal_moves(channel_id, user_id)
-        view = choice_view(channel_id, reply.version, moves) if moves else None
+        view = choice_view(channel_id, reply.game, reply.version, moves) if moves else None
         if view is not None:
             text += f"\nYour move: {len(moves)} choice{'s' if len(moves) != 1 else ''} below."
         return Answer(text or "You hold nothing secret right now.", picture, view)

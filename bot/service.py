@@ -13,6 +13,7 @@ built, and a reply stays in the outbox (``undelivered``) until ``delivered`` is 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import os
@@ -20,7 +21,7 @@ import random
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
@@ -29,7 +30,7 @@ from typing import Any
 import render
 import rules
 from bot.store import ChannelBusy, GameRow, MoveRow, SeatRow, SeatTaken, Store
-from rules.core import listing, normalize
+from rules.core import listing, normalize, quote
 
 log = logging.getLogger("boardroom.service")
 
@@ -124,6 +125,7 @@ class _Table:
     legal_version: int = -1
     legal_state: Any = None
     named: re.Pattern[str] | None = None  # finds colour words, for naming players
+    shown: Callable[[str], str] = str  # a name as the surface shows it in text (escaped)
 
     def listed(self) -> dict[int, dict[str, Any]]:
         """The moves worked out so far for the current state (seat -> ``game.moves``).
@@ -151,17 +153,23 @@ class _Table:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
     def names(self) -> list[str]:
+        """The seats' names as players gave them: for views (pictures), never for text."""
         return [s.name for s in self.seats]
+
+    def who(self, seat: int) -> str:
+        """A seat's name for a sentence, as the surface shows names (escaped in Discord)."""
+        return self.shown(self.seats[seat].name)
 
     def label(self, seat: int) -> str:
         """'Alice (Blue)': the player and the colour the rules call them by."""
-        name = self.seats[seat].name
+        name = self.who(seat)
         if seat < len(self.colours):
             return f"{name} ({self.colours[seat]})"
         return f"{name} (seat {seat + 1})"
 
     def opener(self) -> str:
-        return next((s.name for s in self.seats if s.user_id == self.opener_id), "the opener")
+        return next((self.shown(s.name) for s in self.seats if s.user_id == self.opener_id),
+                    "the opener")
 
     def computers(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "computer"]
@@ -207,6 +215,13 @@ def replay(game: rules.Game[Any], players: int, seed: int,
     return state, said
 
 
+def move_digest(game: int, version: int, move: str) -> str:
+    """What a move button carries instead of its move: 12 hex digits of a SHA-256 of the
+    stored game, the state version and the move, so it matches that move there and then
+    and nothing else."""
+    return hashlib.sha256(f"{game}/{version}/{move}".encode()).hexdigest()[:12]
+
+
 def clean_name(name: str) -> str:
     """A display name on one line, at most 32 characters."""
     return " ".join(str(name).split())[:NAME_LIMIT] or "Player"
@@ -232,20 +247,25 @@ def _colours(view: dict[str, Any], players: int) -> list[str]:
 def parse_options(text: str | None) -> dict[str, Any]:
     """Options as players type them: ``advanced``, ``variant=couples connect=any``.
 
-    A bare word is switched on (True); ``key=value`` gives a value (whole numbers and
-    true/false are understood). The game itself says whether it knows them.
+    A bare word is switched on (True); ``key=value`` gives a value (whole numbers of up to
+    six digits and true/false are understood; anything else stays text). The game itself
+    says whether it knows them and their values (``Game.check_options``).
     """
     options: dict[str, Any] = {}
     for word in (text or "").replace(",", " ").split():
-        key, _, value = word.partition("=")
-        key = key.strip().lower()
-        if not key:
-            raise TableError(f"'{word}' is not an option; write e.g. 'advanced' or "
+        key, sep, value = word.partition("=")
+        key, lowered = key.strip().lower(), value.strip().lower()
+        if not key or (sep and not lowered):
+            raise TableError(f"{quote(word)} is not an option; write e.g. 'advanced' or "
                              "'variant=couples'.")
-        lowered = value.strip().lower()
-        options[key] = (True if not value or lowered == "true" else False
-                        if lowered == "false" else int(lowered) if lowered.isdigit()
-                        else lowered)
+        if not sep or lowered == "true":
+            options[key] = True
+        elif lowered == "false":
+            options[key] = False
+        elif lowered.isascii() and lowered.isdigit() and len(lowered) <= 6:
+            options[key] = int(lowered)
+        else:
+            options[key] = lowered
     return options
 
 
@@ -256,9 +276,13 @@ class TableService:
     different channels never wait for each other except on the database.
     """
 
-    def __init__(self, store: Store, *, images: bool = True) -> None:
+    def __init__(self, store: Store, *, images: bool = True,
+                 shown: Callable[[str], str] = str) -> None:
+        """``shown`` turns a player's name into what a sentence shows: as it is for the
+        terminal, escaped (no markdown, no mentions) for Discord."""
         self.store = store
         self.images = images
+        self.shown = shown
         self._tables: dict[int, _Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._pictures: OrderedDict[Hashable, Picture] = OrderedDict()
@@ -289,7 +313,7 @@ class TableService:
         table = _Table(id=row.id, channel_id=row.channel_id, game=game, options=row.options,
                        status=row.status, opener_id=row.opener_id,
                        seats=await self.store.seats(row.id), seed=row.seed,
-                       version=row.version)
+                       version=row.version, shown=self.shown)
         if row.state is not None:
             table.state = decode(game, row.state)
             table.colours = _colours(game.view(table.state, None), len(table.seats))
@@ -370,9 +394,9 @@ class TableService:
                                  f"opened by {busy.opener()}. Join it with /game join, or "
                                  "end it with /game end first.") from None
             table = self._tables[channel_id] = await self._load(row)
-            return Reply(public=f"{name} opened a table for {game.name} "
+            return Reply(public=f"{self.shown(name)} opened a table for {game.name} "
                                 f"({table.seat_range()}). Take a seat with /game join; "
-                                f"{name} starts the game with /game start.")
+                                f"{self.shown(name)} starts the game with /game start.")
 
     def _check_lobby(self, table: _Table) -> None:
         if table.status != "open":
@@ -380,7 +404,7 @@ class TableService:
 
     def _seated_line(self, table: _Table) -> str:
         return (f"{len(table.seats)} of {table.seat_range()} seated: "
-                f"{listing(table.names())}.")
+                f"{listing([table.who(s.seat) for s in table.seats])}.")
 
     async def _sit(self, table: _Table, user_id: int | None, name: str, kind: str) -> None:
         if len(table.seats) >= table.game.max_players:
@@ -402,7 +426,8 @@ class TableService:
                 raise TableError("You already have a seat at this table.")
             name = clean_name(name)
             await self._sit(table, user_id, name, "human")
-            return Reply(public=f"{name} takes a seat. {self._seated_line(table)}")
+            return Reply(public=f"{self.shown(name)} takes a seat. "
+                                f"{self._seated_line(table)}")
 
     async def leave(self, channel_id: int, user_id: int) -> Reply:
         """Give up one's seat before the start (the opener ends the table instead)."""
@@ -420,7 +445,7 @@ class TableService:
             return await self._unseat(table, seat, "leaves the table")
 
     async def _unseat(self, table: _Table, seat: int, verb: str) -> Reply:
-        name = table.seats[seat].name
+        name = table.who(seat)
         await self.store.remove_seat(table.id, seat)
         table.seats = await self.store.seats(table.id)
         return Reply(public=f"{name} {verb}. {self._seated_line(table)}")
@@ -439,7 +464,8 @@ class TableService:
             name = next(f"Computer {n}" for n in range(1, len(taken) + 2)
                         if f"Computer {n}" not in taken)
             await self._sit(table, None, name, "computer")
-            return Reply(public=f"{name} takes a seat. {self._seated_line(table)}")
+            return Reply(public=f"{self.shown(name)} takes a seat. "
+                                f"{self._seated_line(table)}")
 
     async def remove_computer(self, channel_id: int, user_id: int) -> Reply:
         """The opener takes the last computer player off the table before the start."""
@@ -485,10 +511,11 @@ class TableService:
     # ----------------------------------------------------------------- playing
 
     async def play(self, channel_id: int, user_id: int, text: str, *,
-                   version: int | None = None) -> Reply:
+                   version: int | None = None, game: int | None = None) -> Reply:
         """Make a move for the caller's seat; computer players then act until a human must.
 
-        Checks, in order: a running table, a seat, the version (for buttons), the turn;
+        Checks, in order: a running table, a seat, the game and version (for buttons), the
+        turn;
         then the rules (their ``GameError`` passes through unchanged). A refused move
         changes nothing. The move is committed before the reply is built.
         """
@@ -497,21 +524,48 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You have no seat in this game.")
+            if game is not None and game != table.id:
+                raise TableError("That button is from an earlier game in this channel; it "
+                                 "does nothing now.")
             if version is not None and version != table.version:
                 raise TableError("That button is from an earlier turn; the game has moved on. "
                                  "Look at the latest board and try again.")
             awaited = table.awaited()
             if seat not in awaited:
                 raise TableError(self._not_your_turn(table))
-            game = table.game
             before = (table.parts if table.parts_version == table.version
                       else self._private_parts(table))
-            state, events = game.play(table.state, seat, text, legal=table.moves(seat))
+            state, events = table.game.play(table.state, seat, text, legal=table.moves(seat))
             move = self._canonical(table, seat, text)
             await self._commit(table, seat, move, state)
             said: list[tuple[int | None, rules.Event]] = [(seat, e) for e in events]
             await self._computers_move(table, said)
             return await self._reply(table, said, before, user_id)
+
+    async def button_move(self, channel_id: int, user_id: int, game: int, version: int,
+                          digest: str) -> str:
+        """The move a button carries (see ``move_digest``), if it is still the clicker's
+        to make: in this channel's current game, at this version, among their legal moves.
+        Otherwise a ``TableError`` says why; nothing is played here."""
+        async with self._lock(channel_id):
+            table = await self._running(channel_id)
+            if game != table.id:
+                raise TableError("That button is from an earlier game in this channel; it "
+                                 "does nothing now.")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat in this game.")
+            if version != table.version:
+                raise TableError("That button is from an earlier turn; the game has moved "
+                                 "on. Look at the latest board and try again.")
+            if seat not in table.awaited():
+                raise TableError(self._not_your_turn(table))
+            move = next((m for m in table.moves(seat)
+                         if move_digest(game, version, m) == digest), None)
+            if move is None:
+                raise TableError("That button's move is not one of your moves now; use the "
+                                 "latest message or /play.")
+            return move
 
     def _not_your_turn(self, table: _Table) -> str:
         waiting = listing([table.label(s) for s in sorted(table.awaited())])
@@ -595,7 +649,7 @@ class TableService:
 
         def named(match: re.Match[str]) -> str:
             word = match.group(0)
-            name = table.seats[labels.index(word)].name
+            name = table.who(labels.index(word))
             if not table.colours:
                 return name
             if word in seen:
@@ -651,7 +705,7 @@ class TableService:
         public_lines += [self._annotate(table, e.text) for _, e in said if e.to is None]
         outcome = game.outcome(table.state)
         if outcome is not None:
-            scores = ", ".join(f"{table.seats[s].name} {p}" for s, p in enumerate(outcome.scores))
+            scores = ", ".join(f"{table.who(s)} {p}" for s, p in enumerate(outcome.scores))
             public_lines.append(f"Game over: {self._annotate(table, outcome.reason)} "
                                 f"Final score: {scores}.")
         caller_seat = table.seat_of(caller) if caller is not None else None
@@ -704,7 +758,7 @@ class TableService:
                 raise TableError("The table changed at the same moment; try again.")
             self._forget(table)
             seat = table.seat_of(user_id)
-            who = "A moderator" if seat is None else table.seats[seat].name
+            who = "A moderator" if seat is None else table.who(seat)
             return Reply(public=f"{who} ended the game of {table.game.name}.",
                          version=table.version, game=table.id, over=True)
 
@@ -764,7 +818,7 @@ class TableService:
         async with self._lock(channel_id):
             table = await self._latest(channel_id)
             seats = "; ".join(
-                f"{s.seat + 1}. {table.label(s.seat) if table.colours else s.name}"
+                f"{s.seat + 1}. {table.label(s.seat) if table.colours else table.who(s.seat)}"
                 f"{' (computer)' if s.kind == 'computer' else ''}" for s in table.seats)
             return Reply(public=f"{self._situation(table)}\nSeats: {seats}.",
                          version=table.version, game=table.id,

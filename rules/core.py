@@ -117,6 +117,16 @@ def load_data(game_id: str) -> dict[str, Any]:
     return loaded
 
 
+MOVE_LIMIT = 100  # characters: longer text is no move of any game, and is never echoed
+QUOTE_LIMIT = 24  # characters of what a player typed that a sentence quotes back
+
+
+def quote(typed: object, limit: int = QUOTE_LIMIT) -> str:
+    """What a player typed, quoted short for a sentence: 'b1', or 'frobnicate-the-…'."""
+    text = " ".join(str(typed).split())
+    return f"'{text}'" if len(text) <= limit else f"'{text[: limit - 1]}…'"
+
+
 def listing(words: list[str], last: str = "and") -> str:
     """'a', 'a and b', 'a, b and c' (or 'a, b or c' with ``last="or"``, for choices)."""
     if len(words) <= 1:
@@ -141,6 +151,8 @@ class Game(ABC, Generic[S]):
     max_players: ClassVar[int]
     summary: ClassVar[str]
     options_help: ClassVar[dict[str, str]] = {}  # option name -> what it does (for players)
+    # option name -> the values it takes; (True, False) is a switch, written bare
+    option_values: ClassVar[dict[str, tuple[str | bool, ...]]] = {}
     state_type: ClassVar[type[State]]
 
     # -- setting up
@@ -150,13 +162,25 @@ class Game(ABC, Generic[S]):
         """A fresh game for ``players`` seats, everything random drawn from ``seed``."""
 
     def check_options(self, options: dict[str, Any] | None) -> None:
-        """Refuse option names the game does not know, with a sentence naming the ones it
-        does. Each game checks the values of its own options in ``new``."""
+        """Refuse option names the game does not know, and values an option does not take,
+        with a sentence naming the option and what it accepts."""
         unknown = sorted(set(options or {}) - set(self.options_help))
         if unknown:
             known = listing(sorted(self.options_help), "or") if self.options_help else ""
-            raise IllegalMove(f"{self.name} has no option {listing(unknown, 'or')}"
+            named = listing([quote(u) for u in unknown], "or")
+            raise IllegalMove(f"{self.name} has no option {named}"
                               + (f"; it knows {known}." if known else "; it has none."))
+        for name, value in (options or {}).items():
+            accepted = self.option_values.get(name)
+            if accepted is None or value in accepted:
+                continue
+            if accepted == (True, False):
+                raise IllegalMove(f"The option {quote(name)} is a switch: write {quote(name)} "
+                                  f"alone to turn it on, not {quote(f'{name}={value}')}.")
+            raise IllegalMove(f"The option {quote(name)} takes "
+                              f"{listing([str(a) for a in accepted], 'or')}, not "
+                              + (f"{quote(value)}." if value is not True else "nothing: "
+                                 f"write e.g. '{name}={accepted[0]}'."))
 
     def check_players(self, players: int) -> None:
         """Refuse a seat count outside the game's range, with a sentence."""
@@ -225,6 +249,9 @@ class Game(ABC, Generic[S]):
         text = normalize(text)
         if not text:
             raise InvalidMove(f"Type a move. {self.notation_hint(state, seat)}")
+        if len(text) > MOVE_LIMIT:
+            raise InvalidMove(f"That is too long for a move ({len(text):,} characters). "
+                              f"{self.notation_hint(state, seat)}")
         move = self.parse(state, seat, text)
         if legal is None:
             legal = self.moves(state, seat)

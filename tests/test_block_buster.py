@@ -414,7 +414,7 @@ def test_options_are_checked() -> None:
         GAME.new(2, seed=1, options={"variant": "couples"})
     with pytest.raises(IllegalMove, match="There is no variant 'x'"):
         GAME.new(2, seed=1, options={"variant": "x"})
-    with pytest.raises(IllegalMove, match="no option colour"):
+    with pytest.raises(IllegalMove, match="no option 'colour'"):
         GAME.new(2, seed=1, options={"colour": "x"})
 
 

@@ -193,7 +193,8 @@ def test_resume_takes_the_named_game_and_says_which(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith("Resuming Cube Conquest from boardroom-try.db: the game "
                                    "begun ")
-    assert "with Cat and Computer 1, 0 moves played." in again.stdout.splitlines()[0]
+    assert re.search(r"with Cat and Computer 1, \d+ moves played\.$",
+                     again.stdout.splitlines()[0])
     assert "Cat (Blue), your move:" in again.stdout
     none = boardroom(tmp_path, "crystallia", "--resume", "--no-images", stdin="")
     assert none.returncode == 2

@@ -178,6 +178,6 @@ def test_unknown_options_are_refused_with_a_sentence(game_id: str) -> None:
     game = rules.GAMES[game_id]
     with pytest.raises(IllegalMove) as refusal:
         game.new(players=game.min_players, seed=1, options={"no-such-option": 1})
-    assert str(refusal.value).startswith(f"{game.name} has no option no-such-option; it ")
+    assert str(refusal.value).startswith(f"{game.name} has no option 'no-such-option'; it ")
     for name in game.options_help:  # every documented option has a description
         assert game.options_help[name]

@@ -247,12 +247,12 @@ def assert_acknowledged_first(w: World) -> None:
         assert "'type': 5" in first or "'type': 8" in first, first
 
 
-CUSTOM_ID = re.compile(r"br:(act:\d+:\d+:\d+|moves:\d+|hand:\d+)")
+CUSTOM_ID = re.compile(r"br:(act:\d+:\d+:\d+:[0-9a-f]{12}|moves:\d+|hand:\d+)")
 
 
 def assert_custom_ids_carry_nothing_hidden(w: World) -> None:
     """Every button anyone was shown (channel, ephemeral answers, DMs) is identified by
-    numbers only: a channel, a version, an index into the clicker's own list."""
+    numbers only: a channel, a game, a version, and a digest of the move it plays."""
     seen = [m for member in [*w.players, w.carol]
             for m in w.channel.history(viewer=member) + w.dms(member)]
     ids = [b.custom_id or "" for m in seen for b in buttons(m)]
@@ -556,7 +556,7 @@ async def test_a_table_opens_with_the_options_typed_in_game_new(tmp_path: Path) 
     async with world(tmp_path) as w:
         refused = said(await w.alice.slash(w.channel, "game new", game="crystallia",
                                            options="advance"))
-        assert refused == "Crystallia has no option advance; it knows advanced."
+        assert refused == "Crystallia has no option 'advance'; it knows advanced."
         assert await w.bot.service.store.active_game(w.channel.id) is None
         assert "opened a table" in said(await w.alice.slash(
             w.channel, "game new", game="crystallia", options="advanced"))

@@ -263,7 +263,7 @@ async def test_a_whole_game_between_two_people(service: TableService, store: Sto
         assert not any(line.startswith("You ") for line in reply.public.splitlines())
         for private in reply.private:
             assert private.user_id in (ANN, BOB)
-            assert all(line.startswith("You ") for line in private.text.splitlines())
+            assert all(line.startswith("You ") for line in private.text.splitlines()), private.text
         assert all(line.startswith("You ") for line in reply.ephemeral.splitlines())
         if not reply.over:
             assert reply.mention == tuple(u for u, _ in await service.waiting(CH))
@@ -611,10 +611,10 @@ async def test_unknown_options_are_refused_when_the_table_opens(
     before = await snapshot(store)
     with pytest.raises(rules.IllegalMove) as refusal:
         await service.open(CH, 1, ANN, "Ann", "crystallia", {"advance": True})
-    assert str(refusal.value) == "Crystallia has no option advance; it knows advanced."
+    assert str(refusal.value) == "Crystallia has no option 'advance'; it knows advanced."
     with pytest.raises(rules.IllegalMove) as refusal:
         await service.open(CH, 1, ANN, "Ann", "cube-conquest", {"advanced": True})
-    assert str(refusal.value) == "Cube Conquest has no option advanced; it has none."
+    assert str(refusal.value) == "Cube Conquest has no option 'advanced'; it has none."
     assert await snapshot(store) == before
     await service.open(CH, 1, ANN, "Ann", "crystallia", {"advanced": True})
     row = await store.active_game(CH)
