@@ -40,6 +40,7 @@ STARTING_CUBES: int = DATA["starting_cubes"]
 POINTS_TO_WIN: int = DATA["points_to_win"]
 COLOURS: list[str] = DATA["colours"]
 EDGES: list[str] = DATA["edges"]
+DECKS_IN_BOX: int = DATA["decks_in_box"]
 
 FILES = "abcdefghij"[:SIZE]
 SQUARES = [f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE)]
@@ -112,7 +113,8 @@ class CubeState(State):
 
 
 def _shared_deck(state: CubeState) -> bool:
-    return state.players > 2
+    """The box holds three 18-card decks: one each for up to 3 players; 4 share all 54."""
+    return state.players > DECKS_IN_BOX
 
 
 def _deck_of(state: CubeState, seat: int) -> int:
@@ -139,7 +141,7 @@ def _deal(players: int, seed: int) -> CubeState:
     state.rng().shuffle(box)
     state.tiles = box[: SIZE * SIZE]
     per_deck = [n for n in range(len(SYMBOLS)) for _ in range(DATA["cards_per_symbol_per_deck"])]
-    decks = [per_deck * DATA["decks_in_box"]] if players > 2 else [list(per_deck)] * players
+    decks = [per_deck * DECKS_IN_BOX] if players > DECKS_IN_BOX else [per_deck] * players
     state.decks = []
     for deck in decks:
         pile = list(deck)
@@ -179,18 +181,21 @@ def _place(state: CubeState, seat: int, square: int) -> list[Event]:
     if state.placed < STARTING_CUBES * state.players:
         state.turn = _placer(state)
     else:
+        # Everyone draws an opening hand now, in turn order, so that nobody is attacked
+        # holding no card just because their first turn has not come yet.
         state.turn = state.start
         state.phase = "action"
-        _begin_turn(state, events)
+        for n in range(state.players):
+            _draw(state, (state.start + n) % state.players, events)
     return events
 
 
 # --------------------------------------------------------------------------- the turn
 
 
-def _begin_turn(state: CubeState, events: list[Event]) -> None:
-    """Step 1: draw until 4 cards in hand, reshuffling the discard pile when needed."""
-    seat = state.turn
+def _draw(state: CubeState, seat: int, events: list[Event]) -> None:
+    """Step 1 of a turn: draw until 4 cards in hand, reshuffling the discard pile when
+    needed. Also each player's opening hand, at the end of setup."""
     deck = state.decks[_deck_of(state, seat)]
     drawn: list[int] = []
     while len(state.hands[seat]) + len(drawn) < HAND_SIZE:
@@ -253,11 +258,13 @@ def _end_turn(state: CubeState, events: list[Event]) -> None:
         return
     state.phase = "action"
     state.turn = (state.turn + 1) % state.players
-    _begin_turn(state, events)
+    _draw(state, state.turn, events)
 
 
-def _route(state: CubeState, seat: int, start: int) -> tuple[list[int], list[int]]:
-    """Shortest distances from ``start`` and each square's previous step on its route.
+def _route(state: CubeState, seat: int, start: int, limit: int = SIZE * SIZE
+           ) -> tuple[list[int], list[int]]:
+    """Shortest distances from ``start`` (up to ``limit``; farther squares count as out of
+    reach) and each square's previous step on its route.
 
     A cube may pass its own cubes but never a square with enemy cubes. Among routes of
     equal length it takes the one found first, preferring up/down over right/left.
@@ -268,6 +275,8 @@ def _route(state: CubeState, seat: int, start: int) -> tuple[list[int], list[int
     queue = deque([start])
     while queue:
         i = queue.popleft()
+        if dist[i] == limit:
+            continue
         for j in NEIGHBOURS[i]:
             if dist[j] == far and state.owner[j] in (-1, seat):
                 dist[j], parent[j] = dist[i] + 1, i
@@ -280,6 +289,79 @@ def _path(parent: list[int], start: int, end: int) -> list[int]:
     while path[-1] != start:
         path.append(parent[path[-1]])
     return path[::-1]
+
+
+REACH = max(PIPS)  # no card moves farther
+# A possible route: its length, end, via square (None: the shortest), squares, tiles revealed.
+Candidate = tuple[int, int, int | None, list[int], frozenset[int]]
+
+
+class _Routes:
+    """Routes for one seat's cubes in one position, worked out as they are asked for."""
+
+    def __init__(self, state: CubeState, seat: int, limit: int = REACH) -> None:
+        self.state, self.seat, self.limit = state, seat, limit
+        self.trees: dict[int, tuple[list[int], list[int]]] = {}
+        self.hidden = not all(state.face_up)
+
+    def tree(self, square: int) -> tuple[list[int], list[int]]:
+        if square not in self.trees:
+            self.trees[square] = _route(self.state, self.seat, square, self.limit)
+        return self.trees[square]
+
+    def via(self, start: int, via: int, end: int) -> list[int] | None:
+        """From ``start`` by way of ``via`` to ``end``: the shortest route to ``via``, then
+        the shortest on to ``end`` (it may double back). None if out of a card's reach."""
+        far = SIZE * SIZE
+        if self.state.owner[via] not in (-1, self.seat) or self.tree(start)[0][via] == far \
+                or self.tree(via)[0][end] == far:
+            return None
+        return _path(self.tree(start)[1], start, via) + _path(self.tree(via)[1], via, end)[1:]
+
+    def revealed(self, path: list[int]) -> frozenset[int]:
+        return frozenset(i for i in path[1:] if not self.state.face_up[i])
+
+    def candidates(self, start: int) -> list[Candidate]:
+        """Every route a card could give the cube on ``start``, in the order that decides
+        which name a route is listed under: the shortest route to each square first, then
+        the routes by way of each square in board order (a1, b1, ... e5)."""
+        state = self.state
+        dist, parent = self.tree(start)
+        ends = [j for j in range(SIZE * SIZE) if 0 < dist[j] <= REACH and state.owner[j] == -1]
+        out: list[Candidate] = []
+        for j in ends:
+            path = _path(parent, start, j)
+            out.append((dist[j], j, None, path, self.revealed(path)))
+        if not self.hidden:
+            return out  # every tile is face up: all routes to a square are alike
+        for via in range(SIZE * SIZE):
+            if via == start or not dist[via] < REACH or state.owner[via] not in (-1, self.seat):
+                continue
+            onward, steps = self.tree(via)
+            head = _path(parent, start, via)
+            seen = self.revealed(head)
+            for j in ends:
+                if j != via and dist[via] + onward[j] <= REACH:
+                    tail = _path(steps, via, j)
+                    out.append((len(head) + len(tail) - 2, j, via, head + tail[1:],
+                                seen | self.revealed(tail)))
+        return out
+
+
+def _routes(candidates: list[Candidate], pips: int
+            ) -> dict[tuple[int, frozenset[int]], tuple[int | None, list[int]]]:
+    """The moves worth telling apart with a card of ``pips``: (end, face-down tiles
+    revealed) -> (via square or None, route).
+
+    A route matters only by where it ends and which tiles it turns over, so each such pair
+    is listed once: by the shortest route when that one does it (no ``via``), else by the
+    first square in board order whose ``via`` route does it within the pips.
+    """
+    out: dict[tuple[int, frozenset[int]], tuple[int | None, list[int]]] = {}
+    for length, end, via, path, revealed in candidates:
+        if length <= pips:
+            out.setdefault((end, revealed), (via, path))
+    return out
 
 
 def _move(state: CubeState, seat: int, symbol: int, path: list[int]) -> list[Event]:
@@ -322,7 +404,7 @@ def _reinforce(state: CubeState, seat: int, symbol: int, square: int) -> list[Ev
 
 
 def _declare_attack(state: CubeState, seat: int, source: int, target: int) -> list[Event]:
-    """Both sides now choose in secret: the defender two cards when defending an Outpost."""
+    """Both sides now choose in secret: an Outpost's defender one card or two."""
     defender = state.owner[target]
     state.attack = {
         "attacker": seat, "defender": defender, "from": source, "to": target,
@@ -341,7 +423,9 @@ def _declare_attack(state: CubeState, seat: int, source: int, target: int) -> li
     return events
 
 
-def _defender_cards_wanted(state: CubeState) -> int:
+def _defender_cards_most(state: CubeState) -> int:
+    """How many cards the defender may place: 2 for an Outpost ("is allowed to place 2
+    cards"), else 1; never more than they hold."""
     attack = state.attack
     assert attack is not None
     return min(2 if attack["outpost"] else 1, len(state.hands[attack["defender"]]))
@@ -422,11 +506,13 @@ class CubeConquest(Game[CubeState]):
     state_type = CubeState
     summary = (
         "Spread your cubes over a 5x5 field of face-down tiles. Each turn draw to 4 cards, "
-        "then do one thing: move a cube up to a card's pips, prepare (discard 2, take 1 back), "
+        "then do one thing: move a cube up to a card's pips (by the route you choose: 'via' a "
+        "square), prepare (discard 2, take 1 back), "
         "reinforce (a card matching a tile next to you adds a cube; matching your own tile "
-        "makes an Outpost), or attack a neighbour: both sides pick a card in secret, highest "
-        "pips wins, the attacker wins ties. First to 10 points, or when anyone loses every "
-        "cube, the most points win."
+        "makes an Outpost), or attack a neighbour: both sides pick a card in secret (an "
+        "Outpost's defender may place two and use one), highest pips wins, the attacker wins "
+        "ties. First to 10 points, or when anyone loses every cube, the most points win (then "
+        "the most cubes on the board)."
     )
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> CubeState:
@@ -455,12 +541,56 @@ class CubeConquest(Game[CubeState]):
             return None
         best = max(state.points)
         leaders = [s for s in range(state.players) if state.points[s] == best]
-        most = max(_cubes_on_board(state, s) for s in leaders)
-        winners = frozenset(s for s in leaders if _cubes_on_board(state, s) == most)
+        cubes = {s: _cubes_on_board(state, s) for s in leaders}
+        most = max(cubes.values())
+        winners = frozenset(s for s in leaders if cubes[s] == most)
         names = listing([colour(s) for s in sorted(winners)])
-        return Outcome(tuple(state.points), winners,
-                       f"{state.result} {names} win{'s' if len(winners) == 1 else ''} "
-                       f"with {best} point{'s' if best != 1 else ''}.")
+        level = f"{listing([colour(s) for s in leaders])} are level on {best} points"
+        if len(leaders) == 1:
+            ending = ("10 points" if best >= POINTS_TO_WIN else "no cubes"
+                      if any(_cubes_on_board(state, s) == 0 for s in range(state.players))
+                      else "frozen")
+            why = f"{names} wins with {best} point{'s' if best != 1 else ''}."
+        elif len(winners) == 1:
+            ending = "tie-break"
+            counts = ", ".join(f"{colour(s)} {cubes[s]}" for s in leaders)
+            why = f"{level}; the tie goes to the most cubes on the board ({counts}): " \
+                  f"{names} wins."
+        else:
+            ending = "shared"
+            why = f"{level} and on cubes on the board ({most} each): {names} share the win."
+        return Outcome(tuple(state.points), winners, f"{state.result} {why}", ending)
+
+    def evaluate(self, state: CubeState, seat: int) -> float:
+        """Points lead, then cubes on the board (the tie-break), less a penalty when no cube
+        of the seat can move or attack any more (all in Outposts); an attack under way is
+        judged by the best cards each side holds (greedy self-play reads the true state)."""
+        result = self.outcome(state)
+        if result is not None:
+            return (1000.0 if seat in result.winners else 0.0) + 2.0 * (
+                result.scores[seat] - max(p for s, p in enumerate(result.scores) if s != seat))
+        points, cubes = list(state.points), [_cubes_on_board(state, s)
+                                             for s in range(state.players)]
+        attack = state.attack
+        if attack is not None:
+            attacker, defender, target = attack["attacker"], attack["defender"], attack["to"]
+            hit = attack["attacker_card"]
+            strike = PIPS[hit] if hit is not None else max(
+                (PIPS[c] for c in state.hands[attacker]), default=0)
+            held = attack["defender_cards"] or state.hands[defender]
+            guard = max((PIPS[c] + (c == state.tiles[target]) for c in held), default=0)
+            guard += attack["outpost"]
+            if strike >= guard:
+                points[attacker] += 1
+                cubes[defender] -= state.height[target]
+            else:
+                points[defender] += 1
+                cubes[attacker] -= 1
+        others = [s for s in range(state.players) if s != seat]
+        mobile = any(o == seat and h == 1 for o, h in zip(state.owner, state.height,
+                                                          strict=True))
+        return 2.0 * (points[seat] - max(points[s] for s in others)) + (
+            cubes[seat] - max(cubes[s] for s in others)) - (0.0 if mobile else 1.5)
 
     # -- legal moves: canonical text -> what ``apply`` needs
 
@@ -481,26 +611,28 @@ class CubeConquest(Game[CubeState]):
     def _picks(self, state: CubeState, seat: int) -> dict[str, Any]:
         hand = sorted(set(state.hands[seat]))
         assert state.attack is not None
-        if seat == state.attack["defender"] and _defender_cards_wanted(state) == 2:
+        out: dict[str, Any] = {f"pick {SYMBOLS[c]}": ("pick", (c,)) for c in hand}
+        if seat == state.attack["defender"] and _defender_cards_most(state) == 2:
             pairs = sorted(set(combinations(state.hands[seat], 2)))
-            return {f"pick {SYMBOLS[a]} {SYMBOLS[b]}": ("pick", (a, b)) for a, b in pairs}
-        return {f"pick {SYMBOLS[c]}": ("pick", (c,)) for c in hand}
+            out |= {f"pick {SYMBOLS[a]} {SYMBOLS[b]}": ("pick", (a, b)) for a, b in pairs}
+        return out
 
     def _actions(self, state: CubeState, seat: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
         hand = sorted(set(state.hands[seat]))
         mine = [i for i in range(SIZE * SIZE) if state.owner[i] == seat]
-        reach = max((PIPS[c] for c in hand), default=0)
+        ways = _Routes(state, seat)
         for i in mine:
-            if state.height[i] != 1:
+            if state.height[i] != 1 or not hand:
                 continue
-            dist, parent = _route(state, seat, i)
-            for j in range(SIZE * SIZE):
-                if 0 < dist[j] <= reach and state.owner[j] == -1:
-                    for c in hand:
-                        if PIPS[c] >= dist[j]:
-                            out[f"move {SQUARES[i]} {SQUARES[j]} with {SYMBOLS[c]}"] = (
-                                "move", c, i, j, parent)
+            candidates = ways.candidates(i)
+            for c in hand:
+                routes = _routes(candidates, PIPS[c])
+                for (j, _), (via, path) in sorted(routes.items(), key=lambda r: (
+                        r[0][0], -1 if r[1][0] is None else r[1][0])):
+                    by = f" via {SQUARES[via]}" if via is not None else ""
+                    out[f"move {SQUARES[i]} {SQUARES[j]}{by} with {SYMBOLS[c]}"] = (
+                        "move", c, path)
         if len(state.hands[seat]) >= 2:
             for a, b in sorted(set(combinations(state.hands[seat], 2))):
                 for t in sorted(set(state.discards[seat]) | {a, b}):
@@ -535,17 +667,21 @@ class CubeConquest(Game[CubeState]):
             return _pick(state, seat, detail[1])
         if kind == "use":
             assert state.attack is not None
-            cards = state.attack["defender_cards"]
-            spare = list(cards)
+            spare = list(state.attack["defender_cards"])
             spare.remove(detail[1])
-            events = [Event(f"{colour(seat)} uses {card(detail[1])} and spends "
-                            f"{card(spare[0])}.", kind="reveal")]
+            # Only the card used is spent: the other goes back to the hand, unseen.
+            state.hands[seat] = sorted(state.hands[seat] + spare)
+            state.attack["defender_cards"] = [detail[1]]
+            events = [Event(f"{colour(seat)} uses {card(detail[1])}; the other card goes "
+                            "back to their hand.", kind="reveal"),
+                          Event(f"You keep {card(spare[0])}: it goes back to your hand.",
+                                to=frozenset({seat}), kind="reveal")]
             return events + _resolve(state, detail[1])
         if kind == "attack":
             return _declare_attack(state, seat, detail[1], detail[2])
         if kind == "move":
-            _, symbol, start, end, parent = detail
-            events = _move(state, seat, symbol, _path(parent, start, end))
+            _, symbol, path = detail
+            events = _move(state, seat, symbol, path)
         elif kind == "prepare":
             events = _prepare(state, seat, detail[1], detail[2])
         elif kind == "reinforce":
@@ -563,8 +699,9 @@ class CubeConquest(Game[CubeState]):
             return "Place a starting cube on your edge, e.g. 'place b1'."
         if state.phase == "attack":
             if (state.attack and seat == state.attack["defender"]
-                    and _defender_cards_wanted(state) == 2):
-                return "Pick two cards for your Outpost's defence, e.g. 'pick drop crown'."
+                    and _defender_cards_most(state) == 2):
+                return ("Pick one card, or two for your Outpost's defence and choose one "
+                        "after the attacker's is shown, e.g. 'pick crown' or 'pick drop crown'.")
             return "Pick a card for the attack in secret, e.g. 'pick crown'."
         if state.phase == "choose":
             return "Choose which of your two cards to use, e.g. 'use crown'."
@@ -572,8 +709,17 @@ class CubeConquest(Game[CubeState]):
                 "'reinforce c2 with bricks', 'outpost b1 with drop' or 'attack c3 from c2'.")
 
     def parse(self, state: CubeState, seat: int, text: str) -> str:
-        words = [w for w in text.split() if w not in ("to", "with", "using", "and", "from",
-                                                      "on", "the", "card", "cards")]
+        raw, via = text.split(), None
+        for n, word in enumerate(raw):
+            if word in ("via", "by", "through", "over"):
+                if n + 1 == len(raw) or not SQUARE_RE.match(raw[n + 1]):
+                    raise InvalidMove("Name the square to pass by, e.g. 'move b1 c3 via c1 "
+                                      "with circles'.")
+                via = raw[n + 1]
+                del raw[n:n + 2]
+                break
+        words = [w for w in raw if w not in ("to", "with", "using", "and", "from",
+                                             "on", "the", "card", "cards")]
         if not words:
             raise InvalidMove(f"That is not a move I understand. {self.notation_hint(state, seat)}")
         verb, rest = words[0], words[1:]
@@ -604,6 +750,11 @@ class CubeConquest(Game[CubeState]):
                                   f"{SQUARES[sources[0]] if sources else 'c2'}'.")
         if verb not in shape or shape[verb] != (len(squares), len(cards)):
             raise InvalidMove(f"That is not a move I understand. {hint}")
+        if via is not None:
+            if verb != "move":
+                raise InvalidMove(f"Only a move goes by way of a square. {hint}")
+            return self._name_move(state, seat, INDEX[squares[0]], INDEX[squares[1]],
+                                   INDEX[via], cards[0])
         if verb == "reinforce" and state.owner[INDEX[squares[0]]] == seat:
             verb = "outpost"
         named = " ".join(squares) + (" with " if squares and cards else "") + " ".join(
@@ -611,6 +762,23 @@ class CubeConquest(Game[CubeState]):
         if verb == "attack":
             named = f"{squares[0]} from {squares[1]}"
         return f"{verb} {named}".strip()
+
+    def _name_move(self, state: CubeState, seat: int, start: int, end: int, via: int,
+                   symbol: int) -> str:
+        """A move by way of ``via`` in canonical form: the listed move that ends on the same
+        square and turns over the same tiles (often the plain shortest move), when the
+        route is possible; else the move as typed, which ``refuse`` explains."""
+        typed = f"move {SQUARES[start]} {SQUARES[end]} via {SQUARES[via]} with {SYMBOLS[symbol]}"
+        if state.owner[start] != seat or state.height[start] != 1 or state.owner[end] != -1 \
+                or start == end or state.owner[via] not in (-1, seat):
+            return typed
+        ways = _Routes(state, seat)
+        path = ways.via(start, via, end)
+        if path is None or len(path) - 1 > PIPS[symbol]:
+            return typed
+        named, _ = _routes(ways.candidates(start), PIPS[symbol])[(end, ways.revealed(path))]
+        by = f" via {SQUARES[named]}" if named is not None else ""
+        return f"move {SQUARES[start]} {SQUARES[end]}{by} with {SYMBOLS[symbol]}"
 
     def refuse(self, state: CubeState, seat: int, move: str) -> IllegalMove:
         """Why a well-formed move is not allowed now."""
@@ -642,10 +810,10 @@ class CubeConquest(Game[CubeState]):
         if verb == "prepare":
             return IllegalMove(f"Your discard pile has no {SYMBOLS[cards[2]]} to take back.")
         if verb == "pick":
-            want = 1
-            if state.attack and seat == state.attack["defender"]:
-                want = _defender_cards_wanted(state)
-            return IllegalMove(f"Pick exactly {want} card{'s' if want > 1 else ''}.")
+            if state.attack and seat == state.attack["defender"] \
+                    and _defender_cards_most(state) == 2:
+                return IllegalMove("Pick one card, or two for your Outpost's defence.")
+            return IllegalMove("Pick exactly 1 card.")
         if verb == "pass":
             return IllegalMove("You may only pass when no action is possible.")
         if verb in ("reinforce", "outpost") and state.supply[seat] == 0:
@@ -653,7 +821,8 @@ class CubeConquest(Game[CubeState]):
         if verb == "attack":
             return self._refuse_attack(state, seat, squares[0], squares[1])
         if verb == "move":
-            return self._refuse_move(state, seat, squares[0], squares[1], cards[0])
+            via = squares[2] if len(squares) == 3 else None
+            return self._refuse_move(state, seat, squares[0], squares[1], cards[0], via)
         square, symbol = squares[0], cards[0]
         if verb == "outpost" and state.height[square] == 2:
             return IllegalMove(f"{SQUARES[square]} is already an Outpost.")
@@ -681,8 +850,8 @@ class CubeConquest(Game[CubeState]):
             return IllegalMove("You need a card in hand to attack.")
         return IllegalMove(f"{SQUARES[target]} holds no enemy cube.")
 
-    def _refuse_move(self, state: CubeState, seat: int, start: int, end: int, symbol: int
-                     ) -> IllegalMove:
+    def _refuse_move(self, state: CubeState, seat: int, start: int, end: int, symbol: int,
+                     via: int | None = None) -> IllegalMove:
         if state.owner[start] != seat:
             return IllegalMove(f"{SQUARES[start]} holds no cube of yours.")
         if state.height[start] == 2:
@@ -692,6 +861,17 @@ class CubeConquest(Game[CubeState]):
         if state.owner[end] != -1:
             return IllegalMove(f"{SQUARES[end]} is occupied; attack an enemy instead of "
                                "moving onto it.")
+        if via is not None:
+            if state.owner[via] not in (-1, seat):
+                return IllegalMove(f"You can't move through {SQUARES[via]}: it holds an "
+                                   "enemy cube.")
+            path = _Routes(state, seat, SIZE * SIZE).via(start, via, end)
+            if path is None:
+                return IllegalMove(f"Enemy cubes block every route from {SQUARES[start]} to "
+                                   f"{SQUARES[end]} by {SQUARES[via]}.")
+            return IllegalMove(f"That route ({'-'.join(SQUARES[i] for i in path)}) is "
+                               f"{len(path) - 1} spaces; {SYMBOLS[symbol]} moves at most "
+                               f"{PIPS[symbol]}.")
         dist, _ = _route(state, seat, start)
         if dist[end] > SIZE * SIZE - 1:
             return IllegalMove(f"Enemy cubes block every route from {SQUARES[start]} to "

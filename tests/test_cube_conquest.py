@@ -105,7 +105,8 @@ def test_each_player_places_two_cubes_on_their_own_edge_revealing_the_tile() -> 
     for _ in range(2):
         state, _ = GAME.play(state, other, GAME.legal_moves(state, other)[0])
     assert state.phase == "action" and state.turn == first
-    assert len(state.hands[first]) == 4 and state.hands[other] == []
+    # everyone draws an opening hand as setup ends (see the issue-16 tests below)
+    assert len(state.hands[first]) == 4 and len(state.hands[other]) == 4
 
 
 # --------------------------------------------------------------------------- drawing
@@ -345,7 +346,7 @@ def test_an_outpost_defends_with_two_cards_chosen_after_the_reveal() -> None:
     state, events = GAME.play(state, RED, "use bricks")
     assert cubes_of(state, BLUE) == {"a1": 1} and state.points == [0, 1]
     assert any("+1 suit +1 Outpost = 6" in e.text for e in events)
-    assert sorted(state.discards[RED]) == [S["drop"], S["bricks"]]  # both placed cards spent
+    assert state.discards[RED] == [S["bricks"]]  # only the card used is spent
 
 
 def test_a_destroyed_outpost_loses_both_cubes() -> None:
@@ -494,3 +495,113 @@ def test_a_board_of_outposts_goes_on_while_a_cube_can_still_be_added() -> None:
                      hands=[["drop", "hammers", "hammers", "hammers"], []], supply=[2, 0])
     state, _ = GAME.play(state, BLUE, "outpost a1 with drop")
     assert GAME.outcome(state) is None and GAME.to_act(state) == {RED}
+
+
+# --------------------------------------------------------------------------- issue 16: the text
+
+
+def test_an_outpost_defender_may_place_one_card_or_two() -> None:
+    """"When an Outpost is being attacked the Defender is allowed to place 2 cards": allowed,
+    not obliged. One card is fought at once; of two, only the one used is spent and the
+    other goes back to the hand unseen."""
+    state = duel(["crown", "drop", "drop", "drop"], ["drop", "bricks", "hammers"],
+                 tile="bricks", outpost=True)
+    legal = GAME.legal_moves(state, RED)
+    assert "pick bricks" in legal and "pick drop bricks" in legal
+    one, _ = GAME.play(state, RED, "pick bricks")
+    one, _ = GAME.play(one, BLUE, "pick crown")
+    # bricks 4 + 1 suit + 1 Outpost = 6 beats crown 5, with no second card placed
+    assert one.phase == "action" and one.points == [0, 1]
+    assert one.discards[RED] == [S["bricks"]]
+    assert len(one.decks[RED]) == 8  # drop and hammers left: Red draws 2 on their turn
+    two, _ = GAME.play(state, RED, "pick drop bricks")
+    two, _ = GAME.play(two, BLUE, "pick crown")
+    two, events = GAME.play(two, RED, "use bricks")
+    assert two.discards[RED] == [S["bricks"]]  # only the card used is spent
+    assert len(two.decks[RED]) == 8  # drop came back, so Red again draws only 2
+    public = " ".join(e.text for e in events if e.to is None)
+    assert "Red uses bricks (4); the other card goes back to their hand." in public
+    assert "drop" not in public
+    refused(state, RED, "pick drop bricks hammers", IllegalMove,
+            "Pick one card, or two for your Outpost's defence.")
+
+
+def test_the_mover_may_change_directions_to_choose_which_tiles_are_revealed() -> None:
+    """"may change directions during movement": b1 to c3 straight up then right reveals b2
+    and b3; by c1 it reveals c1 and c2 instead. The shortest route stays the default."""
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)}, face_down="b2 b3 c1 c2 a3",
+                     hands=[["circles", "drop", "drop", "drop"], []])
+    legal = GAME.legal_moves(state, BLUE)
+    assert "move b1 c3 with circles" in legal and "move b1 c3 via c1 with circles" in legal
+    default, _ = GAME.play(state, BLUE, "move b1 c3 with circles")
+    assert [SQUARES[i] for i in default.last] == ["b1", "b2", "b3", "c3"]
+    around, events = GAME.play(state, BLUE, "move b1 c3 via c1 with circles")
+    assert [SQUARES[i] for i in around.last] == ["b1", "c1", "c2", "c3"]
+    assert around.face_up[INDEX["c1"]] and around.face_up[INDEX["c2"]]
+    assert not around.face_up[INDEX["b2"]] and not around.face_up[INDEX["b3"]]
+    assert "Blue plays circles (3) and moves b1 to c3 (by b1-c1-c2-c3)." in events[0].text
+    # a via square that turns over the same tiles as the default is the default move
+    same, _ = GAME.play(state, BLUE, "move b1 via b3 to c3 with circles")
+    assert GAME.dump(same) == GAME.dump(default)
+    refused(state, BLUE, "move b1 c3 via a3 with circles", IllegalMove,
+            "That route (b1-b2-b3-a3-b3-c3) is 5 spaces; circles moves at most 3.")
+
+
+def test_a_detour_reveals_tiles_off_the_straight_way() -> None:
+    """"You may stop at any time, and may change directions": an arrow (6) may go up to
+    a3 and come back down to b2, turning over a2, a3 and b3 on the way."""
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)}, face_down="a2 a3 b3",
+                     hands=[["arrow", "drop", "drop", "drop"], []])
+    assert "move b1 b2 via a3 with arrow" in GAME.legal_moves(state, BLUE)
+    after, _ = GAME.play(state, BLUE, "move b1 b2 via a3 with arrow")
+    assert [SQUARES[i] for i in after.last] == ["b1", "b2", "b3", "a3", "a2", "b2"]
+    assert all(after.face_up[INDEX[sq]] for sq in ("a2", "a3", "b3"))
+    assert cubes_of(after, BLUE) == {"b2": 1}
+    refused(state, BLUE, "move b1 b2 via e5 with arrow", IllegalMove,
+            "You can't move through e5: it holds an enemy cube.")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_with_more_players_nobody_defends_empty_handed_because_of_the_deal(players: int
+                                                                            ) -> None:
+    """Seat 1 (south) and seat 3 (west) may start side by side at a corner; the first
+    player must not find the other holding no card at all."""
+    for seed in range(6):
+        state = GAME.new(players=players, seed=seed)
+        while state.phase == "setup":
+            seat = next(iter(GAME.to_act(state)))
+            state, _ = GAME.play(state, seat, GAME.legal_moves(state, seat)[0])
+        assert [len(h) for h in state.hands] == [4] * players
+
+
+def test_three_players_each_have_their_own_deck_of_18() -> None:
+    """"Give each player one deck of all cards of a single background color (18 cards)":
+    the box's 54 cards make three such decks. Only four players share one deck."""
+    state = GAME.new(players=3, seed=1)
+    assert [Counter(d) for d in state.decks] == [Counter({s: 3 for s in range(6)})] * 3
+    assert GAME.view(state, None)["shared_deck"] is False
+    assert GAME.view(GAME.new(players=4, seed=1), None)["shared_deck"] is True
+
+
+def test_a_points_tie_says_how_it_was_broken() -> None:
+    state = position(cubes={"b2": (BLUE, 1), "b3": (RED, 1), "a1": (BLUE, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], ["drop"]], points=[3, 4])
+    state, _ = GAME.play(state, BLUE, "attack b3 from b2")
+    state, _ = GAME.play(state, BLUE, "pick crown")
+    state, _ = GAME.play(state, RED, "pick drop")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {BLUE} and outcome.ending == "tie-break"
+    assert outcome.reason == ("Red has no cubes left on the board. Blue and Red are level on "
+                              "4 points; the tie goes to the most cubes on the board (Blue 2, "
+                              "Red 0): Blue wins.")
+
+
+def test_a_tie_on_points_and_cubes_is_a_shared_win() -> None:
+    state = position(tiles="a1=drop", cubes={"a1": (BLUE, 1), "e5": (RED, 2)},
+                     hands=[["drop", "hammers", "hammers", "hammers"], []], points=[3, 3],
+                     supply=[1, 0])
+    state, _ = GAME.play(state, BLUE, "outpost a1 with drop")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {BLUE, RED} and outcome.ending == "shared"
+    assert outcome.reason.endswith("Blue and Red are level on 3 points and on cubes on the "
+                                   "board (2 each): Blue and Red share the win.")
