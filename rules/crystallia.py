@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rules.core import Event, Game, IllegalMove, InvalidMove, Outcome, State, listing, load_data
@@ -50,23 +50,41 @@ INDEX = {name: i for i, name in enumerate(SQUARES)}
 SQUARE_RE = re.compile(rf"^[{FILES}][1-9]$")
 
 
-def _pyramid() -> tuple[list[int], list[int], list[bool], list[list[int]]]:
-    """Row, x (in half-stone steps) and face-down flag of each position, and which
-    positions cover it: the stones of the row in front that overlap it."""
-    rows, xs, down = [], [], []
-    for r, row in enumerate(DATA["pyramid"]["rows"]):
-        for k in range(row["count"]):
+@dataclass(frozen=True)
+class Pyramid:
+    """The layout of a pyramid, per position (numbered front row first): its row, its x
+    (in half-stone steps), whether it is dealt face down (the back row), and the positions
+    that cover it: the stones of the row in front that overlap it."""
+
+    row: tuple[int, ...]
+    x: tuple[int, ...]
+    face_down: tuple[bool, ...]
+    covered_by: tuple[tuple[int, ...], ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.row)
+
+
+def _pyramid(counts: list[int]) -> Pyramid:
+    rows, xs = [], []
+    for r, count in enumerate(counts):
+        assert r == 0 or count < counts[r - 1], "each row is covered by the row in front"
+        for k in range(count):
             rows.append(r)
             xs.append(r + 2 * k)
-            down.append(bool(row["face_down"]))
-    covers = [[q for q in range(len(rows)) if rows[q] == rows[p] - 1 and abs(xs[q] - xs[p]) == 1]
-              for p in range(len(rows))]
-    return rows, xs, down, covers
+    covers = [tuple(q for q in range(len(rows)) if rows[q] == rows[p] - 1
+                    and abs(xs[q] - xs[p]) == 1) for p in range(len(rows))]
+    return Pyramid(tuple(rows), tuple(xs), tuple(r == len(counts) - 1 for r in rows),
+                   tuple(covers))
 
 
-PYRAMID_ROW, PYRAMID_X, FACE_DOWN, COVERED_BY = _pyramid()
-POSITIONS = len(PYRAMID_ROW)
-assert len(STONES) == POSITIONS, "the pyramid holds every stone, none left over"
+# Stones per row of the pyramid, by player count (front row first; the back row face down).
+PYRAMID_ROWS: dict[int, list[int]] = {int(k): v for k, v in DATA["pyramid"]["rows"].items()}
+# A state's pyramid is known by its size (a game saved before the 2-player pyramid shrank
+# keeps its 24 positions).
+PYRAMIDS = {sum(counts): _pyramid(counts) for counts in PYRAMID_ROWS.values()}
+assert max(PYRAMIDS) == len(STONES), "the largest pyramid holds every stone"
 
 
 def _neighbours(i: int, diagonal: bool) -> list[int]:
@@ -117,7 +135,7 @@ class CrystalliaState(State):
     holding: int  # the stone taken this turn, not yet placed (-1: none)
     played: int  # the stone placed this turn (-1: none yet)
     pending: list[int]  # ability squares covered this turn, still to resolve
-    used: list[int]  # ability squares already resolved this turn
+    used: list[int]  # squares that paid or whose ability resolved this turn
     gained: int  # crystals taken this turn (6+ brings a black one)
     extra: bool  # another turn is owed (ability or 4 in a line)
     streak: int  # turns in a row by the seat to act: 1 or 2
@@ -135,6 +153,12 @@ class CrystalliaState(State):
     last: list[str]  # squares the last action touched, for the picture
     last_action: dict[str, Any] | None  # who did what: {"seat", "kind", "text"}
     result: str | None  # why the game ended
+    left_out: list[int] = field(default_factory=list)  # stones back in the box, unseen
+
+
+def shape(state: CrystalliaState) -> Pyramid:
+    """The layout of this game's pyramid."""
+    return PYRAMIDS[len(state.pyramid)]
 
 
 # --------------------------------------------------------------------------- setup
@@ -166,7 +190,7 @@ def _deal(players: int, seed: int, advanced: bool) -> CrystalliaState:
     state = CrystalliaState(
         players=players, seed=seed, draws=0, advanced=advanced, start=0, turn=0,
         phase="flip" if advanced else "take", board=[], tiles=[], pyramid=[],
-        face_up=[not d for d in FACE_DOWN], crystal=[""] * CELLS, stone_at=[-1] * CELLS,
+        face_up=[], crystal=[""] * CELLS, stone_at=[-1] * CELLS,
         placed=[[] for _ in STONES], holding=-1, played=-1, pending=[], used=[], gained=0,
         extra=False, streak=1, turns=0, fours=[],
         crystals=[[0] * len(COLOURS) for _ in range(players)],
@@ -190,7 +214,9 @@ def _deal(players: int, seed: int, advanced: bool) -> CrystalliaState:
     state.board = build_board(chosen)
     order = list(range(len(STONES)))
     state.rng().shuffle(order)
-    state.pyramid = order
+    size = sum(PYRAMID_ROWS[players])
+    state.pyramid, state.left_out = order[:size], order[size:]
+    state.face_up = [not d for d in PYRAMIDS[size].face_down]
     state.start = state.rng().randrange(players)
     state.turn = state.start
     return state
@@ -345,8 +371,9 @@ def _give(state: CrystalliaState, seat: int, colour: str, count: int, events: li
 
 def _available(state: CrystalliaState) -> list[int]:
     """Pyramid positions holding a stone that no stone covers."""
-    return [p for p in range(POSITIONS) if state.pyramid[p] >= 0
-            and all(state.pyramid[q] < 0 for q in COVERED_BY[p])]
+    covered_by = shape(state).covered_by
+    return [p for p in range(len(state.pyramid)) if state.pyramid[p] >= 0
+            and all(state.pyramid[q] < 0 for q in covered_by[p])]
 
 
 def _begin_turn(state: CrystalliaState) -> None:
@@ -376,17 +403,22 @@ def _take(state: CrystalliaState, seat: int, position: int) -> list[Event]:
 
 
 def _cover(state: CrystalliaState, seat: int, stone: int, squares: list[int],
-           events: list[Event]) -> None:
-    """Lay ``stone`` on ``squares``: take each covered colour, queue each covered ability."""
+           events: list[Event], kept: tuple[int, ...] = ()) -> None:
+    """Lay ``stone`` on ``squares``: take each newly covered colour, queue each newly covered
+    ability. A square the stone ``kept`` (it lay there before a move or rotation) does
+    nothing, and a square pays or acts at most once a turn."""
     state.placed[stone] = list(squares)
     for square, crystal in zip(squares, STONES[stone], strict=True):
         state.crystal[square] = crystal
         state.stone_at[square] = stone
     for square in squares:
         shown = state.board[square]
+        if square in kept or square in state.used or square in state.pending:
+            continue
         if shown in COLOURS:
+            state.used.append(square)
             _give(state, seat, shown, 1, events, f"covered {SQUARES[square]}")
-        elif shown in ABILITIES and square not in state.used and square not in state.pending:
+        elif shown in ABILITIES:
             state.pending.append(square)
 
 
@@ -521,9 +553,11 @@ def _talisman(state: CrystalliaState, seat: int, colour: str) -> list[Event]:
 
 
 def _may_use_talisman(state: CrystalliaState, seat: int) -> bool:
+    """Not on a second turn in a row (it must take a stone), not twice running, not right
+    after the player before; while talismans are left."""
     before = (seat - 1) % state.players
-    return len(state.talismans) < TALISMANS and not state.talisman_last[seat] and \
-        not state.talisman_last[before]
+    return state.streak < 2 and len(state.talismans) < TALISMANS and \
+        not state.talisman_last[seat] and not state.talisman_last[before]
 
 
 def _move_targets(state: CrystalliaState) -> dict[str, Any]:
@@ -600,7 +634,7 @@ def _shift(state: CrystalliaState, seat: int, kind: str, stone: int, squares: li
                     f"{now}.", kind=kind, data={"seat": seat, "from": was, "to": now})]
     state.last = [SQUARES[s] for s in squares] + [SQUARES[s] for s in old]
     state.last_action = {"seat": seat, "kind": kind, "text": f"{verb[:-1]}d a stone to {now}"}
-    _cover(state, seat, stone, squares, events)
+    _cover(state, seat, stone, squares, events, kept=tuple(s for s in old if s in squares))
     _go_on(state, seat, events)
     return events
 
@@ -694,7 +728,21 @@ class Crystallia(Game[CrystalliaState]):
         names = listing([player(s) for s in sorted(winners)])
         return Outcome(scores, winners,
                        f"{state.result} {names} win{'s' if len(winners) == 1 else ''} with "
-                       f"{best} point{'s' if best != 1 else ''}.")
+                       f"{best} point{'s' if best != 1 else ''}.",
+                       ending="crystal loss" if state.loser >= 0 else "stones ran out")
+
+    def evaluate(self, state: CrystalliaState, seat: int) -> float:
+        """The seat's points less the best other seat's, mid-game too (points are public
+        and grow as the game goes); a finished game adds 1000 for a win, -1000 for the
+        13-crystal loss."""
+        lead = score(state, seat) - max(score(state, s) for s in range(state.players)
+                                         if s != seat)
+        if state.phase != "over":
+            return float(lead)
+        result = self.outcome(state)
+        if seat == state.loser:
+            return lead - 1000.0
+        return lead + (1000.0 if result is not None and seat in result.winners else 0.0)
 
     # -- legal moves: canonical text -> what ``apply`` needs
 
@@ -852,13 +900,17 @@ class Crystallia(Game[CrystalliaState]):
             return IllegalMove(f"Your {words[1]} platform is already flipped.")
         if verb == "take":
             p = int(words[1]) - 1
-            if not 0 <= p < POSITIONS:
-                return IllegalMove(f"The pyramid's stones are numbered 1 to {POSITIONS}.")
+            if not 0 <= p < len(state.pyramid):
+                return IllegalMove("The pyramid's stones are numbered 1 to "
+                                   f"{len(state.pyramid)}.")
             if state.pyramid[p] < 0:
                 return IllegalMove(f"Stone {p + 1} has already been taken.")
             free = listing([str(q + 1) for q in _available(state)])
             return IllegalMove(f"Stone {p + 1} is covered by other stones; available: {free}.")
         if verb == "talisman":
+            if state.streak >= 2:
+                return IllegalMove("On a second turn you must take a stone from the pyramid: "
+                                   "a talisman can't replace it.")
             if words[1] in state.talismans:
                 return IllegalMove(f"{words[1].capitalize()} has already been named with a "
                                    "talisman.")
@@ -919,13 +971,14 @@ class Crystallia(Game[CrystalliaState]):
             board.append({"square": SQUARES[i], "shows": state.board[i],
                           "crystal": state.crystal[i] or None, "partner": partner})
         available = set(_available(state))
+        layout = shape(state)
         pyramid = [{
-            "number": p + 1, "row": PYRAMID_ROW[p], "x": PYRAMID_X[p],
+            "number": p + 1, "row": layout.row[p], "x": layout.x[p],
             "taken": state.pyramid[p] < 0,
             "stone": (list(STONES[state.pyramid[p]])
                       if state.pyramid[p] >= 0 and state.face_up[p] else None),
             "available": p in available,
-        } for p in range(POSITIONS)]
+        } for p in range(layout.size)]
         platforms = [[{
             "colour": colour, "crystals": state.crystals[s][c], "black": state.black[s][c],
             "flipped": state.flipped[s][c], "points": platform_points(state, s, c),
@@ -959,13 +1012,17 @@ class Crystallia(Game[CrystalliaState]):
 
     def determinize(self, state: CrystalliaState, seat: int | None, seed: int
                     ) -> CrystalliaState:
-        """Deal the face-down stones (hidden from everyone) again among their positions."""
+        """Deal the stones nobody has seen (face down in the pyramid, or left in the box)
+        again among those places. The pool is sorted first, so the result depends only on
+        what the seat sees."""
         out = self.load(self.dump(state))
         rng = random.Random(f"determinize/{seed}")
         out.seed, out.draws = rng.randrange(2**31), 0
-        hidden = [p for p in range(POSITIONS) if out.pyramid[p] >= 0 and not out.face_up[p]]
-        stones = [out.pyramid[p] for p in hidden]
+        hidden = [p for p in range(len(out.pyramid))
+                  if out.pyramid[p] >= 0 and not out.face_up[p]]
+        stones = sorted([out.pyramid[p] for p in hidden] + out.left_out)
         rng.shuffle(stones)
-        for p, stone in zip(hidden, stones, strict=True):
+        for p, stone in zip(hidden, stones[:len(hidden)], strict=True):
             out.pyramid[p] = stone
+        out.left_out = sorted(stones[len(hidden):])
         return out

@@ -18,9 +18,8 @@ import rules
 from rules import IllegalMove, InvalidMove
 from rules.crystallia import (
     COLOURS,
-    COVERED_BY,
-    FACE_DOWN,
     INDEX,
+    PYRAMIDS,
     SQUARES,
     STONES,
     SUPPLY,
@@ -28,6 +27,7 @@ from rules.crystallia import (
     _fours,
     build_board,
     score,
+    shape,
 )
 from tests.refusals import assert_refused
 
@@ -148,22 +148,41 @@ def test_a_tile_turned_a_quarter_moves_its_corner() -> None:
     assert straight[INDEX["b8"]] == turned[INDEX["b8"]] == "move"
 
 
-def test_the_pyramid_holds_every_stone_and_hides_its_back_row() -> None:
-    state = GAME.new(2, seed=3)
-    assert sorted(state.pyramid) == list(range(24))
-    assert sum(FACE_DOWN) == 7 and not any(state.face_up[17:]) and all(state.face_up[:17])
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_pyramid_holds_every_stone_and_hides_its_back_row(players: int) -> None:
+    state = GAME.new(players, seed=3)
+    assert sorted(state.pyramid) == list(range(24)) and state.left_out == []
+    assert sum(shape(state).face_down) == 7 and not any(state.face_up[17:])
+    assert all(state.face_up[:17])
     assert GAME.legal_moves(state, state.turn)[:9] == [f"take {n}" for n in range(1, 10)]
     view = GAME.view(state, None)
     assert [p["stone"] for p in view["pyramid"][17:]] == [None] * 7
     # every stone is covered only by the row in front of it: all become reachable
-    assert all(q < p for p in range(24) for q in COVERED_BY[p])
+    assert all(q < p for p in range(24) for q in shape(state).covered_by[p])
+
+
+def test_two_players_deal_a_pyramid_of_twenty_and_leave_four_stones_unseen() -> None:
+    """The 2-player set-up (rules/crystallia.md, balance): rows of 8, 7 and 5."""
+    state = GAME.new(2, seed=3)
+    layout = shape(state)
+    assert layout.size == 20 and layout.row.count(0) == 8 and layout.row.count(2) == 5
+    assert sorted(state.pyramid + state.left_out) == list(range(24))
+    assert len(state.left_out) == 4
+    assert state.face_up == [True] * 15 + [False] * 5
+    assert GAME.legal_moves(state, state.turn)[:8] == [f"take {n}" for n in range(1, 9)]
+    view = GAME.view(state, None)
+    assert "left_out" not in json.dumps(view) and view["stones_left"] == 20
+    assert all(q < p for p in range(20) for q in layout.covered_by[p])
+    assert all(len(layout.covered_by[p]) == 2 for p in range(8, 20))
+    refused(state, state.turn, "take 21", IllegalMove,
+            "The pyramid's stones are numbered 1 to 20.")
 
 
 def test_taking_uncovers_and_turns_a_face_down_stone() -> None:
     state = position(pyramid=0)
     data = GAME.dump(state)
     order = list(range(24))
-    data["pyramid"], data["face_up"] = order, [not d for d in FACE_DOWN]
+    data["pyramid"], data["face_up"] = order, [not d for d in PYRAMIDS[24].face_down]
     state = GAME.load(data)
     refused(state, 0, "take 10", IllegalMove,
             "Stone 10 is covered by other stones; available: 1, 2, 3, 4, 5, 6, 7, 8 and 9.")
@@ -407,6 +426,35 @@ def test_an_ability_square_works_once_a_turn_and_chains() -> None:
     assert again.phase == "take" and GAME.to_act(again) == {1}
 
 
+def test_a_rotation_pays_and_acts_only_on_the_square_it_newly_covers() -> None:
+    """Page 8: rotate a stone "such that it uses one square from its original placement".
+    The kept square was covered before: its ability (another turn) does not act again."""
+    state = position(board="c4=rotate a1=again b1=blue", stones=[("a1 a2", "green purple")],
+                     holding="red red")
+    after, _ = play(state, "place c4 c5", "rotate a2 to b1")
+    assert after.crystal[INDEX["a1"]] == "green" and after.crystal[INDEX["b1"]] == "purple"
+    assert have(after, 0) == {"blue": 1, "red": 1}  # b1 newly covered; the lone red/red
+    assert GAME.to_act(after) == {1} and after.streak == 1  # a1's another turn: no
+
+
+def test_a_moved_stone_pays_only_for_squares_newly_covered_and_once_a_turn() -> None:
+    """Moved onto red e5 (and rotate e6), then rotated about e5: e5 pays once, not twice;
+    moved one square along itself, the square it kept (purple a2) pays nothing."""
+    state = position(board="c4=move e5=red e6=rotate", stones=[("a1 a2", "blue green")],
+                     holding="red red")
+    after, _ = play(state, "place c4 c5", "move a1 to e5")
+    assert have(after, 0) == {"red": 1} and after.phase == "ability"
+    done, said = play(after, "rotate e6 to f5")
+    assert done.crystal[INDEX["e5"]] == "blue" and done.crystal[INDEX["f5"]] == "green"
+    assert have(done, 0) == {"red": 2}  # e5 once, then 1 for the lone red/red stone
+    assert sum("(covered e5)" in s for s in said) == 0
+    along = position(board="c4=move a2=purple a3=green", stones=[("a1 a2", "blue blue")],
+                     holding="red red")
+    along, _ = play(along, "place c4 c5", "move a1 to a2")
+    assert along.crystal[INDEX["a3"]] == "blue"
+    assert have(along, 0) == {"green": 1, "red": 1}  # a3 newly covered; a2 kept
+
+
 # --------------------------------------------------------------------------- crystals
 
 
@@ -477,6 +525,25 @@ def test_only_three_talismans() -> None:
     refused(state, 0, "talisman purple", IllegalMove, "All three talismans have been used.")
 
 
+def test_a_second_turn_must_take_a_stone_not_a_talisman() -> None:
+    """Page 8: "On both turns you must select a stone from the pyramid"."""
+    state = position(board="c4=again", holding="red red")
+    after, _ = play(state, "place c4 c5")
+    assert GAME.to_act(after) == {0} and after.streak == 2
+    moves = GAME.legal_moves(after, 0)
+    assert moves and all(m.startswith("take ") for m in moves)
+    assert not GAME.view(after, None)["talisman_allowed"]
+    refused(after, 0, "talisman blue", IllegalMove, "On a second turn you must take a stone "
+            "from the pyramid: a talisman can't replace it.")
+    # a line of 4 owes a second turn just the same
+    four = position(stones=[("a1 b1", "red red")], holding="red red")
+    four, _ = play(four, "place c1 d1")
+    assert four.streak == 2 and "talisman red" not in GAME.legal_moves(four, 0)
+    # the turn after the pair, the next player may use one
+    nxt = turn(four, "take 1", "place f8 f9")
+    assert GAME.to_act(nxt) == {1} and "talisman red" in GAME.legal_moves(nxt, 1)
+
+
 # --------------------------------------------------------------------------- advanced mode
 
 
@@ -531,6 +598,24 @@ def test_determinize_redeals_only_face_down_stones() -> None:
         assert GAME.view(twin, 0) == GAME.view(state, 0)
         seen.add(tuple(twin.pyramid[17:]))
     assert len(seen) > 1
+
+
+def test_determinize_deals_the_unseen_stones_from_the_back_row_and_the_box() -> None:
+    """With 2 players the 4 stones left in the box are as unseen as the back row: they mix,
+    and equal views give equal results for a seed."""
+    state = GAME.new(2, seed=8)
+    unseen = sorted(state.pyramid[15:] + state.left_out)
+    mixed = False
+    for k in range(10):
+        twin = GAME.determinize(state, 0, k)
+        assert twin.pyramid[:15] == state.pyramid[:15]
+        assert sorted(twin.pyramid[15:] + twin.left_out) == unseen
+        assert GAME.view(twin, 0) == GAME.view(state, 0)
+        mixed |= set(twin.left_out) != set(state.left_out)
+        swapped = GAME.load({**GAME.dump(state), "pyramid": state.pyramid[:15] + twin.left_out
+                             + twin.pyramid[15:16], "left_out": twin.pyramid[16:]})
+        assert GAME.dump(GAME.determinize(swapped, 0, k)) == GAME.dump(twin)
+    assert mixed
 
 
 def test_views_show_the_picture_facts() -> None:

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import rules
-from rules.crystallia import FACE_DOWN, CrystalliaState, stone_name
+from rules.crystallia import CrystalliaState, shape, stone_name
 from tests.test_discord import World, fixed_deal, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
@@ -67,7 +67,7 @@ def assert_no_stone_named_before_it_is_face_up(w: World, deal: CrystalliaState) 
         text = message.content + " " + " ".join(a.description or "" for a in
                                                 message.attachments)
         for number in map(int, re.findall(r"takes stone (\d+) \(", text)):
-            if FACE_DOWN[number - 1]:
+            if shape(deal).face_down[number - 1]:
                 assert number in revealed, f"stone {number} was named while face down"
                 taken_from_the_back += 1
         for number, name in re.findall(r"Stone (\d+) is turned face up: (\S+)\.", text):

@@ -99,8 +99,9 @@ def test_the_picture_changes_after_a_move() -> None:
 
 
 def test_a_uncovered_stone_appears_in_the_picture() -> None:
-    """Front stones 1 and 2 cover 10; taking both makes 10 available: its badge is drawn."""
-    state = GAME.new(2, seed=2)
+    """Front stones 1 and 2 cover 10 (the 24-stone pyramid of 3-4 players); taking both
+    makes 10 available: its badge is drawn."""
+    state = GAME.new(3, seed=2)
     view = GAME.view(state, None)
     assert not view["pyramid"][9]["available"]
     rng = random.Random(0)
