@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -51,6 +52,7 @@ class Side:
     colour: SeatColour
     name: str  # as drawn: 'Alice' or 'Blue'
     spoken: str  # as said: 'Alice (Blue)' or 'Blue'
+    colour_word: str  # 'Blue'
 
 
 def sides(view: dict[str, Any]) -> list[Side]:
@@ -63,12 +65,48 @@ def sides(view: dict[str, Any]) -> list[Side]:
         given = " ".join(str(names[seat]).split()) if seat < len(names) and names[seat] else ""
         drawn = kit.clean(given)
         out.append(Side(i, seat, colour, drawn if drawn.strip("? ") else plain,
-                        f"{given} ({plain})" if given else plain))
+                        f"{given} ({plain})" if given else plain, plain))
     return out
 
 
+def _given(view: dict[str, Any], seat: int) -> str:
+    """The seat's display name from the bot, or ''."""
+    names = view.get("names") or []
+    return " ".join(str(names[seat]).split()) if seat < len(names) and names[seat] else ""
+
+
+def _seat_colours(view: dict[str, Any], seat: int) -> str:
+    """'Blue', or 'Blue and Yellow' for a seat of the special 2-player game."""
+    return kit.listing([s.colour_word for s in sides(view) if s.seat == seat])
+
+
 def _seat_spoken(view: dict[str, Any], seat: int) -> str:
-    return kit.listing([s.spoken for s in sides(view) if s.seat == seat])
+    """'Alice (Blue and Yellow)': the name once, then every colour of the seat."""
+    given = _given(view, seat)
+    colours = _seat_colours(view, seat)
+    return f"{given} ({colours})" if given else colours
+
+
+def _winners(view: dict[str, Any], seats: list[int]) -> str:
+    """'Alice wins', 'Alice and Carol win', 'Blue and Yellow win' (no names given)."""
+    named = [kit.clean(_given(view, s)) for s in seats]
+    if all(n.strip("? ") for n in named):
+        return f"{kit.listing(named)} {'wins' if len(seats) == 1 else 'win'}"
+    words = kit.listing([_seat_colours(view, s) for s in seats])
+    plural = len(seats) > 1 or " and " in words
+    return f"{words} {'win' if plural else 'wins'}"
+
+
+_PLAYER = re.compile(r"\bPlayer (\d+)\b")
+
+
+def _said(view: dict[str, Any], text: str) -> str:
+    """The rules' sentence with names for 'Player 1' (the special 2-player game names
+    seats so), as the bot's channel text has them."""
+    def named(match: re.Match[str]) -> str:
+        seat = int(match.group(1)) - 1
+        return _given(view, seat) or match.group(0)
+    return _PLAYER.sub(named, text)
 
 
 # --------------------------------------------------------------------------- words
@@ -79,9 +117,8 @@ def status(view: dict[str, Any]) -> tuple[str, str]:
     all_sides = sides(view)
     result = view.get("result")
     if result is not None:
-        winners = kit.listing([s.name for s in all_sides if s.seat in result["winners"]])
-        verb = "wins" if len(result["winners"]) == 1 else "win"
-        return f"Game over: {winners} {verb}", kit.clean(str(result["reason"]))
+        winners = _winners(view, sorted(result["winners"]))
+        return f"Game over: {winners}", kit.clean(_said(view, str(result["reason"])))
     side = all_sides[int(view["turn"])]
     skip = int(view["max_skip"])
     if not view["previous"][side.index]:
@@ -99,7 +136,7 @@ def summary(view: dict[str, Any]) -> str:
     all_sides = sides(view)
     result = view.get("result")
     if result is not None:
-        lead = f"game over: {str(result['reason']).rstrip('.')}"
+        lead = f"game over: {_said(view, str(result['reason'])).rstrip('.')}"
     else:
         lead = f"{all_sides[int(view['turn'])].spoken} to place a block"
     seats = range(int(view["players"]))

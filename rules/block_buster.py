@@ -14,6 +14,8 @@ the contract methods (moves, parsing, views).
 
 from __future__ import annotations
 
+import functools
+import operator
 import random
 import re
 from dataclasses import dataclass
@@ -63,6 +65,9 @@ POINT_BLOCKS: list[dict[str, Any]] = DATA["point_blocks"]
 POINT_KIND: list[int] = [KINDS.index(p["kind"]) for p in POINT_BLOCKS]
 RINGS: list[list[tuple[int, int]]] = [
     [(y, x) for x, y in map(square_xy, p["spaces"])] for p in POINT_BLOCKS]
+RING_OF = {(x, y): n for n, ring in enumerate(RINGS) for y, x in ring}  # square -> point
+# Each ring's 12 squares as characters of the board's rows joined ("".join(board)).
+RING_CHARS = [operator.itemgetter(*(y * FILES_N + x for y, x in ring)) for ring in RINGS]
 POINT_NAME: list[str] = [f"{p['kind']} point block on {p['squares'][0]}" for p in POINT_BLOCKS]
 POINT_SQUARES = {square_xy(s) for p in POINT_BLOCKS for s in p["squares"]}
 POINT_AT = {square_xy(s): n for n, p in enumerate(POINT_BLOCKS) for s in p["squares"]}
@@ -150,9 +155,32 @@ def colour_name(colour: int) -> str:
     return COLOURS[colour].capitalize()
 
 
+# Names in events and results. The bot puts a player's name after a colour word when every
+# seat has one colour ('Blue' -> 'Blue (Alice)'); in the special 2-player game a seat has
+# two, so there the sentences name the seat as 'Player 1', which the bot replaces by the
+# player's name ('Player 1 (Blue and Yellow)' -> 'Alice (Blue and Yellow)').
+
+
+def colour_said(state: BlockState, colour: int) -> str:
+    """A colour in an event: 'Blue', or 'Blue (Player 1)' in the special 2-player game."""
+    if state.variant == "special-2p":
+        return f"{colour_name(colour)} (Player {state.owners[colour] + 1})"
+    return colour_name(colour)
+
+
 def seat_name(state: BlockState, seat: int) -> str:
-    """A seat as its colours: 'Blue', or 'Blue and Yellow' in the special 2-player game."""
-    return listing([colour_name(c) for c, o in enumerate(state.owners) if o == seat])
+    """A seat: its colour ('Blue'), or 'Player 1 (Blue and Yellow)' in the special 2-player
+    game, where a seat plays two colours."""
+    colours = listing([colour_name(c) for c, o in enumerate(state.owners) if o == seat])
+    if state.variant == "special-2p":
+        return f"Player {seat + 1} ({colours})"
+    return colours
+
+
+def _side_name(state: BlockState, team: list[int]) -> str:
+    """A side as one subject: 'Blue', 'Blue and Yellow' (a team of couples), or
+    'Player 1 (Blue and Yellow)' (one player of the special 2-player game)."""
+    return listing([seat_name(state, s) for s in team])
 
 
 # --------------------------------------------------------------------------- state
@@ -347,14 +375,15 @@ def _gap(state: BlockState, colour: int, cells: list[tuple[int, int]]) -> int:
 # --------------------------------------------------------------------------- the turn
 
 
-def _counts(state: BlockState, point: int) -> list[int]:
+def _ring(state: BlockState, point: int, flat: str | None = None) -> str:
+    """The point block's 12 spaces as board characters; ``flat`` is "".join(board)."""
+    return "".join(RING_CHARS[point](flat if flat is not None else "".join(state.board)))
+
+
+def _counts(state: BlockState, point: int, flat: str | None = None) -> list[int]:
     """How many of the point block's 12 spaces each colour holds."""
-    counts = [0] * len(state.owners)
-    for y, x in RINGS[point]:
-        c = state.board[y][x]
-        if c.isdigit():
-            counts[int(c)] += 1
-    return counts
+    ring = _ring(state, point, flat)
+    return [ring.count(str(c)) for c in range(len(state.owners))]
 
 
 def _leader(counts: list[int]) -> int | None:
@@ -369,7 +398,7 @@ def _secure(state: BlockState, point: int) -> int:
     """The colour that has won the point block for good, or -1: its lead is larger than
     the spaces still empty, so no other colour can catch up."""
     counts = _counts(state, point)
-    empty = sum(1 for y, x in RINGS[point] if state.board[y][x] == EMPTY)
+    empty = _ring(state, point).count(EMPTY)
     leader = _leader(counts)
     if leader is None:
         return -1
@@ -392,12 +421,19 @@ def _set_points(count: int) -> int:
     return count * (count + 5) // 2  # 18, 25: the table's pattern, see block-buster.md
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _ring_leader(ring: str) -> int:
+    """The colour holding most of a ring (its 12 board characters), or -1 for nobody or a
+    tie. Memoised: the hot path of rating positions."""
+    counts = [ring.count(str(c)) for c in range(len(COLOURS))]
+    leader = _leader(counts)
+    return -1 if leader is None else leader
+
+
 def _final_holders(state: BlockState) -> list[int]:
-    out = []
-    for point in range(len(POINT_BLOCKS)):
-        leader = _leader(_counts(state, point))
-        out.append(-1 if leader is None else leader)
-    return out
+    """Each point block's colour by majority as the board stands (-1: nobody)."""
+    flat = "".join(state.board)
+    return [_ring_leader("".join(chars(flat))) for chars in RING_CHARS]
 
 
 def _own_scores(state: BlockState) -> list[int]:
@@ -427,7 +463,7 @@ def _advance(state: BlockState, events: list[Event]) -> None:
         if not state.passed[colour]:
             state.turn = colour
             return
-    state.result = "Nobody can place a block any more."
+    state.result = "Every colour has passed."
     events.append(Event(f"The game ends: {state.result}", kind="end"))
 
 
@@ -445,7 +481,7 @@ def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Even
     state.previous[colour] = squares
     state.placed.append({"colour": colour, "block": block, "squares": squares})
     seat = state.owners[colour]
-    text = f"{colour_name(colour)} places {block} {orientation} at {square_name(x0, y0)}"
+    text = f"{colour_said(state, colour)} places {block} {orientation} at {square_name(x0, y0)}"
     if skipped:
         state.tokens[seat].extend([SKIP_TOKEN] * skipped)
         state.supply[str(SKIP_TOKEN)] -= skipped
@@ -455,20 +491,23 @@ def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Even
     state.last = {"colour": colour, "kind": "place", "block": block,
                   "orientation": orientation, "squares": squares, "skipped": skipped}
     events = [Event(text + ".", kind="place", data={"colour": colour, "squares": squares})]
-    for point in range(len(POINT_BLOCKS)):
-        if state.secured[point] < 0:
+    for point in sorted({RING_OF[xy] for xy in cells if xy in RING_OF}):
+        if state.secured[point] < 0:  # only the rings the block lies on can change
             state.secured[point] = _secure(state, point)
             if state.secured[point] >= 0:
-                events.append(Event(f"{colour_name(state.secured[point])} has won the "
-                                    f"{POINT_NAME[point]} for good.", kind="secure"))
+                events.append(Event(f"{colour_said(state, state.secured[point])} has won "
+                                    f"the {POINT_NAME[point]} for good.", kind="secure"))
     need = _shape_win(state)
     for s in range(state.players):
         sets = _sets(state, s, state.secured)
         kind = next((k for k, n in enumerate(sets) if n >= need), None)
         if kind is not None:
             state.shape_winner = s
-            who = seat_name(state, s)
-            state.result = f"{who} won {need} {KINDS[kind]} point blocks."
+            state.result = f"{seat_name(state, s)} won {need} {KINDS[kind]} point blocks"
+            team = _team_of(state, s)
+            if len(team) > 1:  # couples: the partner wins too
+                state.result += f": {_side_name(state, team)} win"
+            state.result += "."
             events.append(Event(f"The game ends at once: {state.result}", kind="end"))
             return events
     _advance(state, events)
@@ -518,10 +557,15 @@ class BlockBuster(Game[BlockState]):
         return frozenset({state.owners[state.turn]})
 
     def moves(self, state: BlockState, seat: int) -> dict[str, Any]:
+        """The placements of the colour to move; 'pass' too when none of them touches its
+        previous block (the seed: a blocked player "can use penalty tokens", so may also
+        decline to), and 'pass' alone when nothing fits."""
         if not state.blocks[state.turn]:
             return {"pass": ("pass",)}
         found = _placements(state, state.turn)
-        return found if found else {"pass": ("pass",)}
+        if any(detail[-1] == 0 for detail in found.values()):
+            return found
+        return {**found, "pass": ("pass", "could skip")} if found else {"pass": ("pass",)}
 
     def apply(self, state: BlockState, seat: int, move: str, detail: Any) -> list[Event]:
         colour = state.turn
@@ -531,9 +575,14 @@ class BlockBuster(Game[BlockState]):
         state.last = {"colour": colour, "kind": "pass", "block": None, "orientation": None,
                       "squares": [], "skipped": 0}
         left = sum(SIZE_OF[b] for b in state.blocks[colour])
-        why = "has no block left" if not state.blocks[colour] else \
-            f"cannot place a block ({left} square{'s' if left != 1 else ''} left over)"
-        events = [Event(f"{colour_name(colour)} {why} and passes.", kind="pass",
+        squares = f"{left} square{'s' if left != 1 else ''} left over"
+        if not state.blocks[colour]:
+            why = "has no block left and passes"
+        elif detail[-1] == "could skip":
+            why = f"passes rather than skip ({squares}) and places no more blocks"
+        else:
+            why = f"cannot place a block ({squares}) and passes"
+        events = [Event(f"{colour_said(state, colour)} {why}.", kind="pass",
                         data={"colour": colour})]
         _advance(state, events)
         return events
@@ -577,9 +626,12 @@ class BlockBuster(Game[BlockState]):
     def refuse(self, state: BlockState, seat: int, move: str) -> IllegalMove:
         colour = state.turn
         if move == "pass":
-            example = next(iter(self.moves(state, seat)))
-            return IllegalMove(f"You may only pass when no block fits; you can still play, "
-                               f"e.g. '{example}'.")
+            example = next(m for m, d in self.moves(state, seat).items() if d[-1] == 0)
+            what = "any of your blocks" if state.connect == "any" else "your previous block"
+            when = (f"no block can touch {what}" if _reference_bits(state, colour)
+                    else "no block fits")
+            return IllegalMove(f"You may only pass when {when}; you can still play, e.g. "
+                               f"'{example}'.")
         block, orientation, square = move.split()
         if block not in state.blocks[colour]:
             left = listing(list(dict.fromkeys(state.blocks[colour]))) or "none"
@@ -654,22 +706,47 @@ class BlockBuster(Game[BlockState]):
         scores = _scores(state)
         if state.shape_winner is not None:
             return Outcome(tuple(scores), frozenset(_team_of(state, state.shape_winner)),
-                           state.result)
+                           state.result, ending="shape")
+        # The final count acquires every point block at once: a player then holding the
+        # winning number of one shape wins (the team with couples), ahead of points.
         need = _shape_win(state)
         holders = _final_holders(state)
-        shaped = [s for s in range(state.players)
-                  if max(_sets(state, s, holders)) >= need]
-        pool = shaped or list(range(state.players))
+        shaped = [s for s in range(state.players) if max(_sets(state, s, holders)) >= need]
+        pool = {m for s in shaped for m in _team_of(state, s)} or set(range(state.players))
         best = max(scores[s] for s in pool)
         winners = frozenset(s for s in pool if scores[s] == best)
-        reason = state.result
-        if shaped:
-            who = listing([seat_name(state, s) for s in shaped])
-            verb = "hold" if " and " in who else "holds"
-            reason += f" {who} {verb} {need} point blocks of one shape and wins."
+        sides = [t for t in _teams(state) if t[0] in winners]
+        if len(sides) > 1 and state.variant == "couples":
+            who, plural = "Both teams", True
         else:
-            reason += " Most points wins."
-        return Outcome(tuple(scores), winners, reason)
+            who = listing([_side_name(state, t) for t in sides])
+            plural = len(sides) > 1 or len(sides[0]) > 1
+        win = "win" if plural else "wins"
+        if not shaped:
+            verb = "share the win" if len(sides) > 1 else win
+            return Outcome(tuple(scores), winners,
+                           f"{state.result} {who} {verb} on points.", ending="points")
+        holding = {tuple(_team_of(state, s)) for s in shaped}
+        reason = f"{state.result} {who} {win} with {need} point blocks of one shape"
+        if len(holding) > len(sides):
+            reason += " and the most points of those holding such a set"
+        return Outcome(tuple(scores), winners, reason + ".", ending="shape at count")
+
+    def evaluate(self, state: BlockState, seat: int) -> float:
+        """The seat's standing: its (team's) points if the game ended now less the best
+        other side's, and 2 for each point block its side has won for good more than the
+        best other side (they lead to the immediate win); once over, the base's rating."""
+        if self.outcome(state) is not None:
+            return super().evaluate(state, seat)
+        scores = _scores(state)
+        mine = _team_of(state, seat)
+        others = [t for t in _teams(state) if t != mine]
+
+        def held(team: list[int]) -> int:
+            return sum(1 for c in state.secured if c >= 0 and state.owners[c] in team)
+
+        lead = scores[seat] - max((scores[t[0]] for t in others), default=0)
+        return lead + 2 * (held(mine) - max((held(t) for t in others), default=0))
 
     def determinize(self, state: BlockState, seat: int | None, seed: int) -> BlockState:
         """Nothing is hidden: the same state, with a fresh random seed."""

@@ -41,3 +41,34 @@ async def test_two_members_play_block_buster_to_the_end(tmp_path: Path) -> None:
         end = w.public()[-1]
         assert "Game over" in end.content and not end.components, end.content
         assert "game over" in said(await w.carol.slash(w.channel, "board"))
+
+
+async def test_special_two_player_game_names_each_player_once_with_their_colours(
+        tmp_path: Path) -> None:
+    """Through the service: a seat playing two colours is named by its player's name, and
+    the result names the winner once, with only their own colours."""
+    from bot.service import TableService
+    from bot.store import Store
+
+    store = await Store.open(str(tmp_path / "s.db"))
+    try:
+        service = TableService(store, images=False)
+        await service.open(7, 1, 101, "Ann", "block-buster", {"variant": "special-2p"})
+        await service.join(7, 102, "Bob")
+        await service.start(7, 101, seed=5)
+        rng = random.Random(5)
+        lines: list[str] = []
+        while waiting := await service.waiting(7):
+            user = waiting[0][0]
+            reply = await service.play(7, user, rng.choice(await service.legal_moves(7, user)))
+            lines.append(reply.public)
+        assert any(line.startswith(("Blue (Ann) places", "Red (Bob) places")) for line in lines)
+        end = next(line for line in lines[-1].splitlines() if line.startswith("Game over: "))
+        colours = {"Ann": "Blue and Yellow", "Bob": "Red and Green"}
+        winner = next(name for name in colours if f"{name} ({colours[name]})" in end)
+        loser = next(name for name in colours if name != winner)
+        reason = end.split(" Final score: ")[0]
+        assert reason.count(winner) == 1 and loser not in reason, end
+        assert "Ann and Ann" not in end and "Bob and Bob" not in end
+    finally:
+        await store.close()

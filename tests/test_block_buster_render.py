@@ -123,3 +123,21 @@ def test_summary_is_one_line_saying_who_acts() -> None:
     line = render.summary("block-buster", view)
     mover = ["Alice (Blue)", "Bob (Red)"][state.start]
     assert f"Last: {mover} placed 1i r0 at i1." in line
+
+
+def test_special_two_player_result_names_the_winner_once_with_only_their_colours() -> None:
+    from render import block_buster as drawing
+    from tests.test_block_buster import _ended, rings
+
+    squares = dict.fromkeys(rings("circle", 3), 2) | dict.fromkeys(rings("star", 1), 1)
+    state = _ended(2, squares, options={"variant": "special-2p"}, passed=[True] * 4,
+                   blocks=[[]] * 4)
+    view = {**GAME.view(state, None), "names": ["Alice", "Bob"]}
+    head, detail = drawing.status(view)
+    assert head == "Game over: Alice wins"  # not 'Alice and Alice wins'
+    assert detail == ("Every colour has passed. Alice (Blue and Yellow) wins with 3 point "
+                      "blocks of one shape.")
+    line = render.summary("block-buster", view)
+    assert "Scores: Alice (Blue and Yellow) 12, Bob (Red and Green) 3." in line
+    unnamed = drawing.status(GAME.view(state, None))[0]
+    assert unnamed == "Game over: Blue and Yellow win"
