@@ -30,6 +30,7 @@ from rules.core import (
     State,
     listing,
     load_data,
+    quote,
 )
 
 # --------------------------------------------------------------------------- components
@@ -533,6 +534,8 @@ class BlockBuster(Game[BlockState]):
         "variant": "standard, special-2p, couples or official-2p",
         "connect": "previous (touch your last block) or any (touch any of your blocks)",
     }
+    option_values: ClassVar[dict[str, tuple[str | bool, ...]]] = {
+        "variant": tuple(VARIANTS), "connect": tuple(CONNECTS)}
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> BlockState:
@@ -541,11 +544,6 @@ class BlockBuster(Game[BlockState]):
         options = dict(options or {})
         variant = str(options.pop("variant", "standard"))
         connect = str(options.pop("connect", "previous"))
-        if variant not in VARIANTS:
-            raise IllegalMove(f"There is no variant '{variant}'; choose "
-                              f"{listing(list(VARIANTS), 'or')}.")
-        if connect not in CONNECTS:
-            raise IllegalMove(f"'connect' is 'previous' or 'any', not '{connect}'.")
         wanted = {"special-2p": 2, "official-2p": 2, "couples": 4}.get(variant)
         if wanted is not None and players != wanted:
             raise IllegalMove(f"The {variant} variant is for {wanted} players, not {players}.")
@@ -604,7 +602,7 @@ class BlockBuster(Game[BlockState]):
             raise InvalidMove(f"That is not a move I understand. {hint}")
         block = _block_word(words[0])
         if block is None:
-            raise InvalidMove(f"There is no block called '{words[0]}'. Blocks are "
+            raise InvalidMove(f"There is no block called {quote(words[0])}. Blocks are "
                               f"{listing(BLOCK_NAMES, 'or')}. {hint}")
         orientation, squares, flip = "r0", [], False
         turned: str | None = None
@@ -617,7 +615,7 @@ class BlockBuster(Game[BlockState]):
                 flip = flip or bool(m.group(1))
                 turned = m.group(3)
             else:
-                raise InvalidMove(f"I don't know '{word}'. {hint}")
+                raise InvalidMove(f"I don't know {quote(word)}. {hint}")
         if len(squares) != 1:
             raise InvalidMove(f"Name one square for the block. {hint}")
         orientation = ("f" if flip else "r") + (turned or "0")

@@ -19,7 +19,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from rules.core import Event, Game, IllegalMove, InvalidMove, Outcome, State, listing, load_data
+from rules.core import (
+    Event,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    State,
+    listing,
+    load_data,
+    quote,
+)
 
 # --------------------------------------------------------------------------- components
 
@@ -705,6 +715,7 @@ class Crystallia(Game[CrystalliaState]):
     options_help: ClassVar[dict[str, str]] = {
         "advanced": "each player may flip platforms before play (5 spaces, 2 points each)",
     }
+    option_values: ClassVar[dict[str, tuple[str | bool, ...]]] = {"advanced": (True, False)}
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> CrystalliaState:
@@ -843,7 +854,7 @@ class Crystallia(Game[CrystalliaState]):
         if verb in COLOURS and len(words) == 1:
             verb, words = "gain", ["gain", *words]
         if verb not in VERBS:
-            raise InvalidMove(f"I don't know '{words[0]}'. {hint}")
+            raise InvalidMove(f"I don't know {quote(words[0])}. {hint}")
         rest = [w for w in words[1:] if w not in FILLER and w != "#"]
         squares = [w for w in rest if SQUARE_RE.match(w)]
         numbers = [w.lstrip("#") for w in rest if w.lstrip("#").isdigit()]
@@ -851,7 +862,7 @@ class Crystallia(Game[CrystalliaState]):
         unknown = [w for w in rest if w not in squares and w.lstrip("#") not in numbers
                    and w not in colours]
         if unknown:
-            raise InvalidMove(f"I don't know '{unknown[0]}'. {hint}")
+            raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
         shape = (len(squares), len(numbers), len(colours))
         wanted = {"take": (0, 1, 0), "place": (2, 0, 0), "move": (2, 0, 0),
                   "rotate": (2, 0, 0), "skip": (0, 0, 0), "gain": (0, 0, 1),

@@ -26,6 +26,7 @@ from rules.core import (
     State,
     listing,
     load_data,
+    quote,
 )
 
 # --------------------------------------------------------------------------- components
@@ -731,7 +732,7 @@ class CubeConquest(Game[CubeState]):
                    and w not in ("take", "for", "get")]
         hint = self.notation_hint(state, seat)
         if unknown:
-            raise InvalidMove(f"I don't know '{unknown[0]}'. {hint}")
+            raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
         shape = {"place": (1, 0), "move": (2, 1), "reinforce": (1, 1), "outpost": (1, 1),
                  "attack": (2, 0), "use": (0, 1), "pass": (0, 0)}
         if verb == "pick" and not squares and cards:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules import Event, Game, GameError, IllegalMove, InvalidMove, NotYourTurn
+from rules.core import quote
 
 GAME_IDS = sorted(rules.GAMES)
 MAX_MOVES = 20_000  # a random game that runs longer than this is a bug (no progress)
@@ -181,3 +182,22 @@ def test_unknown_options_are_refused_with_a_sentence(game_id: str) -> None:
     assert str(refusal.value).startswith(f"{game.name} has no option 'no-such-option'; it ")
     for name in game.options_help:  # every documented option has a description
         assert game.options_help[name]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_trailing_junk_is_blamed_not_the_move(game_id: str) -> None:
+    """'place b1 zq9' is refused for 'zq9', never as if 'place' were the unknown word; and a
+    long word typed is quoted short."""
+    game = rules.GAMES[game_id]
+    for state in POSITIONS[game_id]:
+        seat = min(game.to_act(state))
+        for move in game.legal_moves(state, seat)[:40]:
+            first = move.split()[0]
+            for junk in ("zq9", "b1", "x" * 200, "b1?", "#", "…", "(x)", "7", "with"):
+                try:
+                    game.play(state, seat, f"{move} {junk}")
+                except GameError as refused:
+                    message = str(refused)
+                    blame = message.replace(game.notation_hint(state, seat), "")
+                    assert quote(first) not in blame or quote(junk) in blame, message
+                    assert len(message) < 400 and "x" * 30 not in message, message

@@ -142,6 +142,14 @@ async def test_bad_option_text_gets_a_sentence_naming_the_option(tmp_path: Path)
             answer = said(await alice.slash(channel, "game new", game="cube-conquest",
                                             options=options))
             assert answer.startswith(sentence), answer
+        for options, sentence in (
+                ("advanced=²", "The option 'advanced' is a switch"),
+                ("advanced=" + "9" * 6000, "The option 'advanced' is a switch"),
+                ("advanced=x", "The option 'advanced' is a switch")):
+            answer = said(await alice.slash(channel, "game new", game="crystallia",
+                                            options=options))
+            assert answer.startswith(sentence), answer
+            assert len(answer) < 200
         assert not channel.history()  # nothing was opened
 
 
