@@ -60,6 +60,10 @@ def status(view: dict[str, Any]) -> tuple[str, str]:
         return (f"{acting} picks neutral tiles",
                 f"Leave {pending['short']} of {', '.join(pending['tiles'])} neutral: "
                 f"'neutral {pending['tiles'][0]}'.")
+    if view.get("last") is None:  # the opening: say who was drawn to start
+        starter = all_seats[view.get("first", view["turn"])].name
+        return (f"{starter} starts: place a tile",
+                "Drawn at random. Type 'place 2 at c3' (hand tile 2).")
     return f"{acting} to place a tile", "Type 'place 2 at c3' (hand tile 2), tokens: 'with death'."
 
 
@@ -75,6 +79,8 @@ def summary(view: dict[str, Any]) -> str:
             lead = f"{acting} to decide whether to rotate {pending['square']}"
         elif pending and pending["kind"] == "chaos":
             lead = f"{acting} to choose which tiles stay neutral"
+        elif view.get("last") is None:
+            lead = f"{acting} to place a tile, drawn at random to start"
         else:
             lead = f"{acting} to place a tile"
     scores = ", ".join(f"{s.spoken} {p}" for s, p in zip(all_seats, view["scores"], strict=False))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import (
@@ -25,6 +25,7 @@ from rules.core import (
     State,
     listing,
     load_data,
+    quote,
 )
 
 # --------------------------------------------------------------------------- components
@@ -120,6 +121,9 @@ class TilesState(State):
     placed: int  # tiles placed so far
     last: dict[str, Any] | None  # the last turn for the picture: seat, square, defeated ...
     result: str | None  # why the game ended
+    ran_out: bool = False  # a player needed a colour marker and had none (for the tallies)
+    first: int = 0  # the seat that placed first (drawn at set-up)
+    defeats: list[int] = field(default_factory=lambda: [0, 0])  # tiles each seat defeated
 
 
 def _score(state: TilesState, seat: int) -> int:
@@ -146,6 +150,7 @@ def _deal(players: int, seed: int) -> TilesState:
         state.stacks.append(stack)
         for _ in range(HAND_SIZE):
             state.hands[seat].append(stack.pop())
+    state.first = state.turn = state.rng().randrange(players)  # who places first
     return state
 
 
@@ -186,7 +191,7 @@ def _place(state: TilesState, seat: int, slot: int, square: int, power: str | No
     events = [Event(f"{colour(seat)} places {describe(tile)} on {SQUARES[square]}"
                     f"{with_power}.", kind="place",
                     data={"seat": seat, "square": SQUARES[square], "power": power})]
-    if power is not None:
+    if power is not None and power != "rotate":  # rotate is spent only when it turns a tile
         state.tokens[seat].remove(power)
     if power in ("death", "life"):
         state.token[square] = power
@@ -210,6 +215,7 @@ def _mark(state: TilesState, seat: int, square: int, events: list[Event]) -> Non
         state.marker[square] = seat
         return
     state.marker[square] = -1
+    state.ran_out = True
     events.append(Event(f"{colour(seat)} has no colour marker left: {SQUARES[square]} stays "
                         "neutral.", kind="neutral"))
 
@@ -243,6 +249,7 @@ def _defeat(state: TilesState, seat: int, source: int, target: int, attack: int,
     """A tile is defeated: capture it if it is a scoring tile that is not the attacker's."""
     assert state.last is not None
     state.last["defeated"].append(SQUARES[target])
+    state.defeats[seat] += 1
     text = (f"{SQUARES[source]} ({side_word(attack)}) defeats {SQUARES[target]} "
             f"({side_word(defence)})")
     if state.token[target] == "death":
@@ -261,6 +268,7 @@ def _defeat(state: TilesState, seat: int, source: int, target: int, attack: int,
             state.marker[target] = seat
         else:
             state.marker[target] = -1
+            state.ran_out = True
             text += f"; {colour(seat)} has no marker to put on it, so it is left neutral"
     return [Event(text + ".", kind="defeat",
                   data={"from": SQUARES[source], "square": SQUARES[target]})]
@@ -275,6 +283,7 @@ def _rotate(state: TilesState, seat: int, turn: int | None) -> list[Event]:
         sides = state.sides[square]
         state.sides[square] = sides[-1:] + sides[:-1] if turn == 1 else sides[1:] + sides[:1]
         state.rotating = False
+        state.tokens[seat].remove("rotate")
         way = "clockwise" if turn == 1 else "counter-clockwise"
         state.last["rotated"] = SQUARES[square]
         events.append(Event(f"{colour(seat)} turns {SQUARES[square]} {way} with the rotate "
@@ -305,6 +314,7 @@ def _chaos(state: TilesState, seat: int, square: int) -> list[Event]:
         wanting = [s for s, o in new.items() if o == owner]
         short = len(wanting) - state.markers[owner]
         if short > 0:
+            state.ran_out = True
             state.phase = "chaos"
             state.pending = {"colour": owner, "short": short, "new": new}
             have = state.markers[owner]
@@ -356,6 +366,9 @@ def _end_turn(state: TilesState, seat: int) -> list[Event]:
         events.append(Event(f"Death strikes {colour(seat)}: {what}.", kind="death",
                             data={"seat": seat, "squares": [SQUARES[j] for j in lost]}))
     state.struck = False
+    if state.rotating:
+        events.append(Event(f"No tile was turned: {colour(seat)} keeps the rotate token.",
+                            kind="rotate", data={"seat": seat}))
     state.rotating = False
     state.chain = []
     state.pending = None
@@ -396,7 +409,8 @@ class BattleTiles(Game[TilesState]):
         "it: your marker replaces theirs, and you keep theirs. Piercers beat all but "
         "barriers; barriers never lose and never attack. Once per turn, with a non-scoring "
         "tile, play a power token: rotate, chaos, death or life. When every tile is placed, "
-        "1 point per tile you own and per opponent marker you hold."
+        "1 point per tile you own and per opponent marker you hold; equal points, more "
+        "opponent markers held, then more tiles defeated. Who places first is drawn at random."
     )
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
@@ -416,16 +430,32 @@ class BattleTiles(Game[TilesState]):
         scores = tuple(_score(state, s) for s in range(state.players))
         best = max(scores)
         leaders = [s for s in range(state.players) if scores[s] == best]
+        # Equal points: more opponent markers held; then more tiles defeated in the game.
         most = max(state.held[s] for s in leaders)
-        winners = frozenset(s for s in leaders if state.held[s] == most)
+        holders = [s for s in leaders if state.held[s] == most]
+        most = max(state.defeats[s] for s in holders)
+        winners = frozenset(s for s in holders if state.defeats[s] == most)
         points = f"{best} point{'s' if best != 1 else ''}"
         if len(winners) > 1:
-            how = f"a draw at {points} each."
+            how, ending = f"a draw at {points} each.", "draw"
         else:
             (winner,) = winners
-            how = f"{colour(winner)} wins with {points} against {min(scores)}" + (
-                ", on more opponent markers held." if len(leaders) > 1 else ".")
-        return Outcome(scores, winners, f"{state.result} {how[0].upper()}{how[1:]}")
+            how = f"{colour(winner)} wins with {points} against {min(scores)}"
+            if len(holders) > 1:
+                defeats = "/".join(str(state.defeats[s]) for s in (winner, 1 - winner))
+                how += f", on more tiles defeated ({defeats})."
+            elif len(leaders) > 1:
+                how += ", on more opponent markers held."
+            else:
+                how += "."
+            ending = "tie-break" if len(leaders) > 1 else "points"
+        if state.ran_out:
+            ending += ", markers ran out"
+        return Outcome(scores, winners, f"{state.result} {how[0].upper()}{how[1:]}", ending)
+
+    def evaluate(self, state: TilesState, seat: int) -> float:
+        """The point difference: what a one-step look-ahead player maximises."""
+        return _score(state, seat) - _score(state, 1 - seat)
 
     # -- legal moves: canonical text -> what ``apply`` needs
 
@@ -492,7 +522,7 @@ class BattleTiles(Game[TilesState]):
             unknown = [w for w in rest if not (SQUARE_RE.match(w) or w.isdigit()
                                                or w in TOKEN_WORDS)]
             if unknown:
-                raise InvalidMove(f"I don't know '{unknown[0]}'. {hint}")
+                raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
             if len(powers) > 1:
                 raise InvalidMove(f"Only one power token can be used in a turn. {hint}")
             if len(squares) != 1 or len(numbers) != 1:
@@ -504,7 +534,7 @@ class BattleTiles(Game[TilesState]):
             unknown = [w for w in rest if w not in LEFT_WORDS | RIGHT_WORDS
                        and not SQUARE_RE.match(w)]
             if unknown:
-                raise InvalidMove(f"I don't know '{unknown[0]}'. {hint}")
+                raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
             if len(ways) != 1 or len(squares) > 1:
                 raise InvalidMove(f"Say which way to turn it. {hint}")
             if not squares:
@@ -576,6 +606,7 @@ class BattleTiles(Game[TilesState]):
         view: dict[str, Any] = {
             "game": self.id, "seat": seat, "players": state.players, "size": SIZE,
             "colours": COLOURS[: state.players], "phase": state.phase, "turn": state.turn,
+            "first": state.first, "defeats": list(state.defeats),
             "to_act": sorted(self.to_act(state)), "grid": grid,
             "markers": list(state.markers), "held": list(state.held),
             "tokens": [list(t) for t in state.tokens],
@@ -600,10 +631,11 @@ class BattleTiles(Game[TilesState]):
         rng = random.Random(f"determinize/{seed}")
         out.seed, out.draws = rng.randrange(2**31), 0
         for p in range(out.players):
-            if p == seat:
+            if p == seat:  # sorted first: the result depends only on what the seat sees
+                out.stacks[p] = sorted(out.stacks[p])
                 rng.shuffle(out.stacks[p])
                 continue
-            pool = out.stacks[p] + out.hands[p]
+            pool = sorted(out.stacks[p] + out.hands[p])
             rng.shuffle(pool)
             size = len(out.stacks[p])
             out.stacks[p], out.hands[p] = pool[:size], pool[size:]

@@ -112,9 +112,20 @@ def test_setup_deals_each_player_a_hand_of_3_from_their_own_shuffled_stack() -> 
         assert Counter(state.hands[seat] + state.stacks[seat]) == Counter(range(12))
     assert state.markers == [bt.MARKERS, bt.MARKERS] and state.held == [0, 0]
     assert state.tokens == [bt.TOKENS, bt.TOKENS]
-    assert GAME.to_act(state) == {RED} and state.phase == "place"
+    assert GAME.to_act(state) == {state.first} and state.phase == "place"
     orders = {tuple(GAME.new(players=2, seed=s).stacks[RED]) for s in range(5)}
     assert len(orders) == 5
+
+
+def test_who_places_first_is_drawn_at_set_up_and_shown_in_every_view() -> None:
+    states = [GAME.new(players=2, seed=s) for s in range(40)]
+    firsts = Counter(s.first for s in states)
+    assert firsts[RED] >= 10 and firsts[BLUE] >= 10
+    for state in states[:5]:
+        assert GAME.to_act(state) == {state.first} and state.turn == state.first
+        assert GAME.new(players=2, seed=state.seed).first == state.first  # from the seed
+        for seat in (None, RED, BLUE):
+            assert GAME.view(state, seat)["first"] == state.first
 
 
 def test_placing_lists_every_hand_tile_on_every_empty_square() -> None:
@@ -329,20 +340,36 @@ def test_rotate_turns_a_defeated_tile_before_its_chain_goes_on_straight(hand_til
     assert markers_on(kept) == {"c4": "R", "c5": "B"}
 
 
-def test_rotate_declined_waits_for_the_next_defeated_tile_and_is_spent_anyway(
-        hand_tiles: Any) -> None:
+def test_rotate_declined_waits_for_the_next_defeated_tile(hand_tiles: Any) -> None:
     red = hand_tiles(0, "5 5 1 1")
     state = position({"c4": "1 1 1 1", "d3": "1 1 1 1 *B"}, hands=[[red], [1]])
     paused, _ = GAME.play(state, RED, "place 1 at c3 with rotate")
     assert paused.pending == {"square": INDEX["c4"], "direction": 0}
+    assert "rotate" in paused.tokens[RED]  # not spent until a tile is turned
     again, _ = GAME.play(paused, RED, "no rotate")
     assert again.phase == "rotate" and again.pending is not None
     assert again.pending["square"] == INDEX["d3"]
     done, _ = GAME.play(again, RED, "rotate d3 left")
     assert done.sides[INDEX["d3"]] == [1, 1, 1, 1] and done.phase == "place"
+    assert done.tokens[RED] == ["chaos", "death", "life"]
+
+
+def test_the_rotate_token_is_spent_only_when_it_turns_a_tile(hand_tiles: Any) -> None:
+    """"The token is discarded from the game after use": played with a tile that defeats
+    nothing, or with every rotation declined, it was not used, and the player keeps it."""
+    red = hand_tiles(0, "5 5 1 1")
     quiet = position(hands=[[red], [1]])
-    after, _ = GAME.play(quiet, RED, "place 1 at c3 with rotate")  # nothing to defeat
-    assert after.tokens[RED] == ["chaos", "death", "life"] and GAME.to_act(after) == {BLUE}
+    after, events = GAME.play(quiet, RED, "place 1 at c3 with rotate")  # nothing to defeat
+    assert after.tokens[RED] == bt.TOKENS and GAME.to_act(after) == {BLUE}
+    assert "No tile was turned: Red keeps the rotate token." in [e.text for e in events]
+    state = position({"c4": "1 1 1 1", "d3": "1 1 1 1 *B"}, hands=[[red], [1]])
+    paused, _ = GAME.play(state, RED, "place 1 at c3 with rotate")
+    again, _ = GAME.play(paused, RED, "no rotate")
+    declined, events = GAME.play(again, RED, "no rotate")
+    assert declined.tokens[RED] == bt.TOKENS and GAME.to_act(declined) == {BLUE}
+    assert "No tile was turned: Red keeps the rotate token." in [e.text for e in events]
+    view = GAME.view(declined, None)
+    assert "rotate" in view["tokens"][RED]
 
 
 def test_chaos_replaces_the_attack_and_swaps_the_markers_at_the_corners(hand_tiles: Any
@@ -433,7 +460,27 @@ def test_the_game_ends_when_every_tile_is_placed_and_points_decide() -> None:
             "The game is over; start a new one to play again.")
 
 
-def test_equal_points_and_equal_captures_are_a_draw() -> None:
+def test_equal_points_and_markers_held_go_to_more_tiles_defeated() -> None:
+    state = position({"a1": "1 1 1 1 *R", "b1": "1 1 1 1 *B"}, hands=[[], [5]],
+                     stacks=[[], []], turn=BLUE, held=[1, 1], defeats=[6, 5])
+    after, _ = GAME.play(state, BLUE, "place 1 at e5")
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.scores == (2, 2) and outcome.winners == {RED}
+    assert outcome.reason.endswith("Red wins with 2 points against 2, on more tiles "
+                                   "defeated (6/5).")
+    assert outcome.ending == "tie-break"
+
+
+def test_a_defeat_counts_for_the_player_whose_turn_it_is(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "5 5 1 1")
+    state = position({"c4": "2 1 1 1 *R", "d3": "1 1 1 1", "c5": "1 1 1 1 *B"},
+                     hands=[[red], [1]], defeats=[2, 3])
+    after, _ = GAME.play(state, RED, "place 1 at c3")
+    assert after.defeats == [5, 3]  # c4 (its own), c5 in the chain, d3
+    assert GAME.view(after, None)["defeats"] == [5, 3]
+
+
+def test_equal_points_markers_held_and_defeats_are_a_draw() -> None:
     state = position({"a1": "1 1 1 1 *R", "b1": "1 1 1 1 *B"}, hands=[[], [5]],
                      stacks=[[], []], turn=BLUE)
     after, _ = GAME.play(state, BLUE, "place 1 at e5")

@@ -18,6 +18,7 @@ from PIL import Image
 
 import render
 import rules
+from render.battle_tiles import status
 from tests.pictures import pixels
 
 GAME = rules.GAMES["battle-tiles"]
@@ -147,3 +148,19 @@ def test_other_widths_scale(width: int) -> None:
     data = render.png("battle-tiles", GAME.view(samples()[-1], 1), width=width)
     with Image.open(io.BytesIO(data)) as image:
         assert image.width == width
+
+
+def test_the_opening_picture_says_who_was_drawn_to_start() -> None:
+    starts = {}
+    for seed in range(12):
+        state = GAME.new(2, seed)
+        view = GAME.view(state, None)
+        name = "Red" if state.first == 0 else "Blue"
+        assert status(view) == (f"{name} starts: place a tile",
+                                "Drawn at random. Type 'place 2 at c3' (hand tile 2).")
+        assert render.summary("battle-tiles", view).startswith(
+            f"Battle Tiles, {name} to place a tile, drawn at random to start.")
+        starts[state.first] = png(view)
+    assert len(starts) == 2 and starts[0] != starts[1]
+    after, _ = GAME.play(state, state.first, GAME.legal_moves(state, state.first)[0])
+    assert "starts" not in status(GAME.view(after, None))[0]
