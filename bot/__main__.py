@@ -18,13 +18,17 @@ import sys
 
 import discord
 
+from bot.store import StoreError
+
 log = logging.getLogger("boardroom")
 
 
 async def run(token: str) -> None:
     """Connect and serve until the connection closes or SIGTERM/SIGINT arrives."""
     from bot.app import create_bot
+    from bot.store import check_file
 
+    check_file()  # a damaged database stops the bot before it connects (StoreError)
     bot = create_bot(None)
     loop = asyncio.get_running_loop()
     signals = (signal.SIGTERM, signal.SIGINT)
@@ -88,6 +92,9 @@ def main() -> None:
         pass
     except discord.LoginFailure:
         log.error("Discord refused the token in DISCORD_TOKEN.")
+        raise SystemExit(1) from None
+    except StoreError as error:  # the database cannot be used: one sentence, no traceback
+        print(f"boardroom: {error}", file=sys.stderr)
         raise SystemExit(1) from None
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import render
 import rules
-from bot.store import ChannelBusy, GameRow, MoveRow, SeatRow, SeatTaken, Store
+from bot.store import ChannelBusy, GameRow, MoveRow, SeatRow, SeatTaken, Store, StoreError
 from rules.core import listing, normalize, quote
 
 log = logging.getLogger("boardroom.service")
@@ -40,11 +40,22 @@ Shown = tuple[Hashable, dict[str, Any]]  # a view, and what names it among pictu
 PICTURE_CACHE = 64  # pictures kept, keyed by what their view shows (``_shown``)
 
 
+SET_ASIDE = ("This channel's game could not be read from the database and has been set "
+             "aside; the bot's operator has been told. Open a new one with /game new.")
+
+
 class TableError(rules.GameError):
     """A table-level refusal (no table, busy channel, not seated, stale button...).
 
     ``str(error)`` is a sentence the player reads; nothing was changed.
     """
+
+
+class TableSetAside(TableError):
+    """The channel's table could not be read from the database and was set aside."""
+
+    def __init__(self) -> None:
+        super().__init__(SET_ASIDE)
 
 
 @dataclass(frozen=True)
@@ -284,6 +295,7 @@ class TableService:
         self.images = images
         self.shown = shown
         self._tables: dict[int, _Table] = {}
+        self._set_aside: set[int] = set()  # games set aside by this process (logged once)
         self._locks: dict[int, asyncio.Lock] = {}
         self._pictures: OrderedDict[Hashable, Picture] = OrderedDict()
         self._painters: ThreadPoolExecutor | None = None
@@ -307,9 +319,43 @@ class TableService:
     # ----------------------------------------------------------------- loading tables
 
     async def _load(self, row: GameRow) -> _Table:
+        """The table a stored row holds. A row that cannot be read (options or state that
+        are not valid JSON, a state ``game.load`` refuses, a game no longer known) is set
+        aside, and ``TableSetAside`` says so; every other table goes on."""
+        if row.damaged and row.status not in ("open", "playing") and (
+                row.announced >= row.version):
+            raise TableSetAside()  # set aside already
+        try:
+            if row.damaged:
+                raise ValueError(row.damaged)
+            return await self._read(row)
+        except StoreError:
+            raise  # the database, not the row: nothing to set aside
+        except Exception as error:
+            await self._put_aside(row, error)
+            raise TableSetAside() from None
+
+    async def _put_aside(self, row: GameRow, error: Exception) -> None:
+        """Set an unreadable table aside: logged once, marked in the store (which frees
+        its channel), and forgotten here."""
+        current = self._tables.get(row.channel_id)
+        if current is not None and current.id == row.id:
+            del self._tables[row.channel_id]
+        if row.id in self._set_aside:
+            return
+        self._set_aside.add(row.id)
+        log.error("Game %s in channel %s could not be read from the database and is set "
+                  "aside (%s: %s); its rows stay in the file", row.id, row.channel_id,
+                  type(error).__name__, error)
+        try:
+            await self.store.set_aside(row.id, f"{type(error).__name__}: {error}")
+        except Exception:
+            log.exception("Could not mark game %s as set aside", row.id)
+
+    async def _read(self, row: GameRow) -> _Table:
         game = rules.GAMES.get(row.game)
         if game is None:
-            raise TableError(f"This channel's game ({row.game}) is no longer available.")
+            raise ValueError(f"there is no game called {row.game!r}")
         table = _Table(id=row.id, channel_id=row.channel_id, game=game, options=row.options,
                        status=row.status, opener_id=row.opener_id,
                        seats=await self.store.seats(row.id), seed=row.seed,
@@ -327,6 +373,8 @@ class TableService:
         row = await self.store.active_game(channel_id)
         if row is None:
             latest = await self.store.latest_game(channel_id)
+            if latest is not None and latest.damaged:
+                raise TableSetAside()
             if latest is not None and latest.status in ("over", "ended"):
                 raise TableError("The game in this channel is over; open a new one with "
                                  "/game new.")
@@ -873,11 +921,22 @@ class TableService:
 
         Computer players who were due to move when the process stopped move first. Each
         reply is rebuilt by replaying the log: events are a pure function of the moves.
+        A table that cannot be read is set aside, and its channel is told so once (first
+        in the list); every other table goes on.
         """
+        told: dict[int, tuple[int, Reply]] = {}  # game -> its channel's set-aside notice
+
+        def set_aside(row: GameRow) -> None:
+            told.setdefault(row.id, (row.channel_id, Reply(
+                public=SET_ASIDE, version=row.version, game=row.id, over=True)))
+
         for row in await self.store.games(statuses=("playing",)):
             async with self._lock(row.channel_id):
                 try:
                     table = await self._active(row.channel_id)
+                except TableSetAside:
+                    set_aside(row)
+                    continue
                 except TableError:
                     continue
                 if table.id == row.id and table.status == "playing":
@@ -887,9 +946,11 @@ class TableService:
             async with self._lock(row.channel_id):
                 try:
                     out.append((row.channel_id, await self._catch_up(row)))
+                except TableSetAside:
+                    set_aside(row)
                 except TableError:
                     log.warning("Game %s can no longer be shown", row.id)
-        return out
+        return [*told.values(), *out]
 
     async def _catch_up(self, row: GameRow) -> Reply:
         """The reply for versions ``announced + 1 .. version`` of a stored game."""

@@ -16,16 +16,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
+
+import rules
+
+log = logging.getLogger("boardroom.store")
+_T = TypeVar("_T")
 
 ENV_VAR = "BOARDROOM_DB"
 SYNC_VAR = "BOARDROOM_DB_SYNC"
@@ -36,6 +42,8 @@ DEFAULT_PATH = "boardroom.db"
 ACTIVE = ("open", "playing")
 FLUSH_DELAY = 0.25  # seconds a delivered mark may wait to be written with others
 MOVE_BATCH = 200  # moves written by one statement at most
+QUICK_CHECK_BYTES = 64 * 1024 * 1024  # files up to this size are checked page by page at open
+REPORT_EVERY = 300.0  # seconds between two log lines about the same database trouble
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the move log.
@@ -100,11 +108,67 @@ MIGRATIONS: list[str] = [
         SELECT RAISE(ABORT, 'the move log is append-only');
     END;
     """,
+    # 2: a table whose stored row could not be read is set aside (``Store.set_aside``):
+    # why, in ``damaged``; its status becomes 'ended' so that the channel is free again.
+    """
+    ALTER TABLE games ADD COLUMN damaged TEXT;
+    """,
 ]
 
 
 class StoreError(Exception):
-    """The database cannot be used (for example, a newer Boardroom wrote it)."""
+    """The database cannot be used (for example, a newer Boardroom wrote it).
+
+    ``str(error)`` is a sentence for the bot's operator.
+    """
+
+
+class DamagedDatabase(StoreError):
+    """The file exists but is not a whole SQLite database: empty, truncated, or another
+    kind of file. The bot refuses to start over it (it never starts afresh over a file)."""
+
+    def __init__(self, path: str, what: str) -> None:
+        super().__init__(
+            f"The database file {path} {what}, so Boardroom did not start. Restore the file "
+            "from a backup (see 'A damaged or full database' in bot/README.md), or move it "
+            "away to start with an empty database.")
+        self.path = path
+
+
+class StoreUnavailable(StoreError, rules.GameError):
+    """The database refused a statement for now: the disk or the file-size limit is full,
+    another process held its lock past the timeout, or the file cannot be written.
+
+    Nothing was changed (the statement's transaction was rolled back). ``str(error)`` is
+    a sentence a player can read; ``kind`` is 'full', 'busy' or 'unwritable'.
+    """
+
+    def __init__(self, kind: str, sentence: str) -> None:
+        super().__init__(sentence)
+        self.kind = kind
+
+
+# SQLite's primary result codes that mean "not now" rather than "never".
+_UNAVAILABLE = {
+    sqlite3.SQLITE_FULL: ("full", "The game's database is full right now, so nothing was "
+                                  "changed; please try again later."),
+    sqlite3.SQLITE_BUSY: ("busy", "The game's database is busy right now, so nothing was "
+                                  "changed; please try again in a moment."),
+    sqlite3.SQLITE_LOCKED: ("busy", "The game's database is busy right now, so nothing was "
+                                    "changed; please try again in a moment."),
+    sqlite3.SQLITE_IOERR: ("unwritable", "The game's database can't be written right now, "
+                                         "so nothing was changed; please try again later."),
+    sqlite3.SQLITE_READONLY: ("unwritable", "The game's database can't be written right "
+                                            "now, so nothing was changed; please try again "
+                                            "later."),
+}
+_DAMAGED = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+def _code(error: sqlite3.Error) -> int:
+    """SQLite's primary result code of an error (-1 when it carries none)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else -1
 
 
 class ChannelBusy(Exception):
@@ -134,6 +198,7 @@ class GameRow:
     updated: float
     started: float | None
     finished: float | None
+    damaged: str | None = None  # why the table was set aside (``Store.set_aside``)
 
 
 @dataclass(frozen=True)
@@ -153,11 +218,21 @@ class MoveRow:
 
 
 _GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, seed, state, "
-                 "version, announced, created, updated, started, finished")
+                 "version, announced, created, updated, started, finished, damaged")
 
 
 def _game(row: Any) -> GameRow:
-    return GameRow(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:])
+    """A row as read. Options that are not a JSON object leave the row readable, marked
+    damaged, so that one bad row cannot stop a query over every table."""
+    try:
+        options = json.loads(row[4])
+        damaged = row[15] if isinstance(options, dict) else "its options are not an object"
+    except (TypeError, ValueError):
+        options, damaged = {}, "its options are not valid JSON"
+    if not isinstance(options, dict):
+        options = {}
+    return GameRow(row[0], row[1], row[2], row[3], options, row[5], row[6], row[7], row[8],
+                   row[9], row[10], row[11], row[12], row[13], row[14], damaged)
 
 
 # A move as written: (game id, state, seat, text, time, status, finished, from version).
@@ -190,13 +265,21 @@ def default_path() -> str:
 
 
 class Store:
-    """The database. Open with ``await Store.open(path)``; close with ``await store.close()``."""
+    """The database. Open with ``await Store.open(path)``; close with ``await store.close()``.
+
+    Every access is one job on aiosqlite's thread (``_run``): the statements of a job, its
+    cursors and, for a write of several statements, its whole ``BEGIN IMMEDIATE`` ..
+    ``COMMIT``, run there one after the other, and no sqlite3 cursor ever reaches the event
+    loop's thread. So no other task's statement can land inside a transaction, a cancelled
+    caller cannot leave a transaction open, and no statement is reset or finalised from
+    another thread while the worker steps it (see bot/README.md, "One connection").
+    """
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self.db = db
         self.path = path
-        # One connection carries every statement; this lock keeps a multi-statement
-        # transaction from taking in another task's statement half-way through.
+        # One connection carries every statement; this lock keeps the jobs of ``_run`` and
+        # the (test-only) ``transaction`` from overlapping.
         self._lock = asyncio.Lock()
         self._delivered: set[tuple[int, int]] = set()  # (game, version) not yet written
         self._flush_timer: asyncio.TimerHandle | None = None
@@ -204,6 +287,7 @@ class Store:
         # Moves waiting to be written, and the task writing them (see ``commit_move``).
         self._moves: list[tuple[_Move, asyncio.Future[bool]]] = []
         self._mover: asyncio.Task[None] | None = None
+        self._reported: dict[str, float] = {}  # trouble kind -> when it was last logged
 
     @classmethod
     async def open(cls, path: str | None = None, *, synchronous: str | None = None) -> Store:
@@ -212,20 +296,38 @@ class Store:
         ``synchronous`` (else ``$BOARDROOM_DB_SYNC``, else NORMAL): with NORMAL a committed
         move survives any crash or kill of the process; FULL also syncs the journal at every
         commit, so it survives a power cut too, at a lower rate of moves.
+
+        Only a path where no file exists starts an empty database. A file that is empty,
+        truncated or not SQLite raises ``DamagedDatabase``, whose sentence names the file.
         """
         synchronous = (synchronous or os.environ.get(SYNC_VAR) or "NORMAL").upper()
         if synchronous not in ("FULL", "NORMAL"):
             raise StoreError(f"{SYNC_VAR} must be FULL or NORMAL, not {synchronous!r}.")
         path = path or default_path()
+        size = _check_file(path)
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             # Fetched, not just executed: a pragma that answers a row (journal_mode) would
             # otherwise stay "in progress" and block the migrations' COMMIT.
             await db.execute_fetchall("PRAGMA busy_timeout = 10000")
+            if 0 < size <= QUICK_CHECK_BYTES:  # before anything is written to the file
+                found = [str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check(3)")]
+                if found != ["ok"]:
+                    raise DamagedDatabase(path, "is damaged (SQLite's check says: "
+                                                f"{'; '.join(found)[:200]})")
             await db.execute_fetchall("PRAGMA journal_mode = WAL")
             await db.execute_fetchall(f"PRAGMA synchronous = {synchronous}")
             await db.execute_fetchall("PRAGMA foreign_keys = ON")
             await migrate(db)
+        except sqlite3.Error as error:
+            await db.close()
+            if _code(error) in _DAMAGED:
+                raise DamagedDatabase(path, f"is damaged ({error})") from None
+            if _code(error) in _UNAVAILABLE:
+                raise StoreError(f"The database file {path} could not be opened: {error}. "
+                                 "Nothing was changed; try again once it is free (another "
+                                 "process may hold it) or has space.") from None
+            raise
         except BaseException:
             await db.close()
             raise
@@ -234,37 +336,73 @@ class Store:
     async def close(self) -> None:
         if self._mover is not None:
             await self._mover
-        await self.flush()
+        await self._flush_quietly()
         for task in list(self._flushing):
             await task
         await self.db.close()
 
+    # -- running statements
+
+    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """``work(connection)`` as one job on aiosqlite's thread, alone on the connection.
+
+        A caller cancelled while it waits does not cut the job short: it runs whole before
+        any later one. Errors that mean "not now" (disk full, file-size limit, lock held
+        past the timeout, unwritable file) come back as ``StoreUnavailable``.
+        """
+        async with self._lock:
+            return await self._job(work)
+
+    async def _job(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """``_run`` for a caller that holds the store's lock already."""
+        try:
+            # aiosqlite's one worker thread runs the queued jobs in order; ``_execute``
+            # queues a plain function there (its public calls hand cursors back to this
+            # thread, which is what this store avoids).
+            return await _on_worker(self.db, work)
+        except sqlite3.Error as error:
+            trouble = self._unavailable(error)
+            if trouble is None:
+                raise
+            raise trouble from error
+
+    def _unavailable(self, error: sqlite3.Error) -> StoreUnavailable | None:
+        """The sentence for a "not now" error (logged once per kind per few minutes)."""
+        found = _UNAVAILABLE.get(_code(error))
+        if found is None:
+            return None
+        kind, sentence = found
+        now = time.monotonic()
+        if now - self._reported.get(kind, -REPORT_EVERY) >= REPORT_EVERY:
+            self._reported[kind] = now
+            log.error("The database %s refused a write (%s: %s); players are told to try "
+                      "again later, and other tables go on. (Logged once per %d minutes.)",
+                      self.path, kind, error, REPORT_EVERY // 60)
+        return StoreUnavailable(kind, sentence)
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """Several statements as one write transaction (BEGIN IMMEDIATE), on the connection
-        it yields; no other statement of this store runs until it ends."""
+        it yields; no other statement of this store runs until it ends. (For tests and
+        tools: the store's own writes are jobs of ``_run``.)"""
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
+                await self.db.execute_fetchall("BEGIN IMMEDIATE")
                 yield self.db
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                # Shielded: a second cancellation cannot leave the transaction open.
+                await asyncio.shield(_on_worker(self.db, _rollback))
                 raise
-            await self.db.execute("COMMIT")
+            await asyncio.shield(self.db.execute_fetchall("COMMIT"))
 
     async def _rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
         if self._delivered:
-            await self.flush()  # reads see every delivered mark made so far
-        async with self._lock:
-            return list(await self.db.execute_fetchall(sql, parameters))
+            await self._flush_quietly()  # reads see every delivered mark made so far
+        return await self._run(lambda db: _fetch(db, sql, parameters))
 
     async def _write(self, sql: str, parameters: tuple[Any, ...] = ()) -> int:
         """Run one statement (its own transaction); how many rows it changed."""
-        async with self._lock:
-            # (The cursor holds no rows to finalise: closing it would cost a round trip.)
-            cursor = await self.db.execute(sql, parameters)
-            changed: int = cursor.rowcount
-            return changed
+        return await self._run(lambda db: _change(db, sql, parameters))
 
     # -- tables
 
@@ -272,19 +410,23 @@ class Store:
                           options: dict[str, Any], opener_id: int, opener_name: str) -> GameRow:
         """A new open table with the opener in seat 0; ``ChannelBusy`` if one is active."""
         now = time.time()
+
+        def create(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
+                "INSERT INTO games (channel_id, guild_id, game, options, opener_id, "
+                "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (channel_id, guild_id, game, json.dumps(options), opener_id, now, now))
+            game_id = int(cursor.lastrowid or 0)
+            cursor.close()
+            _change(db, "INSERT INTO seats (game_id, seat, user_id, name, kind) "
+                        "VALUES (?, 0, ?, ?, 'human')", (game_id, opener_id, opener_name))
+            return game_id
+
         try:
-            async with self.transaction() as db:
-                cursor = await db.execute(
-                    "INSERT INTO games (channel_id, guild_id, game, options, opener_id, "
-                    "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (channel_id, guild_id, game, json.dumps(options), opener_id, now, now))
-                game_id = cursor.lastrowid
-                await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, name, kind) "
-                    "VALUES (?, 0, ?, ?, 'human')", (game_id, opener_id, opener_name))
+            game_id = await self._run(lambda db: _transaction(db, create))
         except sqlite3.IntegrityError as error:
             raise ChannelBusy(str(error)) from error
-        row = await self.game(int(game_id or 0))
+        row = await self.game(game_id)
         assert row is not None
         return row
 
@@ -321,6 +463,17 @@ class Store:
             "AND status IN ('playing', 'over') ORDER BY id")
         return [_game(r) for r in rows]
 
+    async def set_aside(self, game_id: int, why: str) -> None:
+        """Put aside a table whose row cannot be read: it keeps its rows and log, says
+        ``why`` in ``damaged``, frees its channel (an active table becomes 'ended') and
+        leaves the outbox."""
+        now = time.time()
+        await self._write(
+            "UPDATE games SET damaged = ?, announced = version, updated = ?, "
+            "finished = COALESCE(finished, ?), status = CASE WHEN status IN "
+            "('open', 'playing') THEN 'ended' ELSE status END WHERE id = ?",
+            (why[:500] or "unreadable", now, now, game_id))
+
     # -- seats
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -341,14 +494,16 @@ class Store:
 
     async def remove_seat(self, game_id: int, seat: int) -> None:
         """Free a seat before the start; later seats move up so seats stay 0..n-1."""
-        async with self.transaction() as db:
-            await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?",
-                             (game_id, seat))
+
+        def remove(db: sqlite3.Connection) -> None:
+            _change(db, "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
             # Two steps so the primary key never sees two rows with one seat number.
-            await db.execute(
-                "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?", (game_id, seat))
-            await db.execute(
-                "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
+            _change(db, "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?",
+                    (game_id, seat))
+            _change(db, "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0",
+                    (game_id,))
+
+        await self._run(lambda db: _transaction(db, remove))
 
     # -- state
 
@@ -369,6 +524,7 @@ class Store:
         False (and nothing written) unless the game is running at exactly ``version``.
         Committed when this returns: moves of other games waiting at the same time are
         written by the same statement (one transaction, one round trip for all of them).
+        ``StoreUnavailable`` if the database refused it for now (nothing written).
         """
         now = time.time()
         move: _Move = (game_id, state, seat, text, now, "over" if over else "playing",
@@ -404,17 +560,26 @@ class Store:
             self._mover = None
 
     async def _write_batch(self, batch: list[tuple[_Move, asyncio.Future[bool]]]) -> None:
-        """One statement for the batch; each waiting caller learns whether its move was."""
+        """One statement for the batch (the caller holds the store's lock); each waiting
+        caller learns whether its move was written."""
+        moves = [move for move, _ in batch]
         try:
             if len(batch) == 1:
-                game_id, state, seat, text, now, status, finished, version = batch[0][0]
-                cursor = await self.db.execute(_MOVE_SQL, (
-                    state, seat, text, now, status, finished, game_id, version))
-                changed = {game_id} if cursor.rowcount == 1 else set()
+                game_id, state, seat, text, now, status, finished, version = moves[0]
+                parameters: tuple[Any, ...] = (
+                    state, seat, text, now, status, finished, game_id, version)
+                count = await self._job(lambda db: _change(db, _MOVE_SQL, parameters))
+                changed = {game_id} if count == 1 else set()
             else:
-                rows = await self.db.execute_fetchall(
-                    _moves_sql(len(batch)), [value for move, _ in batch for value in move])
-                changed = {row[0] for row in rows}
+                sql = _moves_sql(len(batch))
+                values = tuple(value for move in moves for value in move)
+                changed = {row[0] for row in await self._job(
+                    lambda db: _fetch(db, sql, values))}
+        except StoreUnavailable as error:
+            for _, written in batch:  # nothing of the batch was written, nor would be alone
+                if not written.done():
+                    written.set_exception(error)
+            return
         except Exception as error:
             if len(batch) == 1:
                 if not batch[0][1].done():
@@ -455,22 +620,36 @@ class Store:
             self._flush_timer = loop.call_later(FLUSH_DELAY, self._flush_later)
 
     def _flush_later(self) -> None:
-        task = asyncio.ensure_future(self.flush())
+        task = asyncio.ensure_future(self._flush_quietly())
         self._flushing.add(task)
         task.add_done_callback(self._flushing.discard)
 
     async def flush(self) -> None:
-        """Write the delivered marks still held in memory."""
+        """Write the delivered marks still held in memory (kept for later if the database
+        refuses them now: ``StoreUnavailable``)."""
         if self._flush_timer is not None:
             self._flush_timer.cancel()
             self._flush_timer = None
         if not self._delivered:
             return
         marks, self._delivered = sorted(self._delivered), set()
-        async with self.transaction() as db:
-            await db.executemany(
-                "UPDATE games SET announced = ? WHERE id = ? AND version >= ? "
-                "AND announced < ?", [(v, game_id, v, v) for game_id, v in marks])
+        rows = [(v, game_id, v, v) for game_id, v in marks]
+
+        def write(db: sqlite3.Connection) -> None:
+            db.executemany("UPDATE games SET announced = ? WHERE id = ? AND version >= ? "
+                           "AND announced < ?", rows).close()
+
+        try:
+            await self._run(lambda db: _transaction(db, write))
+        except BaseException:
+            self._delivered.update(marks)
+            raise
+
+    async def _flush_quietly(self) -> None:
+        """``flush``, but a database refusing writes for now does not stop a read: the
+        marks wait for the next flush (at worst a reply is posted twice after a restart)."""
+        with suppress(StoreUnavailable):
+            await self.flush()
 
     # -- the log
 
@@ -479,6 +658,89 @@ class Store:
             "SELECT version, seat, text, time FROM moves WHERE game_id = ? ORDER BY version",
             (game_id,))
         return [MoveRow(*r) for r in rows]
+
+
+# Jobs' helpers: they run on aiosqlite's thread, and close every cursor there.
+
+async def _on_worker(db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], _T]) -> _T:
+    """``work(connection)`` on the connection's own thread, after the jobs queued before."""
+    result: _T = await db._execute(work, db._conn)  # type: ignore[no-untyped-call]
+    return result
+
+
+def _fetch(db: sqlite3.Connection, sql: str, parameters: Any) -> list[Any]:
+    cursor = db.execute(sql, parameters)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
+def _change(db: sqlite3.Connection, sql: str, parameters: Any) -> int:
+    cursor = db.execute(sql, parameters)
+    changed = cursor.rowcount
+    cursor.close()
+    return changed
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    if db.in_transaction:
+        db.execute("ROLLBACK").close()
+
+
+def _transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], _T]) -> _T:
+    """``work`` in one BEGIN IMMEDIATE .. COMMIT; rolled back whole if anything fails (SQLite
+    may already have rolled back by itself, after a full disk for instance)."""
+    db.execute("BEGIN IMMEDIATE").close()
+    try:
+        result = work(db)
+        db.execute("COMMIT").close()
+    except BaseException:
+        _rollback(db)
+        raise
+    return result
+
+
+def check_file(path: str | None = None) -> None:
+    """Refuse (``DamagedDatabase``) an existing database file that is empty, truncated or
+    not SQLite, without opening it or creating anything: for a check before connecting."""
+    _check_file(path or default_path())
+
+
+def _check_file(path: str) -> int:
+    """The file's size (0: none yet), after checking that an existing file looks like a
+    whole SQLite database: its 100-byte header, and its size against the page count the
+    header gives. Costs one read of 100 bytes."""
+    if path == ":memory:" or path.startswith("file:"):
+        return 0
+    if not os.path.exists(path):
+        return 0
+    if os.path.isdir(path):
+        raise StoreError(f"The database path {path} is a directory, not a file.")
+    try:
+        with open(path, "rb") as file:
+            header = file.read(100)
+            size = os.fstat(file.fileno()).st_size
+    except OSError as error:
+        raise StoreError(f"The database file {path} could not be read: {error}.") from None
+    if size == 0:
+        raise DamagedDatabase(path, "is empty (0 bytes)")
+    if not header.startswith(b"SQLite format 3\x00"):
+        raise DamagedDatabase(path, "is not a SQLite database")
+    if len(header) < 100:
+        raise DamagedDatabase(path, f"is truncated (only {size} bytes)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        raise DamagedDatabase(path, "is not a SQLite database (its header is damaged)")
+    pages = int.from_bytes(header[28:32], "big")
+    counted = header[24:28] == header[92:96]  # the header's page count is up to date
+    wal = path + "-wal"
+    pending = os.path.exists(wal) and os.path.getsize(wal) > 0  # may finish a checkpoint
+    if counted and not pending and size < pages * page_size:
+        raise DamagedDatabase(path, f"is truncated ({size} bytes, where its header counts "
+                                    f"{pages} pages of {page_size} bytes)")
+    return size + (os.path.getsize(wal) if os.path.exists(wal) else 0)
 
 
 async def schema_version(db: aiosqlite.Connection) -> int:

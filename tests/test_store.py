@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
 import pytest
 
+import rules
 from bot import store as store_module
-from bot.store import ChannelBusy, SeatTaken, Store, StoreError
+from bot.service import SET_ASIDE, TableError, TableService
+from bot.store import ChannelBusy, DamagedDatabase, SeatTaken, Store, StoreError, StoreUnavailable
 
 
 @pytest.fixture
@@ -288,3 +294,258 @@ async def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> Non
         raw.execute("PRAGMA user_version = 99")
     with pytest.raises(StoreError, match="newer Boardroom"):
         await Store.open(path)
+
+
+# -- A damaged or full database (issue 17, items 5-7)
+
+
+async def test_an_empty_file_is_refused_never_started_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    path.touch()
+    with pytest.raises(DamagedDatabase, match="empty") as info:
+        await Store.open(str(path))
+    assert str(path) in str(info.value) and "backup" in str(info.value)
+    assert path.stat().st_size == 0  # nothing was written over it
+
+
+async def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("these are my notes, not a database\n" * 10)
+    with pytest.raises(DamagedDatabase, match="not a SQLite database"):
+        await Store.open(str(path))
+
+
+async def test_a_truncated_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cut.db"
+    opened = await Store.open(str(path))
+    await started_games(opened, 200)
+    await opened.close()  # the last connection checkpoints the journal into the file
+    whole = path.read_bytes()
+    assert len(whole) > 8192 and not (tmp_path / "cut.db-wal").exists()
+    for size in (len(whole) // 2, 60):
+        path.write_bytes(whole[:size])
+        with pytest.raises(DamagedDatabase, match="truncated") as info:
+            await Store.open(str(path))
+        assert str(path) in str(info.value)
+    path.write_bytes(whole)  # the whole file opens again
+    again = await Store.open(str(path))
+    assert len(await again.games()) == 200
+    await again.close()
+
+
+def test_python_m_bot_says_the_database_is_damaged_in_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    path.touch()
+    env = {**os.environ, "DISCORD_TOKEN": "not-a-real-token", "BOARDROOM_DB": str(path)}
+    done = subprocess.run([sys.executable, "-m", "bot"], env=env, capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"The database file {path} is empty" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+async def a_move(service: TableService, channel: int) -> None:
+    user = (await service.waiting(channel))[0][0]
+    await service.play(channel, user, (await service.legal_moves(channel, user))[0])
+
+
+async def damaged_tables(tmp_path: Path) -> tuple[str, list[int]]:
+    """A file with three running tables (channels 1-3), a move each; then table 2's state
+    is not JSON and table 3's game is unknown."""
+    path = str(tmp_path / "d.db")
+    opened = await Store.open(path)
+    service = TableService(opened, images=False)
+    ids = []
+    for channel in (1, 2, 3):
+        await service.open(channel, None, 10, "Ann", "cube-conquest")
+        await service.join(channel, 11, "Bob")
+        reply = await service.start(channel, 10, seed=channel)
+        await a_move(service, channel)
+        ids.append(reply.game)
+    await opened.db.execute("UPDATE games SET state = ? WHERE id = ?", ('{"cut', ids[1]))
+    await opened.db.execute("UPDATE games SET game = 'gone-game' WHERE id = ?", (ids[2],))
+    await opened.close()
+    return path, ids
+
+
+async def test_an_unreadable_table_is_set_aside_and_the_others_go_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path, ids = await damaged_tables(tmp_path)
+    opened = await Store.open(path)
+    try:
+        service = TableService(opened, images=False)
+        with caplog.at_level("ERROR", logger="boardroom.service"):
+            replies = await service.undelivered()
+        told = [(channel, r.public) for channel, r in replies if r.public == SET_ASIDE]
+        assert sorted(told) == [(2, SET_ASIDE), (3, SET_ASIDE)]
+        assert {channel for channel, r in replies} == {1, 2, 3}  # table 1's moves too
+        logged = [r for r in caplog.records if "set aside" in r.getMessage()]
+        assert sorted(str(ids[1]) in r.getMessage() or str(ids[2]) in r.getMessage()
+                      for r in logged) == [True, True]
+        for _, reply in replies:
+            await service.delivered(reply)
+        assert await service.undelivered() == []  # told once, not at every start
+        # Table 1 plays on; channels 2 and 3 say why, then take a new table.
+        await a_move(service, 1)
+        for channel in (2, 3):
+            for call in (service.board(channel), service.play(channel, 11, "pass")):
+                with pytest.raises(TableError) as info:
+                    await call
+                assert str(info.value) == SET_ASIDE
+            await service.open(channel, None, 10, "Ann", "cube-conquest")
+        stored = await opened.game(ids[1])
+        assert stored is not None and stored.status == "ended" and stored.damaged
+        assert len(await opened.moves(ids[1])) == 1  # its rows stay in the file
+    finally:
+        await opened.close()
+
+
+async def test_a_row_whose_options_are_not_json_does_not_stop_the_others(
+        tmp_path: Path) -> None:
+    opened = await Store.open(str(tmp_path / "o.db"))
+    try:
+        first = await opened.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+        second = await opened.create_game(2, None, "cube-conquest", {}, 5, "Ann")
+        await opened.db.execute("UPDATE games SET options = 'nope' WHERE id = ?", (first.id,))
+        rows = await opened.games()
+        assert [(r.id, bool(r.damaged)) for r in rows] == [(first.id, True), (second.id, False)]
+        service = TableService(opened, images=False)
+        with pytest.raises(TableError, match="set aside"):
+            await service.join(1, 6, "Bob")
+        await service.join(2, 6, "Bob")
+    finally:
+        await opened.close()
+
+
+async def full_after_setup(store: Store) -> TableService:
+    """Two running tables, then a database that cannot grow by one page."""
+    service = TableService(store, images=False)
+    for channel in (1, 2):
+        await service.open(channel, None, 10, "Ann", "cube-conquest")
+        await service.join(channel, 11, "Bob")
+        await service.start(channel, 10, seed=channel)
+    pages = (await store.db.execute_fetchall("PRAGMA page_count"))[0][0]  # type: ignore[index]
+    await store.db.execute_fetchall(f"PRAGMA max_page_count = {pages}")
+    return service
+
+
+async def test_a_full_database_says_so_and_changes_nothing(
+        store: Store, caplog: pytest.LogCaptureFixture) -> None:
+    service = await full_after_setup(store)
+    with caplog.at_level("ERROR", logger="boardroom.store"):
+        refusals = []
+        for channel in range(100, 160):  # new tables until the file is full
+            try:
+                await service.open(channel, None, 10, "Ann", "cube-conquest")
+            except StoreUnavailable as error:
+                refusals.append((channel, error))
+        assert refusals, "the database never filled up"
+        for channel, refusal in refusals:
+            assert isinstance(refusal, rules.GameError) and refusal.kind == "full"
+            assert str(refusal) == ("The game's database is full right now, so nothing was "
+                                    "changed; please try again later.")
+            assert await store.active_game(channel) is None  # nothing half-made
+        # Moves fail the same way and leave the table where it was, in memory and stored.
+        stuck = None
+        for _ in range(400):
+            user = (await service.waiting(1))[0][0]
+            move = (await service.legal_moves(1, user))[0]
+            version = (await store.game(1)).version  # type: ignore[union-attr]
+            try:
+                await service.play(1, user, move)
+            except StoreUnavailable:
+                stuck = (user, move, version)
+                break
+        assert stuck is not None, "no move was refused"
+        user, move, version = stuck
+        row = await store.game(1)
+        assert row is not None and row.version == version
+        assert len(await store.moves(1)) == version - 1
+    logged = [r for r in caplog.records if "refused a write" in r.getMessage()]
+    assert len(logged) == 1  # once, not once per refusal
+    # Space comes back: the same move plays, and the other table too.
+    await store.db.execute_fetchall("PRAGMA max_page_count = 1073741823")
+    await service.play(1, user, move)
+    assert (await store.game(1)).version == version + 1  # type: ignore[union-attr]
+    await a_move(service, 2)
+
+
+async def test_a_lock_held_past_the_timeout_says_busy(tmp_path: Path) -> None:
+    path = str(tmp_path / "busy.db")
+    opened = await Store.open(path)
+    try:
+        service = TableService(opened, images=False)
+        await service.open(1, None, 10, "Ann", "cube-conquest")
+        await opened.db.execute_fetchall("PRAGMA busy_timeout = 50")
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        try:
+            with pytest.raises(StoreUnavailable, match="busy right now") as info:
+                await service.join(1, 11, "Bob")
+            assert info.value.kind == "busy"
+            assert [s.name for s in await opened.seats(1)] == ["Ann"]  # reads still work
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        await service.join(1, 11, "Bob")
+    finally:
+        await opened.close()
+
+
+FILL = """
+import asyncio, resource, sys
+from bot.store import Store, StoreUnavailable
+
+async def main(path):
+    store = await Store.open(path)
+    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.start_game(row.id, 1, "{}")
+    resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+    try:
+        for version in range(1, 100_000):
+            await store.commit_move(row.id, version, 0, "x" * 500, "{}")
+    except StoreUnavailable as error:
+        print("refused:", error.kind, "|", error)
+        print("version:", (await store.game(row.id)).version, len(await store.moves(row.id)))
+    await store.close()
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def test_a_file_size_limit_says_so(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", FILL, str(tmp_path / "limit.db")],
+                          capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0, done.stderr
+    kind = done.stdout.split("refused: ")[1].split(" |")[0]
+    assert kind in ("full", "unwritable"), done.stdout
+    assert "so nothing was changed; please try again later." in done.stdout
+    version, logged = map(int, done.stdout.split("version: ")[1].split())
+    assert logged == version - 1  # the refused move is not half-written
+
+
+async def test_a_cancelled_caller_never_leaves_a_transaction_open(store: Store) -> None:
+    """A caller cancelled while its multi-statement write waits on the database: the
+    write happens whole or not at all, and the next caller's statements are not caught
+    inside an open transaction (they commit, and survive a reopen)."""
+    for attempt in range(6):
+        task = asyncio.ensure_future(
+            store.create_game(100 + attempt, None, "cube-conquest", {}, 5, "Ann"))
+        for _ in range(attempt):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        row = await store.create_game(200 + attempt, None, "cube-conquest", {}, 6, "Bob")
+        assert [s.name for s in await store.seats(row.id)] == ["Bob"]
+        made = await store.active_game(100 + attempt)
+        if made is not None:  # written whole: the game and its seat
+            assert [s.name for s in await store.seats(made.id)] == ["Ann"]
+    assert not store.db.in_transaction
+    path = store.path
+    await store.close()
+    again = await Store.open(path)
+    assert {200 + a for a in range(6)} <= {g.channel_id for g in await again.games()}
+    await again.close()
+    store.db = again.db  # the fixture closes it again: harmless
