@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from render import battle_tiles, block_buster, crystallia, cube_conquest, kit
+from render import battle_tiles, block_buster, bomb_squares, crystallia, cube_conquest, kit
 
 MIN_WIDTH = 600
 
@@ -52,6 +52,7 @@ RENDERERS: dict[str, Renderer] = {
                               cube_conquest.SURFACES, cube_conquest.parts),
     "crystallia": Renderer(crystallia.draw, crystallia.summary, crystallia.SURFACES),
     "block-buster": Renderer(block_buster.draw, block_buster.summary, block_buster.SURFACES),
+    "bomb-squares": Renderer(bomb_squares.draw, bomb_squares.summary, bomb_squares.SURFACES),
 }
 
 

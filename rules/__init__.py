@@ -6,6 +6,7 @@
 
 from rules.battle_tiles import BattleTiles
 from rules.block_buster import BlockBuster
+from rules.bomb_squares import BombSquares
 from rules.core import (
     Event,
     Game,
@@ -21,7 +22,7 @@ from rules.crystallia import Crystallia
 from rules.cube_conquest import CubeConquest
 
 GAMES: dict[str, Game] = {game.id: game for game in (  # type: ignore[type-arg]
-    CubeConquest(), Crystallia(), BlockBuster(), BattleTiles())}
+    CubeConquest(), Crystallia(), BlockBuster(), BattleTiles(), BombSquares())}
 
 __all__ = [
     "GAMES",

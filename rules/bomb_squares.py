@@ -1,0 +1,1579 @@
+"""Bomb Squares: square cards joined edge to edge, meeples filling them, bombs attacking.
+
+2-4 players. Chance everywhere (the square card deck, the bomb and meeple bags, four dice,
+the mint tin deck); hidden mint tin cards, a held square card and secret bets on the green
+die, several opponents betting at once. Every rule and every decision taken where the seed
+is silent or contradicts itself: ``bomb-squares.md``.
+
+Read top to bottom: components, state, set-up, the turn (square card, bomb, meeple, the dice
+step), the attack, the challenge, shops and mint tin cards, tokens, the end, then the
+contract methods (moves, parsing, views, determinize).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import deque
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from rules.core import (
+    Event,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    State,
+    listing,
+    load_data,
+    quote,
+)
+
+# --------------------------------------------------------------------------- components
+
+DATA = load_data("bomb-squares")
+COLOURS: list[str] = DATA["colours"]  # square cards, bombs and tokens
+OPPOSITE: list[int] = [0] * len(COLOURS)
+for _a, _b in DATA["opposites"]:
+    OPPOSITE[COLOURS.index(_a)], OPPOSITE[COLOURS.index(_b)] = (
+        COLOURS.index(_b), COLOURS.index(_a))
+MEEPLES: list[str] = DATA["meeple_colours"]  # green, blue, red, yellow
+KINDS: list[str] = [c["name"] for c in DATA["mint_tin_cards"]]
+KIND_TEXT: dict[str, str] = {c["name"]: c["text"] for c in DATA["mint_tin_cards"]}
+REACTIVE = [KINDS.index(k) for k in DATA["reactive_cards"]]
+LARGEST: int = DATA["largest_card"]
+SIZE: int = DATA["grid"]
+COST: dict[str, int] = DATA["costs"]
+REWARD: dict[str, int] = DATA["rewards"]
+TO_WIN: int = DATA["crystals_to_win"]
+TURN_LIMIT: int = DATA["turn_limit"]
+QUIET_ROUNDS: int = DATA["quiet_rounds"]
+MOVE_LIMIT: int = DATA["move_limit"]
+MOST_MOVES_A_TURN: int = DATA["most_moves_a_turn"]
+FOR_SALE: int = DATA["cards_for_sale"]
+BOUGHT_MOST: int = DATA["bought_cards_held"]
+SET_SIZE: int = DATA["set_size"]
+DICE = ("red", "blue", "yellow")  # the green die is never re-rolled
+LETTER = {"red": "R", "green": "G", "blue": "B", "orange": "O", "yellow": "Y", "purple": "P"}
+
+FILES = "abcdefghi"[:SIZE]
+CELLS = [f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE)]
+INDEX = {name: i for i, name in enumerate(CELLS)}
+START_CELL = INDEX[f"{FILES[SIZE // 2]}{SIZE // 2 + 1}"]  # e5, the middle of the table
+CELL_RE = re.compile(rf"^[{FILES}][1-{SIZE}]$")
+
+
+def _neighbours(i: int) -> tuple[int, ...]:
+    row, col = divmod(i, SIZE)
+    return tuple(r * SIZE + c for r, c in ((row + 1, col), (row - 1, col), (row, col + 1),
+                                           (row, col - 1)) if 0 <= r < SIZE and 0 <= c < SIZE)
+
+
+NEIGHBOURS = [_neighbours(i) for i in range(SIZE * SIZE)]
+
+
+def card_code(colour: int, sections: int) -> int:
+    """A square card as one number: colour * 6 + sections - 1."""
+    return colour * LARGEST + sections - 1
+
+
+def card_name(code: int) -> str:
+    """'a 4-section green card'."""
+    colour, sections = divmod(code, LARGEST)
+    return f"a {sections + 1}-section {COLOURS[colour]} card"
+
+
+def player(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass
+class BombState(State):
+    """One game. The table is a 9x9 grid of places, indexed from a1 along each row; the
+    per-place lists say what lies there (a card has sections > 0)."""
+
+    start: int  # the seat that played first
+    turn: int  # whose turn it is
+    turns: int  # turns begun so far (the end after ``TURN_LIMIT``)
+    phase: str  # start, place, bomb, meeple, act, rolled, switch, bets, challenge,
+    #             sale, tokens or over
+    then: str  # where the turn goes after this place/bomb/meeple step: bomb, meeple, act, end
+    sections: list[int]  # 0: no card here
+    colour: list[int]  # the card's colour, -1 without a card
+    bomb: list[int]  # colour of the bomb on the card's middle, -1 none
+    meeples: list[int]
+    meeple_colour: list[int]  # -1: no meeple yet (a blank card)
+    mine: list[int]  # 0, or the turn number on which a landmine was laid here
+    tower: list[bool]
+    token: list[int]  # 0, 1 a token (the card counts as filled), 2 placed this turn
+    deck: list[int]  # square cards face down (card codes); the end of the list is the top
+    held: list[int]  # the square card each seat holds back, -1 none
+    set_aside: list[int]  # held cards given up for a new draw: out of the game, face up
+    bomb_bag: list[int]  # bombs left in the bag, per colour
+    meeple_bag: list[int]  # meeples left in the bag, per meeple colour
+    crystals: list[int]
+    bank: int
+    for_sale: list[list[int]]  # each seat's 3 mint tin cards (kinds), face down
+    bought: list[list[int]]  # each seat's bought cards, at most 2
+    armed: list[list[int]]  # [owner, kind, target]: reactive cards laid face down
+    tin_deck: list[int]  # mint tin cards left in the tin, per kind
+    tokens: list[list[int]]  # token colours each seat has won, in the order won
+    sets: list[list[int]]  # a seat's four colours once its set is complete
+    to_place: list[int]  # set colours the current player still places on cards
+    token_supply: list[int]
+    landmines: int  # left in the box
+    towers: int
+    airplanes: int
+    plane: list[int]  # 0 none, 1 bought this turn, 2 first use free, 3 fuelled, 4 flying free
+    bonus: list[int]  # 1: an extra meeple of any colour owed (a yellow challenge)
+    redo: bool  # this turn's one do-over is spent
+    bought_now: list[str]  # shop items bought this turn (one of each a turn)
+    meepled: bool  # this turn's meeple step is over
+    pending: int  # the bomb or meeple colour drawn and not yet placed, -1 none
+    dice: list[int]  # red, blue, yellow, green: 0 not rolled
+    source: int  # the card meeples move from this turn (or the bomb being switched), -1
+    moved: int  # meeples moved this turn
+    moving_over: bool  # a card was filled by moving: no more moves this turn
+    attack: dict[str, Any] | None  # the attack being fought, see ``_declare``
+    sale: dict[str, Any] | None  # {"seller", "answers"}: each buyer's answer, None awaited
+    last: dict[str, Any] | None  # {"seat", "text", "cells"}: the last move, for the picture
+    winner: int  # the first seat to reach 75 crystals, -1
+    result: str | None
+    ending: str | None
+    quiet: int  # turns in a row in which nobody earned a crystal
+    moves: int  # moves made so far, every seat's (the guaranteed end)
+    forced: list[int]  # chance outcomes a test sets, used before the generator: die values
+    #                    and bag draws (colour or kind indices), in the order drawn
+    earned: dict[str, list[int]]  # crystals earned per way of earning, per seat
+
+
+class _Won(Exception):
+    """Raised by ``_gain`` when a seat reaches 75 crystals: the move stops there."""
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def _deal(players: int, seed: int) -> BombState:
+    per = DATA["square_cards_per_colour_and_size"]
+    state = BombState(
+        players=players, seed=seed, draws=0, start=0, turn=0, turns=0, phase="start",
+        then="bomb", sections=[0] * SIZE * SIZE, colour=[-1] * SIZE * SIZE,
+        bomb=[-1] * SIZE * SIZE, meeples=[0] * SIZE * SIZE,
+        meeple_colour=[-1] * SIZE * SIZE, mine=[0] * SIZE * SIZE,
+        tower=[False] * SIZE * SIZE, token=[0] * SIZE * SIZE, deck=[], held=[-1] * players,
+        set_aside=[],
+        bomb_bag=[DATA["bombs_per_colour"]] * len(COLOURS),
+        meeple_bag=[DATA["meeples_per_colour"]] * len(MEEPLES),
+        crystals=[DATA["starting_crystals"]] * players,
+        bank=DATA["crystals_in_box"] - DATA["starting_crystals"] * players,
+        for_sale=[[] for _ in range(players)], bought=[[] for _ in range(players)], armed=[],
+        tin_deck=[c["copies"] for c in DATA["mint_tin_cards"]],
+        tokens=[[] for _ in range(players)], sets=[[] for _ in range(players)], to_place=[],
+        token_supply=[DATA["tokens_per_colour"]] * len(COLOURS),
+        landmines=DATA["landmines"], towers=DATA["lookout_towers"],
+        airplanes=DATA["airplanes"], plane=[0] * players, bonus=[0] * players, redo=False,
+        bought_now=[], meepled=False, pending=-1, dice=[0, 0, 0, 0], source=-1, moved=0,
+        moving_over=False, attack=None, sale=None, last=None, winner=-1, result=None,
+        ending=None, quiet=0, moves=0, forced=[],
+        earned={k: [0] * players for k in ("fill", "attack", "bets", "sales", "cards",
+                                           "challenge", "tokens")},
+    )
+    box = [card_code(c, s) for c in range(len(COLOURS)) for s in range(1, LARGEST + 1)
+           for _ in range(per)]
+    # The starting card (black back) is one of the 6-section cards, its colour drawn.
+    start_card = card_code(state.rng().randrange(len(COLOURS)), LARGEST)
+    box.remove(start_card)
+    state.rng().shuffle(box)
+    state.deck = box
+    _lay(state, START_CELL, start_card)
+    # "Place a bomb on the square from the bag and any colour mini Meeple": the bomb is
+    # drawn, the meeple's colour is left to the dice (a random colour).
+    state.bomb[START_CELL] = _draw_from(state, state.bomb_bag)
+    _put_meeple(state, START_CELL, _draw_from(state, state.meeple_bag))
+    for seat in range(players):
+        _fill_tin(state, seat)
+    state.start = state.turn = state.rng().randrange(players)
+    return state
+
+
+def _draw_from(state: BombState, bag: list[int]) -> int:
+    """A blind draw from a bag of counts; the caller checks it is not empty."""
+    if state.forced:
+        index = state.forced.pop(0)
+        bag[index] -= 1
+        return index
+    pick = state.rng().randrange(sum(bag))
+    for index, count in enumerate(bag):
+        if pick < count:
+            bag[index] -= 1
+            return index
+        pick -= count
+    raise AssertionError("drew from an empty bag")
+
+
+def _fill_tin(state: BombState, seat: int) -> list[int]:
+    """Draw mint tin cards until ``seat`` has 3 to sell (fewer if the tin runs out)."""
+    drawn: list[int] = []
+    while len(state.for_sale[seat]) + len(drawn) < FOR_SALE and any(state.tin_deck):
+        drawn.append(_draw_from(state, state.tin_deck))
+    state.for_sale[seat] = sorted(state.for_sale[seat] + drawn)
+    return drawn
+
+
+def _lay(state: BombState, cell: int, code: int) -> None:
+    state.colour[cell], sections = divmod(code, LARGEST)
+    state.sections[cell] = sections + 1
+
+
+def _put_meeple(state: BombState, cell: int, colour: int) -> None:
+    state.meeples[cell] += 1
+    state.meeple_colour[cell] = colour
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def _free(state: BombState, cell: int) -> int:
+    """Sections still open for a meeple (a landmine blocks one; a token card has none)."""
+    if state.token[cell]:
+        return 0
+    return state.sections[cell] - state.meeples[cell] - (1 if state.mine[cell] else 0)
+
+
+def _filled(state: BombState, cell: int) -> bool:
+    """Every section holds a meeple, or a token says so (from the turn after it is laid)."""
+    if state.token[cell]:
+        return state.token[cell] == 1
+    return state.sections[cell] > 0 and state.meeples[cell] == state.sections[cell]
+
+
+def _bomb_of(state: BombState, cell: int) -> int:
+    """The bomb colour a card fights with: its bomb, or its own colour under a token."""
+    return state.colour[cell] if state.token[cell] else state.bomb[cell]
+
+
+def _takes(state: BombState, cell: int, colour: int) -> bool:
+    """Whether a meeple of ``colour`` may go on ``cell``: a free section, blank or same."""
+    return _free(state, cell) > 0 and state.meeple_colour[cell] in (-1, colour)
+
+
+def _distances(state: BombState, start: int, limit: int) -> dict[int, int]:
+    """Cards within ``limit`` steps of ``start``, counting cards along orthogonal paths
+    through placed cards (bends allowed, never diagonal)."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        i = queue.popleft()
+        if seen[i] == limit:
+            continue
+        for j in NEIGHBOURS[i]:
+            if j not in seen and state.sections[j]:
+                seen[j] = seen[i] + 1
+                queue.append(j)
+    return seen
+
+
+def _spots(state: BombState, code: int) -> dict[int, int]:
+    """Where a square card may go, and what it costs: an empty place next to a card. Free
+    next to a card with as many sections or more; bigger than every neighbour, it costs 1
+    crystal for each adjacent card (each has fewer sections)."""
+    sections = code % LARGEST + 1
+    out = {}
+    for cell in range(SIZE * SIZE):
+        if state.sections[cell]:
+            continue
+        around = [state.sections[j] for j in NEIGHBOURS[cell] if state.sections[j]]
+        if around:
+            out[cell] = 0 if max(around) >= sections else len(around)
+    return out
+
+
+def _open_place(state: BombState) -> bool:
+    return any(not state.sections[c] and any(state.sections[j] for j in NEIGHBOURS[c])
+               for c in range(SIZE * SIZE))
+
+
+def _cards(state: BombState) -> list[int]:
+    return [c for c in range(SIZE * SIZE) if state.sections[c]]
+
+
+# --------------------------------------------------------------------------- crystals
+
+
+def _gain(state: BombState, seat: int, amount: int, way: str, events: list[Event]) -> int:
+    """Pay ``seat`` from the bank (as much as the bank holds) and check for the winner."""
+    paid = min(amount, state.bank)
+    state.bank -= paid
+    return _receive(state, seat, paid, way, events)
+
+
+def _receive(state: BombState, seat: int, paid: int, way: str, events: list[Event]) -> int:
+    state.crystals[seat] += paid
+    state.earned[way][seat] += paid
+    if paid:
+        state.quiet = 0
+    if state.crystals[seat] >= TO_WIN and state.winner < 0:
+        state.winner = seat
+        raise _Won
+    return paid
+
+
+def _pay(state: BombState, seat: int, amount: int) -> None:
+    """``seat`` pays the bank (callers check the seat can afford it)."""
+    state.crystals[seat] -= amount
+    state.bank += amount
+
+
+def _transfer(state: BombState, payer: int, payee: int, amount: int, way: str,
+              events: list[Event]) -> None:
+    state.crystals[payer] -= amount
+    _receive(state, payee, amount, way, events)
+
+
+def _mark(state: BombState, seat: int, text: str, cells: list[int]) -> None:
+    state.last = {"seat": seat, "text": text, "cells": [CELLS[c] for c in cells]}
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+def _begin_turn(state: BombState, events: list[Event]) -> None:
+    """A new turn for ``state.turn``: a 'lose a turn' card armed against them fires."""
+    while True:
+        state.turns += 1
+        seat = state.turn
+        state.redo, state.bought_now, state.meepled, state.pending = False, [], False, -1
+        state.dice, state.source, state.moved, state.moving_over = [0, 0, 0, 0], -1, 0, False
+        state.phase, state.then = "start", "bomb"
+        fired = _fire(state, seat, KINDS.index("skip"))
+        if fired is None:
+            return
+        events.append(Event(f"{player(fired)} reveals a 'lose a turn' card against "
+                            f"{player(seat)}: {player(seat)} loses this turn.", kind="card",
+                            data={"seat": fired, "target": seat}))
+        if _over_by_time(state, events):
+            return
+        state.turn = (seat + 1) % state.players
+
+
+def _fire(state: BombState, target: int, kind: int) -> int | None:
+    """The first armed card of ``kind`` against ``target`` goes off: back in the tin."""
+    for n, (owner, armed_kind, against) in enumerate(state.armed):
+        if armed_kind == kind and against == target:
+            del state.armed[n]
+            state.tin_deck[kind] += 1
+            return owner
+    return None
+
+
+def _end_turn(state: BombState, events: list[Event]) -> None:
+    """The turn is over: tokens laid this turn count from now, a new airplane is ready."""
+    seat = state.turn
+    state.token = [1 if t else 0 for t in state.token]
+    if state.plane[seat] in (1, 4):
+        state.plane[seat] = 2 if state.plane[seat] == 1 else 3
+    state.phase, state.attack, state.sale, state.source, state.pending = (
+        "start", None, None, -1, -1)
+    if _over_by_time(state, events):
+        return
+    state.turn = (seat + 1) % state.players
+    _begin_turn(state, events)
+
+
+def _goto(state: BombState, then: str, events: list[Event]) -> None:
+    """Carry on with the turn after a step: the bomb, the meeple, the dice step or the end."""
+    if then == "bomb":
+        _bomb_step(state, "meeple", events)
+    elif then == "meeple":
+        _meeple_step(state, "act", events)
+    elif then == "act":
+        state.phase = "act"
+    else:
+        _end_turn(state, events)
+
+
+def _draw_square(state: BombState, seat: int, then: str, events: list[Event]) -> None:
+    code = state.deck.pop()
+    state.held[seat] = code
+    state.phase, state.then = "place", then
+    events.append(Event(f"{player(seat)} draws a square card.", kind="draw",
+                        data={"seat": seat}))
+    events.append(Event(f"You draw {card_name(code)}.", to=frozenset({seat}), kind="draw",
+                        data={"card": code}))
+
+
+def _place(state: BombState, seat: int, cell: int, cost: int, events: list[Event]) -> None:
+    code = state.held[seat]
+    state.held[seat] = -1
+    if cost:
+        _pay(state, seat, cost)
+    _lay(state, cell, code)
+    paid = f", paying {cost} crystal{'s' if cost != 1 else ''}" if cost else ""
+    _mark(state, seat, f"placed a card on {CELLS[cell]}", [cell])
+    events.append(Event(f"{player(seat)} places {card_name(code)} on {CELLS[cell]}{paid}.",
+                        kind="place", data={"seat": seat, "cell": CELLS[cell]}))
+    then = state.then
+    _goto(state, then, events)
+
+
+def _bomb_step(state: BombState, then: str, events: list[Event]) -> None:
+    """Draw a bomb blind for a card without one; none in the bag or no such card: skip."""
+    if not any(state.bomb_bag) or not _bombless(state):
+        _goto(state, then, events)
+        return
+    state.pending = _draw_from(state, state.bomb_bag)
+    state.phase, state.then = "bomb", then
+    events.append(Event(f"{player(state.turn)} draws a {COLOURS[state.pending]} bomb.",
+                        kind="bomb", data={"colour": COLOURS[state.pending]}))
+
+
+def _mine_places(state: BombState) -> list[int]:
+    """Cards a landmine may blockade: a free section, no lookout tower, no landmine yet."""
+    return [c for c in _cards(state)
+            if _free(state, c) > 0 and not state.mine[c] and not state.tower[c]]
+
+
+def _tower_places(state: BombState) -> list[int]:
+    """Bombs a lookout tower may stand on: one tower a card, not on a token card."""
+    return [c for c in _cards(state)
+            if state.bomb[c] >= 0 and not state.tower[c] and not state.token[c]]
+
+
+def _bombless(state: BombState) -> list[int]:
+    return [c for c in range(SIZE * SIZE)
+            if state.sections[c] and state.bomb[c] < 0 and not state.token[c]]
+
+
+def _meeple_step(state: BombState, then: str, events: list[Event]) -> None:
+    """Draw a meeple blind; it must be placed if it fits anywhere, else it goes back."""
+    if not any(state.meeple_bag):
+        state.meepled = True
+        _goto(state, then, events)
+        return
+    colour = _draw_from(state, state.meeple_bag)
+    seat = state.turn
+    events.append(Event(f"{player(seat)} draws a {MEEPLES[colour]} meeple.", kind="meeple",
+                        data={"colour": MEEPLES[colour]}))
+    if not any(_takes(state, c, colour) for c in _cards(state)):
+        state.meeple_bag[colour] += 1
+        state.meepled = True
+        events.append(Event(f"No card takes a {MEEPLES[colour]} meeple; it goes back in the "
+                            "bag.", kind="meeple"))
+        _goto(state, then, events)
+        return
+    state.pending, state.phase, state.then = colour, "meeple", then
+
+
+def _meeple_on(state: BombState, seat: int, cell: int, colour: int, events: list[Event],
+               how: str = "places a") -> None:
+    """A meeple goes on ``cell``; a card filled so pays its sections to ``seat``."""
+    _put_meeple(state, cell, colour)
+    _mark(state, seat, f"meeple on {CELLS[cell]}", [cell])
+    events.append(Event(f"{player(seat)} {how} {MEEPLES[colour]} meeple on {CELLS[cell]}.",
+                        kind="meeple", data={"seat": seat, "cell": CELLS[cell]}))
+    _check_filled(state, seat, cell, events)
+
+
+def _check_filled(state: BombState, seat: int, cell: int, events: list[Event]) -> bool:
+    if state.meeples[cell] != state.sections[cell]:
+        return False
+    events.append(Event(f"The card on {CELLS[cell]} is filled: {player(seat)} earns "
+                        f"{state.sections[cell]} crystals.", kind="fill",
+                        data={"seat": seat, "cell": CELLS[cell]}))
+    _gain(state, seat, state.sections[cell], "fill", events)
+    return True
+
+
+# --------------------------------------------------------------------------- the dice
+
+
+def _attackers(state: BombState) -> list[int]:
+    """Filled cards with a bomb (or a token) that may attack."""
+    return [c for c in range(SIZE * SIZE) if _bomb_of(state, c) >= 0 and _filled(state, c)]
+
+
+def _targets(state: BombState, seat: int, source: int, reach: int) -> list[int]:
+    """Cards with the opposite bomb within ``reach`` of ``source``. A card whose token was
+    laid this turn is not yet in play; a seat that has laid its tokens may not attack a
+    token card."""
+    want = OPPOSITE[_bomb_of(state, source)]
+    near = _distances(state, source, reach)
+    return sorted(c for c in near if c != source and _bomb_of(state, c) == want
+                  and state.token[c] != 2 and not (state.token[c] and state.sets[seat]))
+
+
+def _any_attack(state: BombState, seat: int, reach: int = SIZE * SIZE) -> bool:
+    return any(_targets(state, seat, a, reach) for a in _attackers(state))
+
+
+def _roll(state: BombState, which: tuple[str, ...]) -> None:
+    for die in which:
+        value = state.forced.pop(0) if state.forced else state.rng().randint(1, 6)
+        state.dice[("red", "blue", "yellow", "green").index(die)] = value
+
+
+def _dice_text(state: BombState, which: tuple[str, ...]) -> str:
+    index = {"red": 0, "blue": 1, "yellow": 2, "green": 3}
+    return listing([f"{d} {state.dice[index[d]]}" for d in which])
+
+
+def _start_roll(state: BombState, seat: int, which: tuple[str, ...], events: list[Event]
+                ) -> None:
+    fired = _fire(state, seat, KINDS.index("stop"))
+    if fired is not None:
+        events.append(Event(f"{player(fired)} reveals a 'stop a dice roll' card: "
+                            f"{player(seat)}'s roll is stopped and their turn ends.",
+                            kind="card", data={"seat": fired, "target": seat}))
+        _end_turn(state, events)
+        return
+    _roll(state, which)
+    state.phase = "rolled"
+    _mark(state, seat, f"rolled {_dice_text(state, which)}", [])
+    events.append(Event(f"{player(seat)} rolls {_dice_text(state, which)}.", kind="roll",
+                        data={"dice": {d: state.dice[n] for n, d in enumerate(DICE)}}))
+
+
+def _move_meeple(state: BombState, seat: int, target: int, by_air: bool,
+                 events: list[Event]) -> None:
+    """One meeple from the source card to ``target``; filling a card stops the moves and,
+    when an attack is then possible, rolls every die again but yellow."""
+    source = state.source
+    colour = state.meeple_colour[source]
+    state.meeples[source] -= 1
+    state.moved += 1
+    if by_air:
+        if state.plane[seat] == 3:
+            _pay(state, seat, COST["airplane_fuel"])
+        else:
+            state.plane[seat] = 4
+    _put_meeple(state, target, colour)
+    how = "flies" if by_air else "moves"
+    _mark(state, seat, f"{how} a meeple {CELLS[source]}-{CELLS[target]}", [source, target])
+    events.append(Event(f"{player(seat)} {how} a {MEEPLES[colour]} meeple from "
+                        f"{CELLS[source]} to {CELLS[target]}.", kind="move",
+                        data={"seat": seat, "from": CELLS[source], "to": CELLS[target]}))
+    if _check_filled(state, seat, target, events):
+        state.moving_over = True
+        if _any_attack(state, seat):
+            _roll(state, ("red", "blue"))
+            events.append(Event(f"A card was filled and an attack is possible: red and blue "
+                                f"are rolled again: {_dice_text(state, ('red', 'blue'))}.",
+                                kind="roll"))
+
+
+# --------------------------------------------------------------------------- the attack
+
+
+def _declare(state: BombState, seat: int, source: int, target: int,
+             events: list[Event]) -> None:
+    """The attack is on: every opponent holding crystals bets on the green die, in secret."""
+    bets = [0 if s != seat and state.crystals[s] > 0 else -1 for s in range(state.players)]
+    state.attack = {"attacker": seat, "from": source, "to": target, "power": state.dice[0],
+                    "bets": bets, "green": 0, "toughness": 0, "furthest": [],
+                    "won": False}
+    _mark(state, seat, f"attacks {CELLS[target]} from {CELLS[source]}", [source, target])
+    events.append(Event(f"{player(seat)} attacks the {COLOURS[_bomb_of(state, target)]} "
+                        f"bomb on {CELLS[target]} from {CELLS[source]} with power "
+                        f"{state.dice[0]}.", kind="attack",
+                        data={"seat": seat, "from": CELLS[source], "to": CELLS[target]}))
+    if any(b == 0 for b in bets):
+        state.phase = "bets"
+        events.append(Event("Every opponent with crystals now bets in secret on the green "
+                            "die (1 to 6).", kind="attack"))
+    else:
+        _roll_green(state, events)
+
+
+def _roll_green(state: BombState, events: list[Event]) -> None:
+    """The green die against the bets: the furthest guess wins 2 crystals and sets the
+    toughness (guess minus roll); without bets the roll itself is the toughness."""
+    attack = state.attack
+    assert attack is not None
+    _roll(state, ("green",))
+    green = attack["green"] = state.dice[3]
+    bettors = [s for s, b in enumerate(attack["bets"]) if b > 0]
+    if bettors:
+        far = max(abs(attack["bets"][s] - green) for s in bettors)
+        attack["furthest"] = [s for s in bettors if abs(attack["bets"][s] - green) == far]
+        attack["toughness"] = far
+        guesses = listing([f"{player(s)} {attack['bets'][s]}" for s in bettors])
+        events.append(Event(f"Green rolls {green}. The bets: {guesses}. Furthest: "
+                            f"{listing([player(s) for s in attack['furthest']])}, who "
+                            f"win{'s' if len(attack['furthest']) == 1 else ''} "
+                            f"{REWARD['furthest_guess']} crystals; toughness {far}.",
+                            kind="green", data={"green": green, "bets": attack["bets"]}))
+        for s in attack["furthest"]:
+            _gain(state, s, REWARD["furthest_guess"], "bets", events)
+    else:
+        attack["toughness"] = green
+        events.append(Event(f"Green rolls {green}: nobody bets, so the toughness is {green}.",
+                            kind="green", data={"green": green}))
+    if attack["toughness"] >= attack["power"]:
+        events.append(Event(f"Toughness {attack['toughness']} holds against power "
+                            f"{attack['power']}: the attack is lost.", kind="battle"))
+        _end_turn(state, events)
+        return
+    attack["won"] = True
+    events.append(Event(f"Toughness {attack['toughness']} is below power {attack['power']}: "
+                        "the attack is won.", kind="battle"))
+    challenger = (attack["attacker"] + 1) % state.players
+    if state.crystals[challenger] >= DATA["challenge_minimum"] and any(state.meeple_bag):
+        attack["challenger"] = challenger
+        state.phase = "challenge"
+        events.append(Event(f"{player(challenger)} may challenge the win.", kind="challenge"))
+    else:
+        _settle(state, events)
+
+
+def _challenge(state: BombState, seat: int, events: list[Event]) -> None:
+    """1 crystal to the bank, 1 to the attacker, and a meeple drawn: green and blue turn
+    the win into a loss (blue also costs 5), red and yellow let it stand (yellow pays 3 and
+    an extra meeple)."""
+    attack = state.attack
+    assert attack is not None
+    attacker = attack["attacker"]
+    _pay(state, seat, COST["challenge_bank"])
+    colour = _draw_from(state, state.meeple_bag)
+    state.meeple_bag[colour] += 1  # shown, then back in the bag
+    drawn = MEEPLES[colour]
+    events.append(Event(f"{player(seat)} challenges, pays 1 crystal to the bank and 1 to "
+                        f"{player(attacker)}, and draws a {drawn} meeple.", kind="challenge",
+                        data={"seat": seat, "colour": drawn}))
+    _transfer(state, seat, attacker, COST["challenge_attacker"], "challenge", events)
+    if drawn in ("green", "blue"):
+        if drawn == "blue":
+            _pay(state, seat, min(COST["challenge_blue"], state.crystals[seat]))
+        events.append(Event("The battle is lost" + (
+            f"; {player(seat)} sacrifices {COST['challenge_blue']} crystals to the bank."
+            if drawn == "blue" else f", and the turn goes to {player(seat)}."),
+            kind="battle"))
+        _end_turn(state, events)
+        return
+    if drawn == "yellow":
+        state.bonus[seat] = 1
+        events.append(Event(f"The win stands; {player(seat)} earns "
+                            f"{REWARD['challenge_yellow']} crystals and will place an extra "
+                            "meeple of any colour on their next turn.", kind="challenge"))
+        _gain(state, seat, REWARD["challenge_yellow"], "challenge", events)
+    else:
+        events.append(Event("The win stands.", kind="challenge"))
+    _settle(state, events)
+
+
+def _settle(state: BombState, events: list[Event]) -> None:
+    """A won attack pays out: crystals for the meeples on the attacked card (a token card:
+    its sections and 5 more), its token, 1 more crystal to the furthest guess; both cards
+    are cleared."""
+    attack = state.attack
+    assert attack is not None
+    seat, source, target = attack["attacker"], attack["from"], attack["to"]
+    token_card = bool(state.token[target])
+    earnings = state.sections[target] + REWARD["token_card"] if token_card \
+        else state.meeples[target]
+    colour = state.colour[target]
+    if not state.sets[seat] and (token_card or state.token_supply[colour]):
+        if not token_card:
+            state.token_supply[colour] -= 1
+        state.tokens[seat].append(colour)
+        events.append(Event(f"{player(seat)} wins a {COLOURS[colour]} token.", kind="token",
+                            data={"seat": seat, "colour": COLOURS[colour]}))
+    elif token_card:
+        state.token_supply[colour] += 1
+    state.token[target] = 0
+    for cell in (source, target):
+        _clear(state, cell)
+    events.append(Event(f"{CELLS[source]} and {CELLS[target]} are cleared; {player(seat)} "
+                        f"earns {earnings} crystal{'s' if earnings != 1 else ''}.",
+                        kind="spoils", data={"seat": seat}))
+    _gain(state, seat, earnings, "attack", events)
+    for s in attack["furthest"]:
+        _gain(state, s, REWARD["furthest_guess_won"], "bets", events)
+    if _complete_set(state, seat, events):
+        return
+    _end_turn(state, events)
+
+
+def _clear(state: BombState, cell: int) -> None:
+    """Everything on a card goes back for reuse, but a landmine, which leaves the game."""
+    if state.meeples[cell]:
+        state.meeple_bag[state.meeple_colour[cell]] += state.meeples[cell]
+    if state.bomb[cell] >= 0:
+        state.bomb_bag[state.bomb[cell]] += 1
+    if state.tower[cell]:
+        state.towers += 1
+    if state.token[cell]:
+        state.token_supply[state.colour[cell]] += 1
+    state.meeples[cell], state.meeple_colour[cell], state.bomb[cell] = 0, -1, -1
+    state.mine[cell], state.tower[cell], state.token[cell] = 0, False, 0
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def _complete_set(state: BombState, seat: int, events: list[Event]) -> bool:
+    """Four different token colours: 10 crystals, the rest of the seat's tokens go back,
+    and the four are laid on empty cards of their colours. True: the seat lays them now."""
+    distinct = list(dict.fromkeys(state.tokens[seat]))
+    if state.sets[seat] or len(distinct) < SET_SIZE:
+        return False
+    chosen = distinct[:SET_SIZE]
+    extras = list(state.tokens[seat])
+    for colour in chosen:
+        extras.remove(colour)
+    for colour in extras:  # set aside, to be won by the others
+        state.token_supply[colour] += 1
+    state.tokens[seat] = list(chosen)
+    state.sets[seat] = list(chosen)
+    state.to_place = list(chosen)
+    events.append(Event(f"{player(seat)} holds four token colours "
+                        f"({listing([COLOURS[c] for c in chosen])}) and earns "
+                        f"{REWARD['token_set']} crystals.", kind="set", data={"seat": seat}))
+    _gain(state, seat, REWARD["token_set"], "tokens", events)
+    if _token_places(state):
+        state.phase = "tokens"
+        return True
+    state.to_place = []
+    return False
+
+
+def _token_places(state: BombState) -> list[int]:
+    """Empty cards (no meeple, bomb, landmine or token) of a colour still to lay."""
+    return [c for c in range(SIZE * SIZE) if state.sections[c]
+            and state.colour[c] in state.to_place and not state.meeples[c]
+            and state.bomb[c] < 0 and not state.mine[c] and not state.token[c]]
+
+
+def _lay_token(state: BombState, seat: int, cell: int, events: list[Event]) -> None:
+    colour = state.colour[cell]
+    state.to_place.remove(colour)
+    state.token[cell] = 2
+    state.tokens[seat].remove(colour)
+    _mark(state, seat, f"token on {CELLS[cell]}", [cell])
+    events.append(Event(f"{player(seat)} lays a {COLOURS[colour]} token on {CELLS[cell]}: "
+                        "from the next turn it counts as filled with a bomb of its colour.",
+                        kind="token", data={"seat": seat, "cell": CELLS[cell]}))
+    if not _token_places(state):
+        for colour in state.to_place:  # no empty card of that colour: the token goes back
+            state.tokens[seat].remove(colour)
+            state.token_supply[colour] += 1
+        state.to_place = []
+        _end_turn(state, events)
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def _over_by_time(state: BombState, events: list[Event]) -> bool:
+    """The ends the seed does not give: the turn limit, and a full round without anyone
+    earning once the square cards are used up. Most crystals wins."""
+    if state.turns >= TURN_LIMIT or state.moves > MOVE_LIMIT - MOST_MOVES_A_TURN:
+        state.result = f"The turn limit ({TURN_LIMIT} turns) is reached; most crystals wins."
+        if state.turns < TURN_LIMIT:
+            state.result = f"The move limit ({MOVE_LIMIT} moves) is near; most crystals wins."
+        state.ending = "turn limit"
+    elif not state.deck and state.quiet >= QUIET_ROUNDS * state.players:
+        state.result = "The square cards are used up and nobody earned for a whole round; " \
+                       "most crystals wins."
+        state.ending = "no earnings"
+    else:
+        if not state.deck:
+            state.quiet += 1
+        return False
+    state.phase = "over"
+    events.append(Event(f"The game ends: {state.result}", kind="end"))
+    return True
+
+
+# --------------------------------------------------------------------------- the game
+
+DONE = {"draw": "drew a square card", "continue": "had no square card to place",
+        "sell": "sold mint tin cards", "keep": "kept the square card back",
+        "done": "ended the turn", "second card": "placed a second square card",
+        "switch": "switched a bomb", "airplane": "bought an airplane",
+        "landmine": "bought a landmine", "tower": "bought a lookout tower"}
+VERBS = {"draw", "sell", "continue", "keep", "place", "bomb", "meeple", "redraw", "clear",
+         "roll", "done", "second", "switch", "with", "landmine", "tower", "airplane",
+         "unmine", "buy", "card", "arm", "bonus", "attack", "from", "to", "fly", "reroll",
+         "bet", "challenge", "no", "token"}
+ALIASES = {"pass": "done", "end": "done", "plane": "airplane", "mine": "landmine",
+           "play": "card", "use": "card", "put": "place", "remove": "unmine", "guess": "bet",
+           "lay": "place"}
+FILLERS = {"on", "the", "a", "an", "at", "of"}
+
+
+class BombSquares(Game[BombState]):
+    """Bomb Squares, for 2 to 4 players."""
+
+    id = "bomb-squares"
+    name = "Bomb Squares"
+    min_players = 2
+    max_players = 4
+    summary = ("Lay square cards edge to edge, fill them with meeples for crystals, and set "
+               "a filled card's bomb on an opposite-coloured bomb within reach of the dice, "
+               "while the others bet on the green die. Mint tin cards, landmines, airplanes "
+               "and towers help; the first to 75 crystals wins.")
+    state_type = BombState
+
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None
+            ) -> BombState:
+        self.check_players(players)
+        self.check_options(options)
+        state = _deal(players, seed)
+        _begin_turn(state, [])
+        return state
+
+    def to_act(self, state: BombState) -> frozenset[int]:
+        if state.result is not None or state.winner >= 0:
+            return frozenset()
+        if state.phase == "bets":
+            assert state.attack is not None
+            return frozenset(s for s, b in enumerate(state.attack["bets"]) if b == 0)
+        if state.phase == "sale":
+            assert state.sale is not None
+            return frozenset(s for s, a in enumerate(state.sale["answers"]) if a is None)
+        if state.phase == "challenge":
+            assert state.attack is not None
+            return frozenset({state.attack["challenger"]})
+        return frozenset({state.turn})
+
+    def outcome(self, state: BombState) -> Outcome | None:
+        if state.winner >= 0:
+            return Outcome(tuple(state.crystals), frozenset({state.winner}),
+                           f"{player(state.winner)} reached {TO_WIN} crystals first.",
+                           "75 crystals")
+        if state.result is None:
+            return None
+        best = max(state.crystals)
+        winners = frozenset(s for s, c in enumerate(state.crystals) if c == best)
+        return Outcome(tuple(state.crystals), winners, state.result, state.ending or "points")
+
+    def evaluate(self, state: BombState, seat: int) -> float:
+        """Crystals lead: the seat's crystals less the best other seat's."""
+        result = self.outcome(state)
+        won = 1000.0 if result is not None and seat in result.winners else 0.0
+        others = max(c for s, c in enumerate(state.crystals) if s != seat)
+        return won + state.crystals[seat] - others
+
+    # -- the moves of each phase
+
+    def moves(self, state: BombState, seat: int) -> dict[str, Any]:
+        if seat not in self.to_act(state):
+            return {}
+        phase = state.phase
+        if phase == "bets":
+            most = min(6, state.crystals[seat])
+            return {f"bet {n}": n for n in range(1, most + 1)}
+        if phase == "sale":
+            return {"buy": True, "no buy": False}
+        if phase == "challenge":
+            return {"challenge": True, "no challenge": False}
+        if phase == "tokens":
+            return {f"token {CELLS[c]}": c for c in _token_places(state)}
+        if phase == "start":
+            return self._start_moves(state, seat)
+        if phase == "place":
+            return self._place_moves(state, seat, keep=True)
+        if phase == "bomb":
+            out: dict[str, Any] = {f"bomb {CELLS[c]}": c for c in _bombless(state)}
+            if not state.redo and state.crystals[seat] >= COST["do_over"]:
+                out["redraw bomb"] = None
+            return out
+        if phase == "meeple":
+            out = {f"meeple {CELLS[c]}": c for c in _cards(state)
+                   if _takes(state, c, state.pending)}
+            if state.meepled:  # an extra meeple (a card, a bonus): no do-over, no skipping
+                return out
+            if not state.redo and state.crystals[seat] >= COST["do_over"]:
+                out["redraw meeple"] = None
+            out.update({f"clear {CELLS[c]}": c for c in _cards(state)
+                        if state.mine[c] and state.mine[c] < state.turns})
+            return out
+        if phase == "landmine":
+            return {f"landmine {CELLS[c]}": c for c in _mine_places(state)}
+        if phase == "tower":
+            return {f"tower {CELLS[c]}": c for c in _tower_places(state)}
+        if phase == "switch" and state.source < 0:
+            return {f"switch {CELLS[c]}": c for c in self._switchable(state)}
+        if phase == "switch":
+            out = {f"with {CELLS[c]}": c for c in _cards(state)
+                   if c != state.source and state.bomb[c] >= 0 and not state.token[c]
+                   and state.bomb[c] != state.bomb[state.source]}
+            if any(state.bomb_bag):
+                out["with bag"] = -1
+            return out
+        if phase == "act":
+            return self._act_moves(state, seat)
+        return self._rolled_moves(state, seat)
+
+    def _start_moves(self, state: BombState, seat: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        held = state.held[seat]
+        if held >= 0:
+            # The held card is placed if it can be; else a new card is drawn (the held one
+            # goes back into the deck), or with no deck left the step is skipped.
+            out = self._place_moves(state, seat, keep=False)
+            if not any(cost == 0 for cost in out.values()):
+                out["draw" if state.deck else "continue"] = None
+        elif state.deck and _open_place(state):
+            out["draw"] = None
+        else:
+            out["continue"] = None
+        if self._buyers(state, seat):
+            out["sell"] = None
+        return out
+
+    def _place_moves(self, state: BombState, seat: int, keep: bool) -> dict[str, Any]:
+        spots = _spots(state, state.held[seat])
+        out: dict[str, Any] = {f"place {CELLS[c]}": cost for c, cost in spots.items()
+                               if cost <= state.crystals[seat]}
+        if keep and all(cost for cost in out.values()):
+            out["keep"] = None
+        return out
+
+    def _buyers(self, state: BombState, seat: int) -> list[int]:
+        if not state.for_sale[seat]:
+            return []
+        return [s for s in range(state.players) if s != seat and state.crystals[s] >= 1
+                and len(state.bought[s]) < BOUGHT_MOST]
+
+    def _act_moves(self, state: BombState, seat: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        cash = state.crystals[seat]
+        if _any_attack(state, seat):
+            out["roll"] = None
+        else:
+            out["roll yellow"] = None
+            out["done"] = None
+        if state.deck and state.held[seat] < 0 and _open_place(state):
+            out["second card"] = None
+        if self._switchable(state):
+            out["switch"] = None
+        cards = _cards(state)
+        if "landmine" not in state.bought_now and state.landmines and \
+                cash >= COST["landmine"] and _mine_places(state):
+            out["landmine"] = None
+        if "tower" not in state.bought_now and state.towers and \
+                cash >= COST["lookout_tower"] and _tower_places(state):
+            out["tower"] = None
+        if state.airplanes and not state.plane[seat] and cash >= COST["airplane"]:
+            out["airplane"] = None
+        if "unmine" not in state.bought_now and cash >= COST["landmine_removal"]:
+            out.update({f"unmine {CELLS[c]}": c for c in cards if state.mine[c]})
+        if "meeple" not in state.bought_now and cash >= COST["extra_meeple"]:
+            out.update({f"buy meeple {CELLS[c]}": c for c in cards
+                        if state.meeples[c] and not state.mine[c] and _free(state, c) == 1
+                        and state.meeple_bag[state.meeple_colour[c]]})
+        if state.bonus[seat] and state.meepled:
+            for m, name in enumerate(MEEPLES):
+                if state.meeple_bag[m] and any(_takes(state, c, m) for c in cards):
+                    out[f"bonus {name}"] = m
+        for kind in sorted(set(state.bought[seat])):
+            name = KINDS[kind]
+            if kind in REACTIVE:
+                for target in range(state.players):
+                    if target != seat:
+                        out[f"arm {name} player {target + 1}"] = (kind, target)
+            elif name == "crystals" or (name == "meeple" and any(state.meeple_bag)) or (
+                    name == "bomb" and any(state.bomb_bag) and _bombless(state)) or (
+                    name == "square" and state.deck and state.held[seat] < 0
+                    and _open_place(state)):
+                out[f"card {name}"] = kind
+        return out
+
+    def _switchable(self, state: BombState) -> list[int]:
+        """Cards whose bomb may be switched: with the bag, or with a bomb of another colour."""
+        bombs = [c for c in _cards(state) if state.bomb[c] >= 0 and not state.token[c]]
+        return [c for c in bombs
+                if any(state.bomb_bag) or any(state.bomb[d] != state.bomb[c] for d in bombs)]
+
+    def _rolled_moves(self, state: BombState, seat: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        red, blue, yellow = state.dice[:3]
+        if blue:
+            for source in _attackers(state):
+                for target in _targets(state, seat, source, blue):
+                    out[f"attack {CELLS[target]} from {CELLS[source]}"] = (source, target)
+        if not out:
+            out["done"] = None
+        flying = state.plane[seat] in (2, 4) or (
+            state.plane[seat] == 3 and state.crystals[seat] >= COST["airplane_fuel"])
+        if not state.moving_over:
+            if state.source < 0:
+                for c in _cards(state):
+                    if state.meeples[c] >= 2 and self._destinations(state, c, yellow,
+                                                                    flying):
+                        out[f"from {CELLS[c]}"] = c
+            elif state.meeples[state.source] >= 2:
+                near = self._destinations(state, state.source, yellow, False)
+                out.update({f"to {CELLS[c]}": c for c in near})
+                if flying:
+                    out.update({f"fly {CELLS[c]}": c for c in self._destinations(
+                        state, state.source, SIZE * SIZE, True)})
+        if not state.redo and not state.moved:
+            rolled = [d for d, v in zip(DICE, (red, blue, yellow), strict=True) if v]
+            for n in range(1, len(rolled) + 1):
+                for dice in combinations(rolled, n):
+                    if state.crystals[seat] >= n * COST["do_over"]:
+                        out["reroll " + " ".join(dice)] = dice
+        return out
+
+    def _destinations(self, state: BombState, source: int, reach: int, anywhere: bool
+                      ) -> list[int]:
+        colour = state.meeple_colour[source]
+        near = _distances(state, source, SIZE * SIZE if anywhere else reach)
+        return sorted(c for c in near if c != source and _takes(state, c, colour))
+
+    # -- applying a move
+
+    def apply(self, state: BombState, seat: int, move: str, detail: Any) -> list[Event]:
+        events: list[Event] = []
+        state.moves += 1
+        try:
+            self._apply(state, seat, move, detail, events)
+        except _Won:
+            state.phase = "over"
+            state.ending = "75 crystals"
+            state.result = f"{player(state.winner)} reached {TO_WIN} crystals first."
+            events.append(Event(f"The game ends: {state.result}", kind="end"))
+        return events
+
+    def _apply(self, state: BombState, seat: int, move: str, detail: Any,
+               events: list[Event]) -> None:
+        verb = move.split()[0]
+        if state.phase not in ("bets", "sale", "challenge", "tokens"):
+            _mark(state, seat, DONE.get(move, f"played '{move}'"), [])
+        if verb == "draw":
+            held = state.held[seat]
+            if held >= 0:  # the held card fits nowhere for free: set aside for good
+                state.set_aside.append(held)
+                state.held[seat] = -1
+                events.append(Event(f"{player(seat)} sets aside their held card, "
+                                    f"{card_name(held)}, which cannot be placed for free.",
+                                    kind="draw", data={"card": held}))
+            _draw_square(state, seat, "bomb", events)
+        elif verb == "continue":
+            events.append(Event(f"{player(seat)} has no square card to place.", kind="draw"))
+            _meeple_step(state, "act", events)
+        elif verb == "keep":
+            events.append(Event(f"{player(seat)} keeps their square card back; the turn "
+                                "ends.", kind="keep", data={"seat": seat}))
+            then = "act" if state.phase == "place" and state.then == "act" else "end"
+            _goto(state, then, events)
+        elif verb == "place":
+            _place(state, seat, INDEX[move.split()[1]], detail, events)
+        elif verb == "sell":
+            self._sell(state, seat, events)
+        elif verb in ("buy", "no") and state.phase == "sale":
+            self._answer_sale(state, seat, verb == "buy", events)
+        elif verb == "bomb":
+            state.bomb[detail] = state.pending
+            _mark(state, seat, f"bomb on {move.split()[1]}", [detail])
+            events.append(Event(f"{player(seat)} puts the {COLOURS[state.pending]} bomb on "
+                                f"{move.split()[1]}.", kind="bomb", data={"seat": seat}))
+            state.pending = -1
+            _goto(state, state.then, events)
+        elif move in ("redraw bomb", "redraw meeple"):
+            self._redraw(state, seat, move.split()[1], events)
+        elif verb == "meeple":
+            colour, state.pending = state.pending, -1
+            state.meepled = True
+            then = state.then
+            _meeple_on(state, seat, detail, colour, events)
+            _goto(state, then, events)
+        elif verb == "clear":
+            self._clear_mine(state, seat, detail, events)
+        elif verb in ("roll", "done", "second", "switch", "with"):
+            self._dice_step(state, seat, move, detail, events)
+        elif verb in ("landmine", "tower", "airplane", "unmine", "buy", "bonus"):
+            self._shop(state, seat, move, detail, events)
+        elif verb in ("card", "arm"):
+            self._card(state, seat, move, detail, events)
+        elif verb in ("from", "to", "fly", "reroll"):
+            self._moving(state, seat, move, detail, events)
+        elif verb == "attack":
+            _declare(state, seat, detail[0], detail[1], events)
+        elif verb == "bet":
+            assert state.attack is not None
+            state.attack["bets"][seat] = detail
+            events.append(Event(f"{player(seat)} has bet.", kind="bet", data={"seat": seat}))
+            events.append(Event(f"You bet {detail}.", to=frozenset({seat}), kind="bet"))
+            if all(b != 0 for b in state.attack["bets"]):
+                _roll_green(state, events)
+        elif move == "challenge":
+            _challenge(state, seat, events)
+        elif move == "no challenge":
+            events.append(Event(f"{player(seat)} does not challenge.", kind="challenge"))
+            _settle(state, events)
+        elif verb == "token":
+            _lay_token(state, seat, detail, events)
+
+    def _sell(self, state: BombState, seat: int, events: list[Event]) -> None:
+        state.sale = {"seller": seat, "answers": [
+            None if s in self._buyers(state, seat) else False for s in range(state.players)]}
+        state.phase = "sale"
+        events.append(Event(f"{player(seat)} sells mint tin cards: each other player may buy "
+                            "one, face down, for 1 crystal.", kind="sell",
+                            data={"seat": seat}))
+
+    def _answer_sale(self, state: BombState, seat: int, buys: bool,
+                     events: list[Event]) -> None:
+        sale = state.sale
+        assert sale is not None
+        sale["answers"][seat] = buys
+        events.append(Event(f"{player(seat)} {'buys' if buys else 'does not buy'}.",
+                            kind="sale", data={"seat": seat}))
+        if any(a is None for a in sale["answers"]):
+            return
+        seller = sale["seller"]
+        order = [(seller + k) % state.players for k in range(1, state.players)]
+        for buyer in order:
+            if not sale["answers"][buyer] or not state.for_sale[seller]:
+                continue
+            kind = state.for_sale[seller].pop(state.rng().randrange(
+                len(state.for_sale[seller])))
+            state.bought[buyer] = sorted(state.bought[buyer] + [kind])
+            events.append(Event(f"You buy a '{KINDS[kind]}' card: {KIND_TEXT[KINDS[kind]]}.",
+                                to=frozenset({buyer}), kind="sale"))
+            events.append(Event(f"{player(buyer)} takes your '{KINDS[kind]}' card.",
+                                to=frozenset({seller}), kind="sale"))
+            _transfer(state, buyer, seller, COST["card_sale"], "sales", events)
+        drawn = _fill_tin(state, seller)
+        if drawn:
+            events.append(Event(f"You draw {listing([repr(KINDS[k]) for k in drawn])} "
+                                "from the tin.", to=frozenset({seller}), kind="sale"))
+        _end_turn(state, events)
+
+    def _redraw(self, state: BombState, seat: int, what: str, events: list[Event]) -> None:
+        """The turn's one do-over: the drawn bomb or meeple back in its bag, another drawn."""
+        _pay(state, seat, COST["do_over"])
+        state.redo = True
+        bag = state.bomb_bag if what == "bomb" else state.meeple_bag
+        bag[state.pending] += 1
+        state.pending = _draw_from(state, bag)
+        name = (COLOURS if what == "bomb" else MEEPLES)[state.pending]
+        events.append(Event(f"{player(seat)} pays 1 crystal to draw the {what} again: "
+                            f"{name}.", kind="redraw", data={"seat": seat}))
+        if what == "meeple" and not any(_takes(state, c, state.pending)
+                                        for c in _cards(state)):
+            state.meeple_bag[state.pending] += 1
+            state.pending, state.meepled = -1, True
+            events.append(Event(f"No card takes a {name} meeple; it goes back in the bag.",
+                                kind="meeple"))
+            _goto(state, state.then, events)
+
+    def _clear_mine(self, state: BombState, seat: int, cell: int, events: list[Event]
+                    ) -> None:
+        """A landmine removed by skipping the meeple draw: the meeple drawn goes back, the
+        landmine leaves the game, and one meeple of that card goes back in the bag."""
+        state.meeple_bag[state.pending] += 1
+        state.pending, state.meepled, state.mine[cell] = -1, True, 0
+        back = ""
+        if state.meeples[cell]:
+            state.meeples[cell] -= 1
+            state.meeple_bag[state.meeple_colour[cell]] += 1
+            if not state.meeples[cell]:
+                state.meeple_colour[cell] = -1
+            back = " and one of its meeples goes back in the bag"
+        _mark(state, seat, f"cleared the landmine on {CELLS[cell]}", [cell])
+        events.append(Event(f"{player(seat)} skips the meeple to remove the landmine on "
+                            f"{CELLS[cell]}{back}.", kind="landmine", data={"seat": seat}))
+        _goto(state, state.then, events)
+
+    def _dice_step(self, state: BombState, seat: int, move: str, detail: Any,
+                   events: list[Event]) -> None:
+        if move == "roll":
+            _start_roll(state, seat, DICE, events)
+        elif move == "roll yellow":
+            _start_roll(state, seat, ("yellow",), events)
+        elif move == "done":
+            events.append(Event(f"{player(seat)} ends the turn.", kind="done"))
+            _end_turn(state, events)
+        elif move == "second card":
+            events.append(Event(f"{player(seat)} skips the dice to place a second square "
+                                "card (no bomb, no meeple).", kind="second"))
+            _draw_square(state, seat, "end", events)
+        elif move == "switch":
+            state.phase = "switch"
+            events.append(Event(f"{player(seat)} skips the dice to switch a bomb.",
+                                kind="switch"))
+        elif move.startswith("switch"):
+            state.source = detail
+        else:  # with ...
+            source = state.source
+            old = state.bomb[source]
+            if detail < 0:
+                state.bomb[source] = _draw_from(state, state.bomb_bag)
+                state.bomb_bag[old] += 1
+                other = "one from the bag"
+                cells = [source]
+            else:
+                state.bomb[source], state.bomb[detail] = state.bomb[detail], old
+                other = f"the {COLOURS[old]} bomb's place on {CELLS[detail]}"
+                cells = [source, detail]
+            _mark(state, seat, f"switched the bomb on {CELLS[source]}", cells)
+            events.append(Event(f"The {COLOURS[old]} bomb on {CELLS[source]} is switched "
+                                f"with {other}: {CELLS[source]} now holds a "
+                                f"{COLOURS[state.bomb[source]]} bomb.", kind="switch"))
+            _end_turn(state, events)
+
+    def _shop(self, state: BombState, seat: int, move: str, detail: Any,
+              events: list[Event]) -> None:
+        verb = move.split()[0]
+        if move in ("landmine", "tower"):
+            state.phase = move
+            return
+        if verb == "landmine":
+            state.phase = "act"
+            _pay(state, seat, COST["landmine"])
+            state.landmines -= 1
+            state.mine[detail] = state.turns
+            state.bought_now.append("landmine")
+            text = f"buys a landmine and lays it on {CELLS[detail]}"
+        elif verb == "tower":
+            state.phase = "act"
+            _pay(state, seat, COST["lookout_tower"])
+            state.towers -= 1
+            state.tower[detail] = True
+            state.bought_now.append("tower")
+            text = f"buys a lookout tower for the bomb on {CELLS[detail]}"
+        elif verb == "airplane":
+            _pay(state, seat, COST["airplane"])
+            state.airplanes -= 1
+            state.plane[seat] = 1
+            state.bought_now.append("airplane")
+            text = "buys an airplane (usable from the next turn)"
+        elif verb == "unmine":
+            _pay(state, seat, COST["landmine_removal"])
+            state.mine[detail] = 0
+            state.bought_now.append("unmine")
+            text = f"pays 3 crystals to remove the landmine on {CELLS[detail]}"
+        elif verb == "buy":
+            _pay(state, seat, COST["extra_meeple"])
+            state.bought_now.append("meeple")
+            colour = state.meeple_colour[detail]
+            state.meeple_bag[colour] -= 1
+            _meeple_on(state, seat, detail, colour, events, "buys a")
+            return
+        else:  # bonus: a meeple of the chosen colour from the bag, placed as a meeple step
+            state.bonus[seat] = 0
+            state.meeple_bag[detail] -= 1
+            state.pending, state.phase, state.then = detail, "meeple", "act"
+            events.append(Event(f"{player(seat)} takes a bonus {MEEPLES[detail]} meeple.",
+                                kind="meeple", data={"seat": seat}))
+            return
+        cells = [detail] if isinstance(detail, int) else []
+        _mark(state, seat, text, cells)
+        events.append(Event(f"{player(seat)} {text}.", kind="shop", data={"seat": seat}))
+
+    def _card(self, state: BombState, seat: int, move: str, detail: Any,
+              events: list[Event]) -> None:
+        if move.startswith("arm"):
+            kind, target = detail
+            state.bought[seat].remove(kind)
+            state.armed.append([seat, kind, target])
+            _mark(state, seat, "armed a card", [])
+            events.append(Event(f"{player(seat)} lays a mint tin card face down.",
+                                kind="arm", data={"seat": seat}))
+            events.append(Event(f"Your '{KINDS[kind]}' card is armed against "
+                                f"{player(target)}.", to=frozenset({seat}), kind="arm"))
+            return
+        kind = detail
+        state.bought[seat].remove(kind)
+        state.tin_deck[kind] += 1
+        name = KINDS[kind]
+        events.append(Event(f"{player(seat)} plays a '{name}' card: {KIND_TEXT[name]}.",
+                            kind="card", data={"seat": seat, "card": name}))
+        if name == "crystals":
+            _gain(state, seat, REWARD["card_crystals"], "cards", events)
+        elif name == "meeple":
+            _meeple_step(state, "act", events)
+        elif name == "bomb":
+            _bomb_step(state, "act", events)
+        else:
+            _draw_square(state, seat, "act", events)
+
+    def _moving(self, state: BombState, seat: int, move: str, detail: Any,
+                events: list[Event]) -> None:
+        verb = move.split()[0]
+        if verb == "from":
+            state.source = detail
+            events.append(Event(f"{player(seat)} moves meeples from {CELLS[detail]}.",
+                                kind="move"))
+        elif verb in ("to", "fly"):
+            _move_meeple(state, seat, detail, verb == "fly", events)
+        else:
+            _pay(state, seat, len(detail) * COST["do_over"])
+            state.redo = True
+            _roll(state, detail)
+            events.append(Event(f"{player(seat)} pays {len(detail)} crystal"
+                                f"{'s' if len(detail) != 1 else ''} to roll again: "
+                                f"{_dice_text(state, detail)}.", kind="roll"))
+
+    # -- reading what a player typed
+
+    def parse(self, state: BombState, seat: int, text: str) -> str:
+        words = [w for w in text.split() if w not in FILLERS]
+        hint = self.notation_hint(state, seat)
+        if not words:
+            raise InvalidMove(f"That is not a move I understand. {hint}")
+        if words[0] in ("yes", "no") and len(words) == 1:
+            answer = {"sale": "buy", "challenge": "challenge"}.get(state.phase, "")
+            words = [answer] if words[0] == "yes" else ["no", answer]
+        words[0] = ALIASES.get(words[0], words[0])
+        if words[0] == "card" and words[1:2] == ["card"]:
+            del words[1]
+        if CELL_RE.match(words[0]) and len(words) == 1:
+            verb = {"place": "place", "bomb": "bomb", "meeple": "meeple", "tokens": "token",
+                    "landmine": "landmine", "tower": "tower",
+                    "switch": "with" if state.source >= 0 else "switch"}.get(state.phase)
+            if verb is None:
+                raise InvalidMove(f"Say what to do on {words[0]}. {hint}")
+            words = [verb, words[0]]
+        if words[0].isdigit() and len(words) == 1:
+            words = ["bet", words[0]]
+        verb, rest = words[0], words[1:]
+        cells = [w for w in rest if CELL_RE.match(w)]
+        canonical = self._canonical(verb, rest, cells)
+        if canonical is None:
+            raise InvalidMove(f"That is not a move I understand. {hint}")
+        return canonical
+
+    def _canonical(self, verb: str, rest: list[str], cells: list[str]) -> str | None:
+        if verb not in VERBS:
+            return None
+        plain = {"draw", "sell", "continue", "keep", "done", "airplane", "challenge",
+                 "switch", "landmine", "tower"}
+        if verb in plain and not rest:
+            return verb
+        one_cell = {"place", "bomb", "meeple", "clear", "switch", "landmine", "tower",
+                    "unmine", "from", "to", "fly", "token"}
+        if verb in one_cell and len(rest) == 1 and cells:
+            return f"{verb} {cells[0]}"
+        if verb == "with" and rest in (["bag"], cells) and len(rest) == 1:
+            return f"with {rest[0]}"
+        if verb == "redraw" and rest in (["bomb"], ["meeple"]):
+            return f"redraw {rest[0]}"
+        if verb == "roll" and rest in ([], ["yellow"]):
+            return " ".join(["roll", *rest])
+        if verb == "second" and rest == ["card"]:
+            return "second card"
+        if verb == "no" and rest in (["challenge"], ["buy"]):
+            return f"no {rest[0]}"
+        if verb == "buy" and not rest:
+            return "buy"
+        if verb == "buy" and len(rest) == 2 and rest[0] == "meeple" and cells:
+            return f"buy meeple {cells[0]}"
+        if verb == "bonus" and len(rest) == 1 and rest[0] in MEEPLES:
+            return f"bonus {rest[0]}"
+        if verb == "card" and len(rest) == 1 and rest[0] in KINDS:
+            return f"card {rest[0]}"
+        if verb == "arm" and rest[:1] and rest[0] in KINDS:
+            numbers = [w for w in rest[1:] if w.isdigit()]
+            if len(numbers) == 1 and set(rest[1:]) <= {"player", "against", numbers[0]}:
+                return f"arm {rest[0]} player {int(numbers[0])}"
+        if verb == "attack" and len(cells) == 2 and len(rest) in (2, 3) and (
+                len(rest) == 2 or rest[1] == "from"):
+            return f"attack {cells[0]} from {cells[1]}"
+        if verb == "reroll" and rest and set(rest) <= set(DICE) and len(set(rest)) == len(rest):
+            return "reroll " + " ".join(d for d in DICE if d in rest)
+        if verb == "bet" and len(rest) == 1 and rest[0].isdigit() and len(rest[0]) < 3:
+            return f"bet {int(rest[0])}"
+        return None
+
+    def refuse(self, state: BombState, seat: int, move: str) -> IllegalMove:
+        """Why a well-formed move is not allowed now."""
+        words = move.split()
+        verb = words[0]
+        hint = self.notation_hint(state, seat)
+        cash = state.crystals[seat]
+        cell = INDEX.get(words[-1], -1)
+        if cell >= 0 and not state.sections[cell] and verb not in ("place",):
+            return IllegalMove(f"There is no card on {words[-1]}. {hint}")
+        if verb == "bet":
+            n = int(words[1])
+            if not 1 <= n <= 6:
+                return IllegalMove("A bet is a guess of the green die, 1 to 6.")
+            return IllegalMove(f"You may bet no more than the crystals you hold ({cash}).")
+        if verb == "place" and state.phase in ("place", "start") and state.held[seat] >= 0:
+            spots = _spots(state, state.held[seat])
+            if state.sections[cell]:
+                return IllegalMove(f"{words[1]} already holds a card.")
+            if cell not in spots:
+                return IllegalMove(f"{words[1]} is not next to a card.")
+            return IllegalMove(f"Placing there costs {spots[cell]} crystals (1 for each "
+                               f"neighbour with fewer sections); you hold {cash}.")
+        if verb == "keep" and state.phase in ("place", "start") and state.held[seat] >= 0:
+            return IllegalMove("Your square card fits somewhere for free, so it must be "
+                               "placed.")
+        if verb == "done" and state.phase in ("act", "rolled"):
+            return IllegalMove("An attack is possible, so it must happen: roll (or attack), "
+                               "or skip the dice to place a second square card or switch a "
+                               "bomb.")
+        if verb == "roll" and state.phase == "act":
+            return IllegalMove("No attack is possible now: roll only the yellow die "
+                               "('roll yellow'), or end the turn." if move == "roll" else
+                               "An attack is possible: all three dice are rolled ('roll').")
+        if verb in ("redraw", "reroll") and state.redo:
+            return IllegalMove("Only one do-over is allowed per turn.")
+        if verb == "card" and KINDS.index(words[1]) not in state.bought[seat]:
+            return IllegalMove(f"You hold no bought '{words[1]}' card.")
+        if verb == "arm" and KINDS.index(words[1]) not in REACTIVE:
+            return IllegalMove("Only 'skip' and 'stop' cards are armed against a player; "
+                               f"play the others with 'card {words[1]}'.")
+        if verb == "arm" and KINDS.index(words[1]) not in state.bought[seat]:
+            return IllegalMove(f"You hold no bought '{words[1]}' card.")
+        if verb in ("landmine", "tower", "unmine", "airplane") and state.phase == "act":
+            return IllegalMove(self._shop_refusal(state, seat, verb, cell))
+        return IllegalMove(f"You can't {quote(move)} now. {hint}")
+
+    def _shop_refusal(self, state: BombState, seat: int, verb: str, cell: int) -> str:
+        cost = {"landmine": "landmine", "tower": "lookout_tower", "unmine": "landmine_removal",
+                "airplane": "airplane"}[verb]
+        if state.crystals[seat] < COST[cost]:
+            return f"That costs {COST[cost]} crystals; you hold {state.crystals[seat]}."
+        if verb in state.bought_now:
+            return f"Only one {verb} a turn."
+        if verb == "airplane":
+            return "You already own an airplane, or none is left."
+        if verb == "unmine":
+            return f"There is no landmine on {CELLS[cell]}."
+        if verb == "tower":
+            return "A lookout tower goes on a card's bomb, one per card, while towers last."
+        return "A landmine goes on a free section of a card without a lookout tower or a " \
+               "landmine, while landmines last."
+
+    def notation_hint(self, state: BombState, seat: int) -> str:
+        phase = state.phase
+        hints = {
+            "start": "Type 'draw' (a square card), 'place c3' (the card you hold) or 'sell' "
+                     "(mint tin cards).",
+            "place": "Type 'place c3' to lay your square card, or 'keep' to hold it back.",
+            "bomb": "Type 'bomb c3' to put the bomb on a card, or 'redraw bomb'.",
+            "meeple": "Type 'meeple c3' to place the meeple, or 'redraw meeple'.",
+            "act": "Type 'roll' (or 'roll yellow'), 'done', 'second card', 'switch', a "
+                   "shop item ('landmine', 'tower', 'airplane') or 'card crystals'.",
+            "rolled": "Type 'attack d4 from c3', 'from c3' then 'to d4' to move meeples, "
+                      "'reroll red', or 'done'.",
+            "switch": "Type 'switch c3' (the bomb to switch), then 'with d4' (another card's "
+                      "bomb) or 'with bag'.",
+            "bets": "Type 'bet 4': your guess of the green die, 1 to 6.",
+            "challenge": "Type 'challenge' or 'no challenge'.",
+            "sale": "Type 'buy' (a card, face down, for 1 crystal) or 'no buy'.",
+            "tokens": "Type 'token c3' to lay a token on an empty card of its colour.",
+            "landmine": "Type 'landmine c3': the card whose free section it blockades.",
+            "tower": "Type 'tower c3': the card whose bomb it stands on.",
+        }
+        return hints.get(phase, "The game is over.")
+
+    # -- what each seat may see
+
+    def view(self, state: BombState, seat: int | None) -> dict[str, Any]:
+        board = [{
+            "cell": CELLS[c], "sections": state.sections[c], "colour": COLOURS[state.colour[c]],
+            "bomb": COLOURS[state.bomb[c]] if state.bomb[c] >= 0 else None,
+            "meeples": state.meeples[c],
+            "meeple_colour": MEEPLES[state.meeple_colour[c]] if state.meeple_colour[c] >= 0
+            else None,
+            "landmine": state.mine[c], "tower": state.tower[c], "token": state.token[c],
+            "filled": _filled(state, c),
+        } for c in _cards(state)]
+        attack = None
+        if state.attack is not None:
+            a = state.attack
+            shown = a["green"] > 0
+            attack = {"attacker": a["attacker"], "from": CELLS[a["from"]],
+                      "to": CELLS[a["to"]], "power": a["power"], "green": a["green"] or None,
+                      "toughness": a["toughness"] if shown else None,
+                      "furthest": list(a["furthest"]), "won": a["won"],
+                      "betting": [s for s, b in enumerate(a["bets"]) if b >= 0],
+                      "bet": [s for s, b in enumerate(a["bets"]) if b > 0],
+                      "bets": list(a["bets"]) if shown else None,
+                      "challenger": a.get("challenger")}
+            if not shown and seat is not None and a["bets"][seat] > 0:
+                attack["my_bet"] = a["bets"][seat]
+        view: dict[str, Any] = {
+            "game": self.id, "seat": seat, "players": state.players, "size": SIZE,
+            "phase": state.phase, "turn": state.turn, "start": state.start,
+            "turns": state.turns, "round": (state.turns - 1) // state.players + 1,
+            "turn_limit": TURN_LIMIT, "to_act": sorted(self.to_act(state)), "board": board,
+            "crystals": list(state.crystals), "bank": state.bank, "to_win": TO_WIN,
+            "tokens": [[COLOURS[c] for c in t] for t in state.tokens],
+            "sets": [[COLOURS[c] for c in t] for t in state.sets],
+            "to_place": [COLOURS[c] for c in state.to_place],
+            "token_supply": list(state.token_supply), "planes": list(state.plane),
+            "bonus": list(state.bonus), "for_sale_counts": [len(h) for h in state.for_sale],
+            "bought_counts": [len(b) for b in state.bought],
+            "armed_counts": [sum(1 for a in state.armed if a[0] == s)
+                             for s in range(state.players)],
+            "holding": [h >= 0 for h in state.held], "deck": len(state.deck),
+            "set_aside": [card_name(c) for c in state.set_aside],
+            "tin": any(state.tin_deck), "bomb_bag": list(state.bomb_bag),
+            "meeple_bag": list(state.meeple_bag), "landmines": state.landmines,
+            "towers": state.towers, "airplanes": state.airplanes, "then": state.then,
+            "redo": state.redo, "bought_now": list(state.bought_now),
+            "meepled": state.meepled,
+            "pending": None if state.pending < 0 else (
+                COLOURS if state.phase == "bomb" else MEEPLES)[state.pending],
+            "dice": dict(zip(("red", "blue", "yellow", "green"), state.dice, strict=True)),
+            "source": CELLS[state.source] if state.source >= 0 else None,
+            "moved": state.moved, "moving_over": state.moving_over, "attack": attack,
+            "sale": None if state.sale is None else {
+                "seller": state.sale["seller"], "answers": list(state.sale["answers"])},
+            "last": dict(state.last) if state.last else None, "quiet": state.quiet,
+            "moves": state.moves,
+            "earned": {k: list(v) for k, v in state.earned.items()}, "result": None,
+        }
+        result = self.outcome(state)
+        if result is not None:
+            view["result"] = {"winners": sorted(result.winners), "reason": result.reason}
+        if seat is not None:
+            view["for_sale"] = [KINDS[k] for k in state.for_sale[seat]]
+            view["bought"] = [KINDS[k] for k in state.bought[seat]]
+            view["armed"] = [{"card": KINDS[k], "against": t}
+                             for o, k, t in state.armed if o == seat]
+            view["held"] = None if state.held[seat] < 0 else {
+                "sections": state.held[seat] % LARGEST + 1,
+                "colour": COLOURS[state.held[seat] // LARGEST]}
+        return view
+
+    def determinize(self, state: BombState, seat: int | None, seed: int) -> BombState:
+        """Resample the square deck with others' held cards, others' mint tin cards (for
+        sale, bought and armed, with the armed cards' targets), the tin, and others' bets
+        not yet revealed; the bags are counts, so a new seed redraws them."""
+        out = self.load(self.dump(state))
+        rng = random.Random(f"determinize/{seed}")
+        out.seed, out.draws, out.forced = rng.randrange(2**31), 0, []
+        others = [s for s in range(out.players) if s != seat]
+        hidden = [s for s in others if out.held[s] >= 0]
+        pool = sorted(out.deck + [out.held[s] for s in hidden])
+        rng.shuffle(pool)
+        for s in hidden:
+            out.held[s] = pool.pop()
+        out.deck = pool
+        cards = [k for k, n in enumerate(out.tin_deck) for _ in range(n)]
+        for s in others:
+            cards += out.for_sale[s] + out.bought[s]
+        secret = [a for a in out.armed if a[0] != seat]
+        cards = sorted(cards + [a[1] for a in secret])
+        rng.shuffle(cards)
+        for a in secret:  # armed cards are reactive ones, against someone else
+            pick = next(n for n, k in enumerate(cards) if k in REACTIVE)
+            a[1] = cards.pop(pick)
+            a[2] = rng.choice([s for s in range(out.players) if s != a[0]])
+        for s in others:
+            n, m = len(out.for_sale[s]), len(out.bought[s])
+            out.for_sale[s], out.bought[s] = sorted(cards[:n]), sorted(cards[n:n + m])
+            del cards[:n + m]
+        out.tin_deck = [cards.count(k) for k in range(len(KINDS))]
+        attack = out.attack
+        if attack is not None and not attack["green"]:
+            for s in others:
+                if attack["bets"][s] > 0:
+                    attack["bets"][s] = rng.randint(1, min(6, out.crystals[s]))
+        return out

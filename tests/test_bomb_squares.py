@@ -1,0 +1,627 @@
+"""Bomb Squares: one scenario per rule of the seed, from positions built by hand.
+
+``table`` lays out a position; ``force`` sets the next chance outcomes (die values, then
+bag draws as colour or kind indices), as OpenSpiel lists chance outcomes.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+import rules
+from rules import IllegalMove, InvalidMove
+from rules.bomb_squares import (
+    COLOURS,
+    INDEX,
+    KINDS,
+    MEEPLES,
+    SIZE,
+    START_CELL,
+    BombState,
+    card_code,
+)
+from tests.refusals import assert_refused
+
+GAME = rules.GAMES["bomb-squares"]
+C = {name: n for n, name in enumerate(COLOURS)}
+M = {name: n for n, name in enumerate(MEEPLES)}
+K = {name: n for n, name in enumerate(KINDS)}
+refused = partial(assert_refused, GAME)
+
+
+def table(players: int = 2, turn: int = 0, phase: str = "act", **fields: Any) -> BombState:
+    """An empty table in ``phase`` of ``turn``'s turn 10, each seat with 5 crystals."""
+    state = GAME.new(players, seed=11)
+    n = SIZE * SIZE
+    state.sections, state.colour, state.bomb = [0] * n, [-1] * n, [-1] * n
+    state.meeples, state.meeple_colour, state.mine = [0] * n, [-1] * n, [0] * n
+    state.tower, state.token = [False] * n, [0] * n
+    state.bomb_bag, state.meeple_bag = [12] * 6, [63] * 4
+    state.turn, state.phase, state.turns = turn, phase, 10
+    state.then = {"place": "bomb", "bomb": "meeple"}.get(phase, "act")
+    state.meepled = phase not in ("start", "place", "bomb", "meeple")
+    state.crystals = [5] * players
+    state.bought = [[] for _ in range(players)]
+    for key, value in fields.items():
+        setattr(state, key, value)
+    return state
+
+
+def card(state: BombState, cell: str, colour: str, sections: int, bomb: str | None = None,
+         meeples: int = 0, meeple: str = "green", **extra: Any) -> None:
+    i = INDEX[cell]
+    state.sections[i], state.colour[i] = sections, C[colour]
+    state.bomb[i] = C[bomb] if bomb else -1
+    state.meeples[i], state.meeple_colour[i] = meeples, M[meeple] if meeples else -1
+    for key, value in extra.items():
+        getattr(state, key)[i] = value
+
+
+def force(state: BombState, *outcomes: int) -> None:
+    state.forced = list(outcomes)
+
+
+def play(state: BombState, seat: int, *moves: str) -> tuple[BombState, list[str]]:
+    texts: list[str] = []
+    for move in moves:
+        state, events = GAME.play(state, seat, move)
+        texts += [e.text for e in events]
+    return state, texts
+
+
+def battle(players: int = 2, red: int = 6, crystals: list[int] | None = None) -> BombState:
+    """A filled red card on e5 may attack the green bomb on f5 (1 meeple on it)."""
+    state = table(players, phase="rolled", dice=[red, 1, 1, 0],
+                  crystals=crystals or [5] * players)
+    card(state, "e5", "red", 2, bomb="red", meeples=2, meeple="blue")
+    card(state, "f5", "blue", 3, bomb="green", meeples=1, meeple="yellow")
+    return state
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def test_setup_start_card_bomb_meeple_crystals_and_three_tin_cards() -> None:
+    state = GAME.new(3, seed=4)
+    assert state.sections[START_CELL] == 6 and state.bomb[START_CELL] >= 0
+    assert state.meeples[START_CELL] == 1
+    assert state.crystals == [5, 5, 5] and state.bank == 300 - 15
+    assert [len(h) for h in state.for_sale] == [3, 3, 3] and sum(state.tin_deck) == 48 - 9
+    assert len(state.deck) == 71 and sum(state.bomb_bag) == 71
+    assert state.phase == "start" and GAME.to_act(state) == {state.turn}
+
+
+def test_play_begins_with_a_random_player() -> None:
+    assert {GAME.new(3, seed=s).turn for s in range(20)} == {0, 1, 2}
+
+
+# --------------------------------------------------------------------------- mint tin cards
+
+
+def test_selling_lets_each_other_player_buy_one_card_at_once() -> None:
+    state = table(3, phase="start", for_sale=[[K["bomb"], K["skip"], K["stop"]], [], []])
+    card(state, "e5", "red", 6)
+    assert "sell" in GAME.legal_moves(state, 0)
+    state, _ = play(state, 0, "sell")
+    assert GAME.to_act(state) == {1, 2}  # both answer, in any order
+    state, _ = play(state, 2, "buy")
+    state, _ = play(state, 1, "no buy")
+    assert len(state.bought[2]) == 1 and state.bought[2][0] in (K["bomb"], K["skip"], K["stop"])
+    assert state.crystals == [6, 5, 4]
+    assert len(state.for_sale[0]) == 3  # drawn back to 3
+    assert state.turn == 1 and state.phase == "start"
+
+
+def test_a_player_holds_at_most_two_bought_cards() -> None:
+    state = table(2, phase="start", bought=[[], [K["bomb"], K["meeple"]]])
+    card(state, "e5", "red", 6)
+    assert "sell" not in GAME.legal_moves(state, 0)  # the only buyer is full
+
+
+def test_played_cards_go_back_in_the_tin() -> None:
+    state = table(bought=[[K["crystals"]], []])
+    card(state, "e5", "red", 6)
+    tin = list(state.tin_deck)
+    state, texts = play(state, 0, "card crystals")
+    assert state.crystals[0] == 7 and state.bought[0] == []
+    assert state.tin_deck[K["crystals"]] == tin[K["crystals"]] + 1
+    assert "Player 1 plays a 'crystals' card: earn 2 crystals for free." in texts
+
+
+def test_extra_meeple_bomb_and_square_cards() -> None:
+    state = table(bought=[[K["meeple"], K["bomb"]], []], deck=[card_code(C["red"], 1)])
+    card(state, "e5", "red", 6)
+    force(state, M["red"])
+    state, _ = play(state, 0, "card meeple", "meeple e5")
+    assert state.meeples[INDEX["e5"]] == 1 and state.phase == "act"
+    force(state, C["blue"])
+    state, _ = play(state, 0, "card bomb", "bomb e5")
+    assert state.bomb[INDEX["e5"]] == C["blue"] and state.phase == "act"
+    state.bought[0] = [K["square"]]
+    state, _ = play(state, 0, "card square", "place e6")
+    assert state.sections[INDEX["e6"]] == 1 and state.phase == "act"  # the turn goes on
+    assert state.bomb[INDEX["e6"]] == -1
+
+
+def test_a_lose_a_turn_card_fires_at_the_target_turn_start() -> None:
+    state = table(3, bought=[[K["skip"]], [], []])
+    card(state, "e5", "red", 6)
+    state, texts = play(state, 0, "arm skip player 2")
+    assert "Player 1 lays a mint tin card face down." in texts
+    assert GAME.view(state, 1)["armed_counts"] == [1, 0, 0]
+    assert "armed" not in GAME.view(state, None)
+    state, texts = play(state, 0, "done")
+    assert state.turn == 2  # player 2 lost the turn
+    assert any("loses this turn" in t for t in texts)
+    assert state.armed == [] and state.tin_deck[K["skip"]] >= 1
+
+
+def test_a_stop_card_ends_the_target_turn_at_its_roll() -> None:
+    state = table(2, armed=[[1, K["stop"], 0]])
+    card(state, "e5", "red", 6)
+    state, texts = play(state, 0, "roll yellow")
+    assert state.turn == 1 and any("roll is stopped" in t for t in texts)
+
+
+# --------------------------------------------------------------------------- square cards
+
+
+def test_a_card_goes_free_next_to_a_card_with_as_many_sections_or_more() -> None:
+    state = table(phase="place", held=[card_code(C["red"], 4), -1])
+    card(state, "e5", "green", 4)
+    moves = GAME.legal_moves(state, 0)
+    assert "place e6" in moves and "keep" not in moves  # free: it must be placed
+    state, texts = play(state, 0, "place e6")
+    assert state.crystals[0] == 5 and "Player 1 places a 4-section red card on e6." in texts
+
+
+def test_a_card_bigger_than_its_neighbours_costs_one_crystal_each() -> None:
+    state = table(phase="place", held=[card_code(C["red"], 5), -1])
+    card(state, "e5", "green", 3)
+    card(state, "f6", "green", 2)
+    moves = GAME.legal_moves(state, 0)
+    assert "keep" in moves  # no free place: the player may refuse to pay
+    state, _ = play(state, 0, "place f5")  # next to e5 and f6: 2 crystals
+    assert state.crystals[0] == 3
+    poor = table(phase="place", held=[card_code(C["red"], 5), -1], crystals=[1, 5])
+    card(poor, "e5", "green", 3)
+    card(poor, "f6", "green", 2)
+    refused(poor, 0, "place f5", IllegalMove, "Placing there costs 2 crystals (1 for each "
+            "neighbour with fewer sections); you hold 1.")
+
+
+def test_a_kept_card_is_set_aside_next_turn_when_it_still_costs() -> None:
+    state = table(phase="place", held=[card_code(C["red"], 6), -1],
+                  deck=[card_code(C["blue"], 1)])
+    card(state, "e5", "green", 3)
+    state, _ = play(state, 0, "keep")
+    assert state.turn == 1 and state.held[0] >= 0
+    state.turn, state.phase = 0, "start"
+    assert "draw" in GAME.legal_moves(state, 0)
+    state, _ = play(state, 0, "draw")
+    assert state.set_aside == [card_code(C["red"], 6)]
+    assert state.held[0] == card_code(C["blue"], 1) and state.phase == "place"
+
+
+def test_with_no_square_cards_left_the_step_is_skipped() -> None:
+    state = table(phase="start", deck=[])
+    card(state, "e5", "green", 3)
+    assert GAME.legal_moves(state, 0) == ["continue", "sell"]
+    force(state, M["blue"])
+    state, _ = play(state, 0, "continue")
+    assert state.phase == "meeple"
+
+
+# --------------------------------------------------------------------------- bombs and meeples
+
+
+def test_a_placed_card_brings_a_bomb_then_a_meeple() -> None:
+    state = table(phase="place", held=[card_code(C["red"], 2), -1])
+    card(state, "e5", "green", 6, bomb="red")
+    force(state, C["purple"], M["yellow"])
+    state, _ = play(state, 0, "place e6")
+    assert state.phase == "bomb" and GAME.legal_moves(state, 0)[0] == "bomb e6"
+    assert "bomb e5" not in GAME.legal_moves(state, 0)  # e5 has a bomb
+    state, _ = play(state, 0, "bomb e6")
+    assert state.phase == "meeple"
+    state, _ = play(state, 0, "meeple e6")
+    assert state.phase == "act" and state.meeple_colour[INDEX["e6"]] == M["yellow"]
+
+
+def test_a_card_takes_only_the_colour_of_its_first_meeple() -> None:
+    state = table(phase="meeple", pending=M["red"])
+    card(state, "e5", "green", 3, meeples=1, meeple="blue")
+    card(state, "e6", "green", 3)
+    moves = GAME.legal_moves(state, 0)
+    assert "meeple e6" in moves and "meeple e5" not in moves
+
+
+def test_filling_a_card_earns_its_sections() -> None:
+    state = table(phase="meeple", pending=M["red"])
+    card(state, "e5", "green", 4, meeples=3, meeple="red")
+    state, texts = play(state, 0, "meeple e5")
+    assert state.crystals[0] == 9
+    assert "The card on e5 is filled: Player 1 earns 4 crystals." in texts
+
+
+def test_an_extra_meeple_is_bought_only_to_fill_a_card() -> None:
+    state = table()
+    card(state, "e5", "green", 4, meeples=3, meeple="red")
+    card(state, "e6", "green", 4, meeples=2, meeple="red")
+    moves = GAME.legal_moves(state, 0)
+    assert "buy meeple e5" in moves and "buy meeple e6" not in moves
+    state, _ = play(state, 0, "buy meeple e5")
+    assert state.crystals[0] == 5 - 1 + 4
+
+
+# --------------------------------------------------------------------------- the dice
+
+
+def test_all_dice_are_rolled_when_an_attack_is_possible() -> None:
+    state = table()
+    card(state, "e5", "red", 2, bomb="red", meeples=2)
+    card(state, "h5", "red", 2, bomb="green")
+    card(state, "f5", "red", 1)
+    card(state, "g5", "red", 1)
+    moves = GAME.legal_moves(state, 0)
+    assert "roll" in moves and "done" not in moves and "roll yellow" not in moves
+    refused(state, 0, "done", IllegalMove, "An attack is possible, so it must happen: roll "
+            "(or attack), or skip the dice to place a second square card or switch a bomb.")
+    force(state, 4, 2, 5)
+    state, texts = play(state, 0, "roll")
+    assert state.dice[:3] == [4, 2, 5] and "Player 1 rolls red 4, blue 2 and yellow 5." in texts
+    assert "done" in GAME.legal_moves(state, 0)  # h5 is 3 cards away: out of reach
+    assert not any(m.startswith("attack") for m in GAME.legal_moves(state, 0))
+
+
+def test_without_an_attack_only_yellow_is_rolled_if_the_player_wants() -> None:
+    state = table()
+    card(state, "e5", "red", 2, bomb="red", meeples=1)
+    card(state, "e6", "red", 2, bomb="green")
+    moves = GAME.legal_moves(state, 0)
+    assert "roll yellow" in moves and "done" in moves and "roll" not in moves
+
+
+def test_blue_reach_counts_cards_along_orthogonal_paths_with_bends() -> None:
+    state = table(phase="rolled", dice=[6, 3, 1, 0])
+    card(state, "e5", "red", 1, bomb="red", meeples=1)
+    card(state, "f5", "red", 1)
+    card(state, "f6", "red", 1)
+    card(state, "g6", "red", 1, bomb="green")  # 3 cards away by the L-shaped path
+    card(state, "f4", "red", 1, bomb="green")  # diagonal to e5, 2 away through f5
+    moves = GAME.legal_moves(state, 0)
+    assert "attack g6 from e5" in moves and "attack f4 from e5" in moves
+    state.dice[1] = 2
+    assert "attack g6 from e5" not in GAME.legal_moves(state, 0)
+
+
+def test_second_card_or_bomb_switch_instead_of_the_dice_ends_the_turn() -> None:
+    state = table(deck=[card_code(C["red"], 1)])
+    card(state, "e5", "red", 2, bomb="red", meeples=2)
+    card(state, "e6", "red", 2, bomb="green")
+    state2, _ = play(state, 0, "second card", "place d5")
+    assert state2.turn == 1 and state2.bomb[INDEX["d5"]] == -1 and not state2.meeples[
+        INDEX["d5"]]
+    state3, _ = play(state, 0, "switch", "switch e6", "with e5")
+    assert state3.bomb[INDEX["e5"]] == C["green"] and state3.turn == 1
+    force(state, C["blue"])
+    state4, _ = play(state, 0, "switch", "switch e6", "with bag")
+    assert state4.bomb[INDEX["e6"]] == C["blue"] and state4.bomb_bag[C["green"]] == 13
+    assert "redraw bomb" not in GAME.legal_moves(state4, 1)
+
+
+def test_yellow_moves_meeples_leaving_one_behind_and_a_fill_rerolls_red_and_blue() -> None:
+    state = table(phase="rolled", dice=[0, 0, 2, 0])
+    card(state, "e5", "red", 6, bomb="red", meeples=3, meeple="blue")
+    card(state, "f5", "red", 1)
+    card(state, "g5", "red", 2, meeples=1, meeple="blue", bomb="red")
+    card(state, "h5", "red", 2, meeples=1, meeple="red")
+    card(state, "g6", "red", 1, bomb="green")
+    state, _ = play(state, 0, "from e5")
+    moves = GAME.legal_moves(state, 0)
+    assert "to f5" in moves and "to g5" in moves and "to h5" not in moves  # red, 3 away
+    force(state, 5, 4)
+    state, texts = play(state, 0, "to g5")
+    assert state.crystals[0] == 7 and state.moving_over
+    assert state.dice[:2] == [5, 4] and any("rolled again" in t for t in texts)
+    assert "attack g6 from g5" in GAME.legal_moves(state, 0)
+    assert not any(m.startswith("to ") for m in GAME.legal_moves(state, 0))
+
+
+# --------------------------------------------------------------------------- the attack
+
+
+def test_the_seeds_worked_example_green_1_guesses_5_and_6() -> None:
+    """3 players: green rolls 1, one opponent guesses 5, the other 6: the 6 wins 2
+    crystals and the toughness is 6 - 1 = 5; against power 6 the battle is won."""
+    state = battle(3, red=6, crystals=[5, 5, 6])
+    state, _ = play(state, 0, "attack f5 from e5")
+    assert state.phase == "bets" and GAME.to_act(state) == {1, 2}
+    refused(state, 1, "bet 6", IllegalMove, "You may bet no more than the crystals you hold "
+            "(5).")
+    state, _ = play(state, 1, "bet 5")
+    assert GAME.view(state, 2)["attack"]["bets"] is None  # secret until the roll
+    force(state, 1)
+    state, texts = play(state, 2, "bet 6")
+    assert "Green rolls 1. The bets: Player 2 5 and Player 3 6. Furthest: Player 3, who " \
+           "wins 2 crystals; toughness 5." in texts
+    assert "Toughness 5 is below power 6: the attack is won." in texts
+    # the attacker earns the 1 meeple on f5; the furthest guess 2 + 1 more
+    assert state.crystals == [6, 5, 6 + 2 + 1]
+    assert state.sections[INDEX["e5"]] and not state.meeples[INDEX["e5"]]  # cleared
+
+
+def test_toughness_equal_to_power_loses() -> None:
+    state = battle(3, red=5, crystals=[5, 5, 6])
+    force(state, 1)
+    state, texts = play(state, 0, "attack f5 from e5")
+    state, _ = play(state, 1, "bet 5")
+    state, texts = play(state, 2, "bet 6")
+    assert "Toughness 5 holds against power 5: the attack is lost." in texts
+    assert state.meeples[INDEX["f5"]] == 1 and state.turn == 1
+
+
+def test_without_bettors_the_green_roll_is_the_toughness() -> None:
+    state = battle(2, red=4, crystals=[5, 0])
+    force(state, 3)
+    state, texts = play(state, 0, "attack f5 from e5")
+    assert "Green rolls 3: nobody bets, so the toughness is 3." in texts
+    assert state.crystals[0] == 6
+
+
+def test_a_won_attack_clears_both_cards_and_a_landmine_leaves_the_game() -> None:
+    state = battle(2, red=6, crystals=[5, 0])
+    i = INDEX["f5"]
+    state.mine[i], state.tower[i], state.towers = 3, True, 3
+    force(state, 1)
+    state, _ = play(state, 0, "attack f5 from e5")
+    assert state.mine[i] == 0 and not state.tower[i] and state.towers == 4
+    assert state.landmines == 10  # the landmine is not returned
+    assert state.bomb[i] == -1 and state.bomb[INDEX["e5"]] == -1
+    assert state.tokens[0] == [C["blue"]]  # the attacked card's colour
+
+
+# --------------------------------------------------------------------------- the challenge
+
+
+def challenged(meeple: str) -> tuple[BombState, list[str]]:
+    state = battle(2, red=6, crystals=[5, 10])
+    state, _ = play(state, 0, "attack f5 from e5")
+    force(state, 1, M[meeple])
+    state, _ = play(state, 1, "bet 6")  # toughness 5 < 6: won; Player 2 may challenge
+    assert state.phase == "challenge" and GAME.to_act(state) == {1}
+    return play(state, 1, "challenge")
+
+
+def test_challenge_green_loses_the_battle_and_the_turn_passes_to_the_challenger() -> None:
+    state, _ = challenged("green")
+    assert state.crystals == [6, 10 + 2 - 2] and state.turn == 1
+    assert state.meeples[INDEX["f5"]] == 1  # nothing cleared
+
+
+def test_challenge_blue_loses_the_battle_and_costs_the_challenger_5() -> None:
+    state, _ = challenged("blue")
+    assert state.crystals == [6, 10 + 2 - 2 - 5]
+
+
+def test_challenge_red_lets_the_win_stand() -> None:
+    state, _ = challenged("red")
+    assert state.crystals == [6 + 1, 10 + 2 - 2 + 1] and not state.meeples[INDEX["f5"]]
+
+
+def test_challenge_yellow_pays_3_and_an_extra_meeple_next_turn() -> None:
+    state, _ = challenged("yellow")
+    assert state.crystals == [6 + 1, 10 + 2 - 2 + 3 + 1] and state.bonus[1] == 1
+    assert state.turn == 1
+    card(state, "e7", "red", 3)
+    state.phase, state.meepled = "act", True
+    assert "bonus red" in GAME.legal_moves(state, 1)
+    state, _ = play(state, 1, "bonus red", "meeple e7")
+    assert state.meeple_colour[INDEX["e7"]] == M["red"] and state.bonus[1] == 0
+
+
+def test_a_challenge_needs_seven_crystals() -> None:
+    state = battle(2, red=6, crystals=[5, 4])
+    state, _ = play(state, 0, "attack f5 from e5")
+    force(state, 1)
+    state, _ = play(state, 1, "bet 4")  # furthest: 4 + 2 = 6 crystals, short of 7
+    assert state.phase != "challenge" and state.crystals == [6, 4 + 2 + 1]
+
+
+# --------------------------------------------------------------------------- do-overs
+
+
+def test_one_do_over_a_turn_and_never_the_green_die() -> None:
+    state = table(phase="meeple", pending=M["red"])
+    card(state, "e5", "green", 3, meeples=1, meeple="blue")
+    card(state, "e6", "green", 3)
+    force(state, M["blue"])
+    state, _ = play(state, 0, "redraw meeple")
+    assert state.pending == M["blue"] and state.crystals[0] == 4 and state.redo
+    state, _ = play(state, 0, "meeple e5")
+    state, _ = play(state, 0, "roll yellow")
+    assert not any(m.startswith("reroll") for m in GAME.legal_moves(state, 0))
+    refused(state, 0, "reroll yellow", IllegalMove, "Only one do-over is allowed per turn.")
+    fresh = table(phase="rolled", dice=[2, 3, 4, 0])
+    assert {m for m in GAME.legal_moves(fresh, 0) if m.startswith("reroll")} == {
+        "reroll red", "reroll blue", "reroll yellow", "reroll red blue", "reroll red yellow",
+        "reroll blue yellow", "reroll red blue yellow"}
+    force(fresh, 6, 6)
+    fresh, _ = play(fresh, 0, "reroll red yellow")
+    assert fresh.dice[:3] == [6, 3, 6] and fresh.crystals[0] == 3
+    refused(fresh, 0, "reroll green", InvalidMove, "That is not a move I understand. Type "
+            "'attack d4 from c3', 'from c3' then 'to d4' to move meeples, 'reroll red', or "
+            "'done'.")
+
+
+def test_a_bomb_redraw_costs_one_crystal() -> None:
+    state = table(phase="bomb", pending=C["red"], then="meeple")
+    card(state, "e5", "green", 3)
+    force(state, C["green"])
+    state, _ = play(state, 0, "redraw bomb")
+    assert state.pending == C["green"] and state.bomb_bag[C["red"]] == 13
+
+
+# --------------------------------------------------------------------------- shops
+
+
+def test_landmines_one_a_turn_blocking_a_section_and_kept_off_by_towers() -> None:
+    state = table(crystals=[10, 5])
+    card(state, "e5", "green", 2, bomb="red")
+    card(state, "e6", "green", 2, bomb="red", tower=True)
+    state, _ = play(state, 0, "landmine")
+    assert GAME.legal_moves(state, 0) == ["landmine e5"]  # e6 has a lookout tower
+    state, _ = play(state, 0, "landmine e5")
+    assert state.crystals[0] == 8 and state.landmines == 9
+    assert "landmine" not in GAME.legal_moves(state, 0)
+    state.meeples[INDEX["e5"]], state.meeple_colour[INDEX["e5"]] = 1, M["red"]
+    view = GAME.view(state, None)["board"]
+    assert [c["filled"] for c in view if c["cell"] == "e5"] == [False]  # blocked, not full
+
+
+def test_a_landmine_is_removed_for_3_crystals_or_by_skipping_a_meeple() -> None:
+    state = table(crystals=[10, 5])
+    card(state, "e5", "green", 3, meeples=1, meeple="red", mine=4)
+    state, _ = play(state, 0, "unmine e5")
+    assert state.crystals[0] == 7 and state.mine[INDEX["e5"]] == 0
+    skip = table(phase="meeple", pending=M["blue"], meepled=False)
+    card(skip, "e5", "green", 3, meeples=2, meeple="red", mine=4)
+    skip, _ = play(skip, 0, "clear e5")
+    assert skip.meeples[INDEX["e5"]] == 1 and skip.mine[INDEX["e5"]] == 0
+    assert skip.meeple_bag == [63, 64, 64, 63]  # the drawn blue back, and one red
+
+
+def test_an_airplane_flies_from_the_next_turn_free_then_one_crystal_a_meeple() -> None:
+    state = table(crystals=[10, 5])
+    card(state, "e5", "green", 6, meeples=4, meeple="red")
+    card(state, "i9", "green", 6)
+    for cell in ("f5", "g5", "h5", "i5", "i6", "i7", "i8"):
+        card(state, cell, "green", 1, meeples=1, meeple="blue")
+    force(state, 1)
+    state, _ = play(state, 0, "airplane", "roll yellow")
+    assert state.crystals[0] == 5 and state.plane[0] == 1
+    assert "from e5" not in GAME.legal_moves(state, 0)  # not on the turn it is bought
+    state.plane[0] = 2
+    state, _ = play(state, 0, "from e5", "fly i9", "fly i9")
+    assert state.crystals[0] == 5 and state.meeples[INDEX["i9"]] == 2
+    state.plane[0] = 3
+    state, _ = play(state, 0, "fly i9")
+    assert state.crystals[0] == 4
+
+
+def test_one_lookout_tower_a_card_and_a_turn() -> None:
+    state = table(crystals=[10, 5])
+    card(state, "e5", "green", 2, bomb="red")
+    card(state, "e6", "green", 2)
+    state, _ = play(state, 0, "tower")
+    assert GAME.legal_moves(state, 0) == ["tower e5"]
+    state, _ = play(state, 0, "tower e5")
+    assert state.tower[INDEX["e5"]] and state.towers == 3 and "tower" not in \
+        GAME.legal_moves(state, 0)
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def test_four_token_colours_pay_10_and_are_laid_on_empty_cards() -> None:
+    state = battle(2, red=6, crystals=[5, 0])
+    state.tokens[0] = [C["red"], C["green"], C["red"], C["yellow"]]
+    for cell, colour in (("a1", "red"), ("b1", "green"), ("c1", "yellow"), ("d1", "blue")):
+        card(state, cell, colour, 2)
+    force(state, 1)
+    state, _ = play(state, 0, "attack f5 from e5")  # f5 is blue: the fourth colour
+    assert state.crystals[0] == 5 + 1 + 10 and state.phase == "tokens"
+    assert state.token_supply[C["red"]] == 9  # the spare red is set aside for others
+    assert set(GAME.legal_moves(state, 0)) == {"token a1", "token b1", "token c1",
+                                               "token d1", "token e5", "token f5"}
+    for cell in ("a1", "b1", "c1", "d1"):
+        state, _ = play(state, 0, f"token {cell}")
+    assert state.turn == 1 and state.token[INDEX["a1"]] == 1
+    assert GAME.view(state, None)["sets"][0] == ["red", "green", "yellow", "blue"]
+
+
+def test_a_token_card_attacked_by_a_player_without_a_set_pays_5_more() -> None:
+    state = battle(2, red=6, crystals=[5, 0])
+    i = INDEX["f5"]
+    state.meeples[i], state.meeple_colour[i], state.bomb[i] = 0, -1, -1
+    state.colour[i], state.token[i] = C["green"], 1  # a green token: a green bomb
+    force(state, 1)
+    state, _ = play(state, 0, "attack f5 from e5")
+    assert state.crystals[0] == 5 + 3 + 5 and state.tokens[0] == [C["green"]]
+    assert state.token[i] == 0
+
+
+def test_a_player_who_laid_tokens_may_not_attack_token_cards() -> None:
+    state = battle(2, red=6)
+    state.sets = [[0, 1, 2, 3], []]
+    i = INDEX["f5"]
+    state.meeples[i], state.bomb[i], state.colour[i], state.token[i] = 0, -1, C["green"], 1
+    assert "attack f5 from e5" not in GAME.legal_moves(state, 0)
+    state.sets = [[], []]
+    assert "attack f5 from e5" in GAME.legal_moves(state, 0)
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def test_the_first_to_75_crystals_wins() -> None:
+    state = table(phase="meeple", pending=M["red"], crystals=[73, 74])
+    card(state, "e5", "green", 2, meeples=1, meeple="red")
+    state, texts = play(state, 0, "meeple e5")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {0} and outcome.ending == "75 crystals"
+    assert texts[-1] == "The game ends: Player 1 reached 75 crystals first."
+
+
+def test_the_turn_limit_ends_the_game_most_crystals_wins() -> None:
+    state = table(turns=300, crystals=[9, 12])
+    card(state, "e5", "green", 2)
+    state, _ = play(state, 0, "done")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {1} and outcome.ending == "turn limit"
+
+
+def test_no_square_cards_and_three_quiet_rounds_end_the_game() -> None:
+    state = table(deck=[], quiet=6, crystals=[9, 9])
+    card(state, "e5", "green", 2)
+    state, _ = play(state, 0, "done")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {0, 1}
+    assert outcome.ending == "no earnings"
+
+
+# --------------------------------------------------------------------------- hidden facts
+
+
+def test_views_hide_tin_cards_held_cards_and_bets() -> None:
+    state = GAME.new(3, seed=2)
+    spectator = json.dumps(GAME.view(state, None))
+    assert '"for_sale"' not in spectator and '"held"' not in spectator
+    mine = GAME.view(state, 0)
+    assert mine["for_sale"] == [KINDS[k] for k in state.for_sale[0]]
+    assert GAME.view(state, 1)["for_sale"] == [KINDS[k] for k in state.for_sale[1]]
+
+
+def test_determinize_depends_only_on_what_the_seat_sees() -> None:
+    state = GAME.new(3, seed=8)
+    state.held[2] = state.deck.pop()
+    twin = GAME.load(GAME.dump(state))
+    twin.held[2], twin.deck[0] = twin.deck[0], twin.held[2]  # other hidden facts
+    twin.for_sale[1], twin.for_sale[2] = twin.for_sale[2], twin.for_sale[1]
+    assert GAME.view(twin, 0) == GAME.view(state, 0)
+    a, b = GAME.determinize(state, 0, 5), GAME.determinize(twin, 0, 5)
+    assert GAME.dump(a) == GAME.dump(b)
+    assert GAME.view(a, 0) == GAME.view(state, 0)
+
+
+def test_forgiving_text() -> None:
+    state = table(phase="bets", attack={"attacker": 0, "from": INDEX["e5"],
+                                        "to": INDEX["f5"], "power": 4, "bets": [-1, 0],
+                                        "green": 0, "toughness": 0, "furthest": [],
+                                        "won": False})
+    assert GAME.parse(state, 1, "3") == "bet 3"
+    assert GAME.parse(state, 1, "guess 3") == "bet 3"
+    refused(state, 1, "frobnicate", InvalidMove, "That is not a move I understand. Type "
+            "'bet 4': your guess of the green die, 1 to 6.")
