@@ -20,7 +20,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,6 +32,8 @@ import rules
 
 log = logging.getLogger("boardroom.store")
 _T = TypeVar("_T")
+# A job: statements run one after the other on the connection, alone (``Store._run``).
+_Job = Callable[[aiosqlite.Connection], Awaitable[_T]]
 
 ENV_VAR = "BOARDROOM_DB"
 SYNC_VAR = "BOARDROOM_DB_SYNC"
@@ -267,19 +269,22 @@ def default_path() -> str:
 class Store:
     """The database. Open with ``await Store.open(path)``; close with ``await store.close()``.
 
-    Every access is one job on aiosqlite's thread (``_run``): the statements of a job, its
-    cursors and, for a write of several statements, its whole ``BEGIN IMMEDIATE`` ..
-    ``COMMIT``, run there one after the other, and no sqlite3 cursor ever reaches the event
-    loop's thread. So no other task's statement can land inside a transaction, a cancelled
-    caller cannot leave a transaction open, and no statement is reset or finalised from
-    another thread while the worker steps it (see bot/README.md, "One connection").
+    Every access is one job (``_run``): an async function of the connection that runs as
+    its own task under the store's lock, awaited through ``asyncio.shield``. The statements
+    of a job and, for a write of several statements, its whole ``BEGIN IMMEDIATE`` ..
+    ``COMMIT`` (or ``ROLLBACK``) run one after the other, alone on the connection, and run
+    to their end even if the caller is cancelled. So no other task's statement can land
+    inside a transaction and a cancelled caller cannot leave one open. Jobs use only
+    aiosqlite's public calls that close each cursor on its worker thread (``execute_fetchall``,
+    ``execute_insert``, ``async with db.execute(...)``), so no statement is reset or
+    finalised from the event loop's thread (see bot/README.md, "One connection").
     """
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self.db = db
         self.path = path
-        # One connection carries every statement; this lock keeps the jobs of ``_run`` and
-        # the (test-only) ``transaction`` from overlapping.
+        # One connection carries every statement; this lock keeps the jobs of ``_run``, the
+        # move writer and the (test-only) ``transaction`` from overlapping.
         self._lock = asyncio.Lock()
         self._delivered: set[tuple[int, int]] = set()  # (game, version) not yet written
         self._flush_timer: asyncio.TimerHandle | None = None
@@ -339,27 +344,30 @@ class Store:
         await self._flush_quietly()
         for task in list(self._flushing):
             await task
-        await self.db.close()
+        async with self._lock:  # after the jobs already waiting (their callers may be gone)
+            await self.db.close()
 
     # -- running statements
 
-    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """``work(connection)`` as one job on aiosqlite's thread, alone on the connection.
+    async def _run(self, work: _Job[_T]) -> _T:
+        """``work(connection)`` as one job: its own task, alone on the connection.
 
-        A caller cancelled while it waits does not cut the job short: it runs whole before
-        any later one. Errors that mean "not now" (disk full, file-size limit, lock held
-        past the timeout, unwritable file) come back as ``StoreUnavailable``.
+        The task takes the store's lock and runs ``work`` to its end; the caller awaits it
+        through ``asyncio.shield``, so a caller cancelled at any point (while the job waits
+        for the lock too) does not cut it short, and it runs whole before any later job.
+        Errors that mean "not now" (disk full, file-size limit, lock held past the timeout,
+        unwritable file) come back as ``StoreUnavailable``.
         """
+        return await asyncio.shield(asyncio.ensure_future(self._alone(work)))
+
+    async def _alone(self, work: _Job[_T]) -> _T:
         async with self._lock:
             return await self._job(work)
 
-    async def _job(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """``_run`` for a caller that holds the store's lock already."""
+    async def _job(self, work: _Job[_T]) -> _T:
+        """``work(connection)`` for a caller that holds the store's lock already."""
         try:
-            # aiosqlite's one worker thread runs the queued jobs in order; ``_execute``
-            # queues a plain function there (its public calls hand cursors back to this
-            # thread, which is what this store avoids).
-            return await _on_worker(self.db, work)
+            return await work(self.db)
         except sqlite3.Error as error:
             trouble = self._unavailable(error)
             if trouble is None:
@@ -391,14 +399,14 @@ class Store:
                 yield self.db
             except BaseException:
                 # Shielded: a second cancellation cannot leave the transaction open.
-                await asyncio.shield(_on_worker(self.db, _rollback))
+                await asyncio.shield(self.db.rollback())
                 raise
-            await asyncio.shield(self.db.execute_fetchall("COMMIT"))
+            await asyncio.shield(self.db.commit())
 
     async def _rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
         if self._delivered:
             await self._flush_quietly()  # reads see every delivered mark made so far
-        return await self._run(lambda db: _fetch(db, sql, parameters))
+        return list(await self._run(lambda db: db.execute_fetchall(sql, parameters)))
 
     async def _write(self, sql: str, parameters: tuple[Any, ...] = ()) -> int:
         """Run one statement (its own transaction); how many rows it changed."""
@@ -411,15 +419,16 @@ class Store:
         """A new open table with the opener in seat 0; ``ChannelBusy`` if one is active."""
         now = time.time()
 
-        def create(db: sqlite3.Connection) -> int:
-            cursor = db.execute(
+        async def create(db: aiosqlite.Connection) -> int:
+            inserted = await db.execute_insert(
                 "INSERT INTO games (channel_id, guild_id, game, options, opener_id, "
                 "created, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (channel_id, guild_id, game, json.dumps(options), opener_id, now, now))
-            game_id = int(cursor.lastrowid or 0)
-            cursor.close()
-            _change(db, "INSERT INTO seats (game_id, seat, user_id, name, kind) "
-                        "VALUES (?, 0, ?, ?, 'human')", (game_id, opener_id, opener_name))
+            assert inserted is not None
+            game_id = int(inserted[0])
+            await db.execute_fetchall(
+                "INSERT INTO seats (game_id, seat, user_id, name, kind) "
+                "VALUES (?, 0, ?, ?, 'human')", (game_id, opener_id, opener_name))
             return game_id
 
         try:
@@ -495,13 +504,14 @@ class Store:
     async def remove_seat(self, game_id: int, seat: int) -> None:
         """Free a seat before the start; later seats move up so seats stay 0..n-1."""
 
-        def remove(db: sqlite3.Connection) -> None:
-            _change(db, "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+        async def remove(db: aiosqlite.Connection) -> None:
+            await db.execute_fetchall("DELETE FROM seats WHERE game_id = ? AND seat = ?",
+                                      (game_id, seat))
             # Two steps so the primary key never sees two rows with one seat number.
-            _change(db, "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?",
-                    (game_id, seat))
-            _change(db, "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0",
-                    (game_id,))
+            await db.execute_fetchall(
+                "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?", (game_id, seat))
+            await db.execute_fetchall(
+                "UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
 
         await self._run(lambda db: _transaction(db, remove))
 
@@ -538,7 +548,8 @@ class Store:
     async def _write_moves(self) -> None:
         """Write the waiting moves, a batch at a time, until none wait; moves that come in
         while a batch is written go in the next one. A game has at most one move per batch,
-        so its moves are written one after the other, in the order they came."""
+        so its moves are written one after the other, in the order they came. This task
+        is no caller's own (callers await their futures), so it holds the lock itself."""
         try:
             while self._moves:
                 async with self._lock:
@@ -574,7 +585,7 @@ class Store:
                 sql = _moves_sql(len(batch))
                 values = tuple(value for move in moves for value in move)
                 changed = {row[0] for row in await self._job(
-                    lambda db: _fetch(db, sql, values))}
+                    lambda db: db.execute_fetchall(sql, values))}
         except StoreUnavailable as error:
             for _, written in batch:  # nothing of the batch was written, nor would be alone
                 if not written.done():
@@ -635,9 +646,10 @@ class Store:
         marks, self._delivered = sorted(self._delivered), set()
         rows = [(v, game_id, v, v) for game_id, v in marks]
 
-        def write(db: sqlite3.Connection) -> None:
-            db.executemany("UPDATE games SET announced = ? WHERE id = ? AND version >= ? "
-                           "AND announced < ?", rows).close()
+        async def write(db: aiosqlite.Connection) -> None:
+            async with db.executemany("UPDATE games SET announced = ? WHERE id = ? "
+                                      "AND version >= ? AND announced < ?", rows):
+                pass  # the cursor is closed on the worker thread
 
         try:
             await self._run(lambda db: _transaction(db, write))
@@ -660,43 +672,25 @@ class Store:
         return [MoveRow(*r) for r in rows]
 
 
-# Jobs' helpers: they run on aiosqlite's thread, and close every cursor there.
+# Jobs' helpers. Every cursor is closed on aiosqlite's thread: by ``execute_fetchall`` and
+# ``execute_insert``, which never hand it over, or by ``async with db.execute(...)``.
 
-async def _on_worker(db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], _T]) -> _T:
-    """``work(connection)`` on the connection's own thread, after the jobs queued before."""
-    result: _T = await db._execute(work, db._conn)  # type: ignore[no-untyped-call]
-    return result
-
-
-def _fetch(db: sqlite3.Connection, sql: str, parameters: Any) -> list[Any]:
-    cursor = db.execute(sql, parameters)
-    try:
-        return cursor.fetchall()
-    finally:
-        cursor.close()
+async def _change(db: aiosqlite.Connection, sql: str, parameters: Any) -> int:
+    """Run one statement; how many rows it changed."""
+    async with db.execute(sql, parameters) as cursor:
+        return cursor.rowcount
 
 
-def _change(db: sqlite3.Connection, sql: str, parameters: Any) -> int:
-    cursor = db.execute(sql, parameters)
-    changed = cursor.rowcount
-    cursor.close()
-    return changed
-
-
-def _rollback(db: sqlite3.Connection) -> None:
-    if db.in_transaction:
-        db.execute("ROLLBACK").close()
-
-
-def _transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], _T]) -> _T:
+async def _transaction(db: aiosqlite.Connection, work: _Job[_T]) -> _T:
     """``work`` in one BEGIN IMMEDIATE .. COMMIT; rolled back whole if anything fails (SQLite
-    may already have rolled back by itself, after a full disk for instance)."""
-    db.execute("BEGIN IMMEDIATE").close()
+    may already have rolled back by itself, after a full disk for instance: ``rollback``
+    does nothing then). A job is never cancelled (``Store._run``), so errors are enough."""
+    await db.execute_fetchall("BEGIN IMMEDIATE")
     try:
-        result = work(db)
-        db.execute("COMMIT").close()
-    except BaseException:
-        _rollback(db)
+        result = await work(db)
+        await db.commit()
+    except Exception:
+        await db.rollback()
         raise
     return result
 
