@@ -54,10 +54,13 @@ def clip(text: str, limit: int = LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def picture_file(picture: Picture, name: str = "board.png") -> discord.File:
-    """A picture as an attachment, its one-line summary as the alt text."""
-    return discord.File(io.BytesIO(picture.png), filename=name,
-                        description=clip(picture.summary, 1024) or None)
+def picture_files(picture: Picture, name: str = "board") -> list[discord.File]:
+    """A picture as attachments (two where it comes in two parts), its one-line summary as
+    the alt text of each."""
+    alt = clip(picture.summary, 1024) or None
+    return [discord.File(io.BytesIO(png), filename=f"{name}{'-' + str(n) if n else ''}.png",
+                         description=alt)
+            for n, png in enumerate((picture.png, *picture.more))]
 
 
 def apology(error_id: str) -> str:
@@ -105,7 +108,7 @@ async def answer(interaction: discord.Interaction[Any],
 
 
 async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
-    files = [picture_file(result.picture)] if result.picture is not None else []
+    files = picture_files(result.picture) if result.picture is not None else []
     try:
         if result.view is not None:
             await interaction.edit_original_response(content=clip(result.text),

@@ -152,10 +152,13 @@ class Terminal:
         if self.images is None:
             return picture.summary
         os.makedirs(self.images, exist_ok=True)
-        path = os.path.join(self.images, name)
-        with open(path, "wb") as file:
-            file.write(picture.png)
-        return f"[picture {path}] {picture.summary}"
+        paths = []
+        for n, png in enumerate((picture.png, *picture.more)):
+            path = os.path.join(self.images, name if not n else name.replace(".png", f"-{n}.png"))
+            with open(path, "wb") as file:
+                file.write(png)
+            paths.append(path)
+        return f"[picture {' '.join(paths)}] {picture.summary}"
 
     async def show(self, reply: Reply, caller: int | None = None) -> None:
         """Print a reply as the channel and each player would see it; then mark it posted.

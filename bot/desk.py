@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.answer import LIMIT, NOBODY, Answer, clip, picture_file
+from bot.answer import LIMIT, NOBODY, Answer, clip, picture_files
 from bot.buttons import choice_view, turn_view
 from bot.service import Private
 from rules import GameError
@@ -122,7 +122,7 @@ class Desk:
     async def _send(self, channel: discord.PartialMessageable, text: str, reply: Reply) -> None:
         kwargs: dict[str, object] = {}
         if reply.picture is not None:
-            kwargs["file"] = picture_file(reply.picture)
+            kwargs["files"] = picture_files(reply.picture)
         if reply.mention and not reply.over:
             kwargs["view"] = turn_view(channel.id)
         pinged = reply.mention if not reply.over else ()
@@ -149,7 +149,7 @@ class Desk:
                 f"Your view in <#{channel_id}>:"
         kwargs: dict[str, Any] = {}
         if private.picture is not None:
-            kwargs["file"] = picture_file(private.picture, "hand.png")
+            kwargs["files"] = picture_files(private.picture, "hand")
         if view is not None:
             kwargs["view"] = view
         try:

@@ -60,10 +60,13 @@ class TableSetAside(TableError):
 
 @dataclass(frozen=True)
 class Picture:
-    """An image and the one line that says what it shows (screen readers, notifications)."""
+    """An image and the one line that says what it shows (screen readers, notifications);
+    ``more`` holds a second image where one would be too tall (a seat's private part under
+    the table), attached with it."""
 
     png: bytes
     summary: str
+    more: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -305,7 +308,6 @@ class TableService:
         """Threads that draw pictures, one per core we may use: the event loop stays free
         while Pillow draws, and no more pictures are held in memory at once than cores."""
         if self._painters is None:
-            render.kit.keep_freed_memory()  # each picture reuses the last one's pages
             self._painters = ThreadPoolExecutor(max_workers=_cores(),
                                                 thread_name_prefix="boardroom-render")
         return self._painters
@@ -734,7 +736,7 @@ class TableService:
             else:
                 todo[key] = view
         drawn: dict[Hashable, Picture] = {}
-        if todo:  # one job for all of them: they share their top (see ``render``)
+        if todo:  # one job for all of them
             drawn = dict(zip(todo, await asyncio.get_running_loop().run_in_executor(
                 self._painter(), _pictures, game_id, list(todo.values())), strict=True))
         out = [None if each is None else drawn.get(each[0]) or self._pictures[each[0]]
@@ -989,4 +991,9 @@ def _cores() -> int:
 
 
 def _pictures(game_id: str, views: list[dict[str, Any]]) -> list[Picture]:
-    return [Picture(render.png(game_id, view), render.summary(game_id, view)) for view in views]
+    """Each view's attachments (``render.pngs``: one, or the table and the private part)."""
+    out = []
+    for view in views:
+        first, *more = render.pngs(game_id, view)
+        out.append(Picture(first, render.summary(game_id, view), tuple(more)))
+    return out

@@ -1,18 +1,21 @@
-"""Boardroom's pictures: a PNG and a one-line summary for any game's view.
+"""Boardroom's pictures: PNGs and a one-line summary for any game's view.
 
 A renderer is a pure function of a *view* (never a state), so it cannot draw what the
-viewer may not know. Each game adds one module and one line in ``RENDERERS``.
+viewer may not know. Each game has one module, ``render/<game>.py``, with
+``draw(view, *, width) -> Image`` and ``summary(view) -> str``; a game whose seats hold
+something private also offers ``table`` (the board and the seats, what everyone sees) and
+``hand`` (what the viewing seat alone knows, None for a spectator), and its ``draw`` is the
+two stacked.
 
-    render.png("cube-conquest", game.view(state, None))       # the board, for the channel
-    render.png("cube-conquest", game.view(state, 0))          # adds seat 0's hand, for a DM
-    render.summary("cube-conquest", game.view(state, None))   # the same as one line of text
+    render.png("cube-conquest", game.view(state, None))     # the table, for the channel
+    render.pngs("cube-conquest", game.view(state, 0))       # seat 0's picture(s), for a DM
+    render.summary("cube-conquest", game.view(state, None)) # the same as one line of text
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from types import ModuleType
+from typing import Any
 
 from PIL import Image
 
@@ -20,44 +23,17 @@ from render import battle_tiles, block_buster, bomb_squares, crystallia, cube_co
 
 MIN_WIDTH = 600
 
-
-class Draw(Protocol):
-    """A game's picture of a view, ``width`` pixels wide."""
-
-    def __call__(self, view: dict[str, Any], *, width: int = ...) -> Image.Image: ...
-
-
-class Parts(Protocol):
-    """A game's picture of a view as parts to stack: palette images and deflated bands."""
-
-    def __call__(self, view: dict[str, Any], *,
-                 width: int = ...) -> list[Image.Image | kit.Band]: ...
-
-
-@dataclass(frozen=True)
-class Renderer:
-    """How one game is drawn: the picture of a view, and the view as a sentence."""
-
-    draw: Draw
-    summary: Callable[[dict[str, Any]], str]
-    surfaces: tuple[kit.RGB, ...] = ()  # colours the game adds to the kit's palette
-    # ``draw``'s picture as parts of a PNG (``kit.png_stack``), when some are shared by the
-    # pictures of a move and kept deflated; None: the PNG is made from ``draw``.
-    parts: Parts | None = None
-
-
-RENDERERS: dict[str, Renderer] = {
-    "battle-tiles": Renderer(battle_tiles.draw, battle_tiles.summary, battle_tiles.SURFACES),
-    "cube-conquest": Renderer(cube_conquest.draw, cube_conquest.summary,
-                              cube_conquest.SURFACES, cube_conquest.parts),
-    "crystallia": Renderer(crystallia.draw, crystallia.summary, crystallia.SURFACES),
-    "block-buster": Renderer(block_buster.draw, block_buster.summary, block_buster.SURFACES),
-    "bomb-squares": Renderer(bomb_squares.draw, bomb_squares.summary, bomb_squares.SURFACES),
+RENDERERS: dict[str, ModuleType] = {
+    "battle-tiles": battle_tiles,
+    "block-buster": block_buster,
+    "bomb-squares": bomb_squares,
+    "crystallia": crystallia,
+    "cube-conquest": cube_conquest,
 }
 
 
-def renderer(game_id: str) -> Renderer:
-    """The renderer registered for ``game_id``."""
+def renderer(game_id: str) -> ModuleType:
+    """The module that draws ``game_id``."""
     try:
         return RENDERERS[game_id]
     except KeyError:
@@ -69,16 +45,28 @@ def renderer(game_id: str) -> Renderer:
 def image(game_id: str, view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The picture of ``view`` as a Pillow image, ``width`` pixels wide (height follows)."""
     _check(width)
-    return renderer(game_id).draw(view, width=width)
+    drawn: Image.Image = renderer(game_id).draw(view, width=width)
+    return drawn
 
 
 def png(game_id: str, view: dict[str, Any], *, width: int = 1000) -> bytes:
     """The picture of ``view`` as PNG bytes: 1000 px wide by default, made for phones."""
+    return kit.png(image(game_id, view, width=width))
+
+
+def pngs(game_id: str, view: dict[str, Any], *, width: int = 1000) -> list[bytes]:
+    """What to attach for ``view``: one picture, or the table and the viewer's private part
+    as two when the two stacked would be taller than ``kit.MAX_RATIO`` times the width."""
+    _check(width)
     drawer = renderer(game_id)
-    if drawer.parts is not None and kit.PALETTE_DRAWING:
-        _check(width)
-        return kit.png_stack(drawer.parts(view, width=width))
-    return kit.finish(image(game_id, view, width=width), surfaces=drawer.surfaces)
+    if not hasattr(drawer, "table"):
+        return [png(game_id, view, width=width)]
+    table: Image.Image = drawer.table(view, width=width)
+    hand: Image.Image | None = drawer.hand(view, width=width)
+    if hand is None:
+        return [kit.png(table)]
+    whole = kit.stack([table, hand])
+    return [kit.png(whole)] if kit.fits(whole) else [kit.png(table), kit.png(hand)]
 
 
 def _check(width: int) -> None:
@@ -88,7 +76,5 @@ def _check(width: int) -> None:
 
 def summary(game_id: str, view: dict[str, Any]) -> str:
     """One line saying what the picture shows: whose turn, the points, the last move."""
-    return renderer(game_id).summary(view)
-
-
-__all__ = ["RENDERERS", "Draw", "Parts", "Renderer", "image", "png", "renderer", "summary"]
+    text: str = renderer(game_id).summary(view)
+    return text

@@ -1,14 +1,14 @@
-"""The picture of a Block Buster view: the board, the point blocks, and every colour's blocks.
+"""The pictures of a Block Buster view: the table everybody sees, and a seat's own blocks.
 
-Top to bottom, as a phone shows it: a status line (who places, how far they may skip), the
-20x20 board with coordinates on every edge, the placing area's boundary as a thick line
-(outside it the board is greyed), the 12 counting spaces of each point block framed by the
-thicker lines of its 4x4 cell, each point block with its shape and the colour that leads it
-(filled in that colour once it is won for good), placed blocks in colour with the colour's
-letter on every square and the last one ringed; then one panel per colour: its blocks still
-to place drawn as shapes with their names, its penalties and its score if the game ended now.
+The table: the kit's header (who places, the last move), the 20x20 board as large as fits
+(ranks on the left, files below; the placing area's boundary as a thick line, outside it
+greyed; each placed block in its colour with the colour's letter, the last one ringed; each
+point block with its shape and a band with the leading colour's letter and count, the whole
+tile in the colour once won: for good, or at the final count), then the kit's seat rows or,
+once the game is over, its result box with where each seat's points came from.
 
-There is nothing hidden in Block Buster: every seat's picture is the spectator's.
+Nothing is hidden in Block Buster; a seat's ``hand`` is its blocks still to place, drawn as
+shapes (the table says how many), where it may place, and how to read the board.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import functools
 import json
 import math
 import re
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -32,421 +31,466 @@ _DATA: dict[str, Any] = json.loads(
     resources.files("data").joinpath("block-buster.json").read_text(encoding="utf-8"))
 SHAPES: dict[str, list[tuple[int, int]]] = {
     b["name"]: [(c[0], c[1]) for c in b["cells"]] for b in _DATA["blocks"]}
+# points for 0, 1, 2... point blocks of one shape: 0, 3, 7, 12, then 18, 25 (the pattern)
+SET_POINTS: list[int] = [*_DATA["set_points"], 18, 25]
 
 FACE: RGB = kit.rgb("#F3EEE2")  # an empty square inside the placing area
 OUT: RGB = kit.rgb("#B9B4AA")  # a square outside it
-PLATE: RGB = kit.rgb("#D9D2C3")  # a point block nobody leads
+PLATE: RGB = kit.rgb("#D9D2C3")  # a point block nobody has won
 LINE: RGB = kit.rgb("#CFC8B8")  # the lines between squares
-SURFACES = (FACE, OUT, PLATE, LINE)  # for ``kit.finish``'s palette
-
-
-# --------------------------------------------------------------------------- seats
-
-
-@dataclass(frozen=True)
-class Side:
-    """One colour in play: its palette entry, the seat playing it, and names."""
-
-    index: int
-    seat: int
-    colour: SeatColour
-    name: str  # as drawn: 'Alice' or 'Blue'
-    spoken: str  # as said: 'Alice (Blue)' or 'Blue'
-    colour_word: str  # 'Blue'
-
-
-def sides(view: dict[str, Any]) -> list[Side]:
-    """The colours of ``view``, named by the seat's display name when the bot gave one."""
-    names = view.get("names") or []
-    out = []
-    for i, colour_name in enumerate(view["colours"]):
-        seat = int(view["owners"][i])
-        colour, plain = kit.seat_colour(colour_name), colour_name.capitalize()
-        given = " ".join(str(names[seat]).split()) if seat < len(names) and names[seat] else ""
-        drawn = kit.clean(given)
-        out.append(Side(i, seat, colour, drawn if drawn.strip("? ") else plain,
-                        f"{given} ({plain})" if given else plain, plain))
-    return out
-
-
-def _given(view: dict[str, Any], seat: int) -> str:
-    """The seat's display name from the bot, or ''."""
-    names = view.get("names") or []
-    return " ".join(str(names[seat]).split()) if seat < len(names) and names[seat] else ""
-
-
-def _seat_colours(view: dict[str, Any], seat: int) -> str:
-    """'Blue', or 'Blue and Yellow' for a seat of the special 2-player game."""
-    return kit.listing([s.colour_word for s in sides(view) if s.seat == seat])
-
-
-def _seat_spoken(view: dict[str, Any], seat: int) -> str:
-    """'Alice (Blue and Yellow)': the name once, then every colour of the seat."""
-    given = _given(view, seat)
-    colours = _seat_colours(view, seat)
-    return f"{given} ({colours})" if given else colours
-
-
-def _winners(view: dict[str, Any], seats: list[int]) -> str:
-    """'Alice wins', 'Alice and Carol win', 'Blue and Yellow win' (no names given)."""
-    named = [kit.clean(_given(view, s)) for s in seats]
-    if all(n.strip("? ") for n in named):
-        return f"{kit.listing(named)} {'wins' if len(seats) == 1 else 'win'}"
-    words = kit.listing([_seat_colours(view, s) for s in seats])
-    plural = len(seats) > 1 or " and " in words
-    return f"{words} {'win' if plural else 'wins'}"
-
-
-_PLAYER = re.compile(r"\bPlayer (\d+)\b")
-
-
-def _said(view: dict[str, Any], text: str) -> str:
-    """The rules' sentence with names for 'Player 1' (the special 2-player game names
-    seats so), as the bot's channel text has them."""
-    def named(match: re.Match[str]) -> str:
-        seat = int(match.group(1)) - 1
-        return _given(view, seat) or match.group(0)
-    return _PLAYER.sub(named, text)
 
 
 # --------------------------------------------------------------------------- words
 
 
+def _given(view: dict[str, Any], seat: int) -> str:
+    """The seat's display name from the bot, drawable, or ''."""
+    names = view.get("names") or []
+    given = kit.clean(str(names[seat])) if seat < len(names) and names[seat] else ""
+    return given if given.strip("? ") else ""
+
+
+def _colour_word(view: dict[str, Any], colour: int) -> str:
+    return str(view["colours"][colour]).capitalize()
+
+
+def _seat_colours(view: dict[str, Any], seat: int) -> list[int]:
+    return [c for c, owner in enumerate(view["owners"]) if owner == seat]
+
+
+def _seat_words(view: dict[str, Any], seat: int) -> str:
+    """'Blue', or 'Blue and Yellow' for a seat of the special 2-player game."""
+    return kit.listing([_colour_word(view, c) for c in _seat_colours(view, seat)])
+
+
+def _seat_name(view: dict[str, Any], seat: int) -> str:
+    """As drawn: 'Alice', else the seat's colours."""
+    return _given(view, seat) or _seat_words(view, seat)
+
+
+def _spoken(view: dict[str, Any], seat: int, words: str) -> str:
+    """'Alice (Blue and Yellow)': the seat's name once, then ``words``; or ``words``."""
+    given = _given(view, seat)
+    return f"{given} ({words})" if given else words
+
+
+def _winners(view: dict[str, Any], seats: list[int]) -> str:
+    """'Alice wins', 'Alice and Carol win', 'Blue and Yellow win': each player once."""
+    if all(_given(view, s) for s in seats):
+        words = kit.listing([_given(view, s) for s in seats])
+        return f"{words} {'wins' if len(seats) == 1 else 'win'}"
+    words = kit.listing([_seat_words(view, s) for s in seats])
+    return f"{words} {'win' if len(seats) > 1 or ' and ' in words else 'wins'}"
+
+
+_PLAYER = re.compile(r"\bPlayer (\d+)\b")
+
+
+def _said(view: dict[str, Any], line: str) -> str:
+    """The rules' sentence with names for 'Player 1' (the special 2-player game)."""
+    return _PLAYER.sub(lambda m: _given(view, int(m.group(1)) - 1) or m.group(0), line)
+
+
+def _anchor(squares: list[str]) -> str:
+    """A placement's anchor square: the leftmost square of its lowest row."""
+    cells = [kit.square_index(s) for s in squares]
+    low = min(r for _, r in cells)
+    return kit.square_name(min(f for f, r in cells if r == low), low)
+
+
+def _last(view: dict[str, Any]) -> str:
+    """'Last: Alice (Blue) placed 5L r90 at c4, skipping 1.', or ''."""
+    last = view.get("last")
+    if not last:
+        return ""
+    colour = int(last["colour"])
+    who = _spoken(view, int(view["owners"][colour]), _colour_word(view, colour))
+    if last["kind"] == "pass":
+        return f"Last: {who} passed."
+    skipped = int(last["skipped"])
+    extra = f", skipping {skipped}" if skipped else ""
+    return (f"Last: {who} placed {str(last['block']).upper()} {last['orientation']} at "
+            f"{_anchor(last['squares'])}{extra}.")
+
+
 def status(view: dict[str, Any]) -> tuple[str, str]:
-    """The headline (who places, or who won) and a line of detail."""
-    all_sides = sides(view)
+    """The headline (who places, or who won) and the line under it (the last move)."""
     result = view.get("result")
     if result is not None:
-        winners = _winners(view, sorted(result["winners"]))
-        return f"Game over: {winners}", kit.clean(_said(view, str(result["reason"])))
-    side = all_sides[int(view["turn"])]
-    skip = int(view["max_skip"])
-    if not view["previous"][side.index]:
-        detail = "First block: anywhere inside the boundary."
-    elif skip:
-        detail = (f"Touch your previous block, or skip up to {skip} space"
-                  f"{'s' if skip > 1 else ''} (-2 each).")
+        return f"Game over: {_winners(view, sorted(result['winners']))}", ""
+    turn = int(view["turn"])
+    seat = int(view["owners"][turn])
+    mover = _colour_word(view, turn)
+    if len(_seat_colours(view, seat)) == 1:
+        head = f"{_seat_name(view, seat)} to place a block"
     else:
-        detail = "Touch your previous block (no skipping left)."
-    return f"{side.name} to place a block", detail
+        head = f"{_given(view, seat)} to place {mover}" if _given(view, seat) else \
+            f"{mover} to place a block"
+    return head, _last(view) or rule(view)
+
+
+def rule(view: dict[str, Any]) -> str:
+    """Where the colour to place may put its block, or ''."""
+    if view.get("result") is not None:
+        return ""
+    turn = int(view["turn"])
+    mover, skip = _colour_word(view, turn), int(view["max_skip"])
+    if not view["previous"][turn]:
+        return f"{mover}'s first block: anywhere inside the boundary."
+    if skip:
+        return (f"{mover}: touch your previous block, or skip up to {skip} space"
+                f"{'s' if skip > 1 else ''} (-2 each).")
+    return f"{mover}: touch your previous block (no skipping left)."
+
+
+def _blocks_left(view: dict[str, Any], seat: int) -> list[str]:
+    return [b for c in _seat_colours(view, seat) for b in view["blocks"][c]]
 
 
 def summary(view: dict[str, Any]) -> str:
-    """One line for screen readers and notifications."""
-    all_sides = sides(view)
+    """One line: whose turn, the points, the last move; a seat's view adds its blocks."""
     result = view.get("result")
     if result is not None:
         lead = f"game over: {_said(view, str(result['reason'])).rstrip('.')}"
     else:
-        lead = f"{all_sides[int(view['turn'])].spoken} to place a block"
-    seats = range(int(view["players"]))
-    scores = ", ".join(f"{_seat_spoken(view, s)} {view['scores'][s]}" for s in seats)
+        turn = int(view["turn"])
+        lead = f"{_spoken(view, view['owners'][turn], _colour_word(view, turn))} to place a block"
+    scores = ", ".join(f"{_spoken(view, s, _seat_words(view, s))} {view['scores'][s]}"
+                       for s in range(int(view["players"])))
     word = "Scores" if result is not None else "Scores if it ended now"
     parts = [f"{NAME}, {lead}.", f"{word}: {scores}."]
-    last = view.get("last")
-    if last and result is None:
-        who = all_sides[int(last["colour"])].spoken
-        if last["kind"] == "pass":
-            parts.append(f"Last: {who} passed.")
-        else:
-            skipped = int(last["skipped"])
-            extra = f", skipping {skipped}" if skipped else ""
-            parts.append(f"Last: {who} placed {last['block']} {last['orientation']} at "
-                         f"{last['squares'][0] if len(last['squares']) == 1 else _anchor(last)}"
-                         f"{extra}.")
+    if result is None and view.get("last"):
+        parts.append(_last(view))
+    seat = view.get("seat")
+    if seat is not None:
+        left = _blocks_left(view, int(seat))
+        parts.append(f"Your blocks: {', '.join(b.upper() for b in left)}." if left
+                     else "You have placed all your blocks.")
     return " ".join(" ".join(parts).split())
 
 
-def _anchor(last: dict[str, Any]) -> str:
-    """The anchor square of a placement: the leftmost square of its lowest row."""
-    squares = [kit.square_index(s) for s in last["squares"]]
-    low = min(r for _, r in squares)
-    left = min(f for f, r in squares if r == low)
-    return kit.square_name(left, low)
+def breakdown(view: dict[str, Any]) -> list[str]:
+    """Where each seat's points come from: the point blocks it won by shape (each point
+    block goes to the colour holding most of its spaces), penalties, unplaced squares."""
+    lines = []
+    for seat in range(int(view["players"])):
+        mine = set(_seat_colours(view, seat))
+        kinds: dict[str, int] = {}
+        for point in view["point_blocks"]:
+            if point["leader"] is not None and point["leader"] in mine:
+                kinds[point["kind"]] = kinds.get(point["kind"], 0) + 1
+        sets = [f"{n} {kind}{'s' if n > 1 else ''} {SET_POINTS[n]}"
+                for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))]
+        unplaced = sum(len(SHAPES[b]) for b in _blocks_left(view, seat))
+        parts = [*sets] or ["no point blocks"]
+        parts += [f"penalty {view['penalties'][seat]}", f"unplaced {-unplaced}"]
+        lines.append(f"{_seat_name(view, seat)} {view['own_scores'][seat]}: {', '.join(parts)}")
+    teams = view.get("teams") or []
+    if teams:
+        lines.append("Teams: " + ", ".join(
+            f"{kit.listing([_seat_name(view, s) for s in team])} {view['scores'][team[0]]}"
+            for team in teams))
+    return lines
 
 
-def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
-    """The whole picture of ``view``, ``width`` pixels wide."""
-    at = kit.Layout(width, margin_at_1000=46)
-    image = kit.canvas(width, at.px(3400), SURFACES)
-    y = _header(image, view, at)
-    y = _board(image, view, at, y)
-    y = _panels(image, view, at, y)
-    y = _legend(image, view, at, y)
-    return image.crop((0, 0, width, y + at.px(30)))
+# --------------------------------------------------------------------------- the table
 
 
-def _header(image: Image.Image, view: dict[str, Any], at: kit.Layout) -> int:
+def _seated(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` as the kit's blocks read it: one colour and one name a seat (the colour to
+    place for the seat placing, so the header's chip is that colour)."""
+    players = int(view["players"])
+    colours = [view["colours"][_seat_colours(view, s)[0]] for s in range(players)]
+    if view.get("result") is None:
+        colours[int(view["owners"][view["turn"]])] = view["colours"][view["turn"]]
+    return {**view, "colours": colours, "names": [_seat_name(view, s) for s in range(players)]}
+
+
+def _seat_line(view: dict[str, Any], seat: int) -> str:
+    """'12 points, penalty -3, 9 blocks left'."""
+    left = len(_blocks_left(view, seat))
+    passed = all(view["passed"][c] for c in _seat_colours(view, seat))
+    words = _seat_words(view, seat) + ": " if _given(view, seat) else ""
+    blocks = "passed" if passed and left else f"{left} block{'s' if left != 1 else ''} left"
+    return f"{words}{view['scores'][seat]} points, penalty {view['penalties'][seat]}, {blocks}"
+
+
+def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
+    """What everybody sees: header, board, and the seats' rows or the result."""
+    at = kit.Layout(width)
+    top, bottom = _around(view, at)
+    return kit.stack([top, _board(view, at, _grid(view, at, top, bottom)), bottom])
+
+
+def board_grid(view: dict[str, Any], *, width: int = 1000) -> Grid:
+    """Where ``table`` draws the board's squares, in the table's pixels."""
+    at = kit.Layout(width)
+    top, bottom = _around(view, at)
+    grid = _grid(view, at, top, bottom)
+    return Grid(grid.files, grid.ranks, grid.left, grid.top + top.height, grid.cell)
+
+
+def _around(view: dict[str, Any], at: kit.Layout) -> tuple[Image.Image, Image.Image]:
+    """The header over the board, and the seats' rows (or the result box) under it."""
+    seated = _seated(view)
     head, detail = status(view)
-    all_sides = sides(view)
-    result = view.get("result")
-    shown = ([s for s in all_sides if s.seat in result["winners"]] if result is not None
-             else [all_sides[int(view["turn"])]])
-    x, top, size = at.margin, at.px(24), at.px(54)
-    for side in shown:
-        kit.chip(image, (x, top, x + size, top + size), side.colour, at.px(34))
-        x += size + at.px(10)
-    x += at.px(8)
-    kit.text(image, (x, top + size // 2), kit.fit(head, at.px(40), at.width - at.margin - x,
-             bold=True), at.px(40), INK, anchor="lm", bold=True)
-    kit.text(image, (at.margin, at.px(118)), kit.fit(detail, at.px(30), at.body), at.px(30),
-             MUTED)
-    return at.px(134)
+    top = kit.header(seated, at, head, detail)
+    if view.get("result") is not None:
+        lines = [line for text in breakdown(view)
+                 for line in kit.wrap(text, at.px(kit.TEXT), at.body - at.px(40))]
+        result = {**view["result"], "reason": _said(view, str(view["result"]["reason"]))}
+        return top, kit.result_box({**view, "result": result}, at, lines)
+    players = range(int(view["players"]))
+    return top, kit.seat_rows(seated, at, [_seat_line(view, s) for s in players])
 
 
-# --------------------------------------------------------------------------- the board
-
-
-def _board(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
+def _grid(view: dict[str, Any], at: kit.Layout, top_: Image.Image, bottom: Image.Image
+          ) -> Grid:
+    """The board's squares as large as fits between ``top_`` and ``bottom``, rank numbers
+    on the left and file letters under it."""
+    room = at.tallest - top_.height - bottom.height
     files, ranks = int(view["files"]), int(view["ranks"])
-    cell = at.body // files
-    grid = Grid(files, ranks, (at.width - cell * files) // 2, y + at.px(40), cell)
-    draw_ = ImageDraw.Draw(image)
-    board: list[str] = view["board"]
-    fills = {".": FACE, "-": OUT, "#": PLATE}
-    for r, row in enumerate(board):
-        for f, c in enumerate(row):
-            if c in ".-":
-                draw_.rectangle(_box(grid, f, r), fill=fills[c])
-    thin, thick = max(1, at.px(2)), max(2, at.px(4))
-    for i in range(files + 1):  # square lines, thicker around each point block's 4x4 cell
-        x = grid.left + i * cell
-        draw_.line((x, grid.top, x, grid.bottom), fill=MUTED if i % 4 == 0 else LINE,
-                   width=thick if i % 4 == 0 else thin)
-    for i in range(ranks + 1):
-        y_ = grid.top + i * cell
-        draw_.line((grid.left, y_, grid.right, y_), fill=MUTED if i % 4 == 0 else LINE,
-                   width=thick if i % 4 == 0 else thin)
-    all_sides = sides(view)
+    numbers = kit.text_width(str(ranks), at.px(kit.SMALL), bold=True) + at.px(10)
+    letters = at.px(kit.SMALL) + at.px(18)
+    top = at.px(10)  # room for the boundary and the last block's ring
+    cell = min((at.body - numbers) // files, (room - top - letters) // ranks)
+    return Grid(files, ranks, (at.width - files * cell + numbers) // 2, top, cell)
+
+
+def _board(view: dict[str, Any], at: kit.Layout, grid: Grid) -> Image.Image:
+    """The board: its squares, the placed blocks, the point blocks, the last block ringed."""
+    off = {s for p in view["point_blocks"] if not p["in_play"] for s in p["squares"]}
+    outside = "".join("-" if c == "-" or kit.square_name(f, r) in off else "."
+                      for r, row in enumerate(view["board"]) for f, c in enumerate(row))
+    block = _ground(outside, grid, at.width).copy()
+    draw = ImageDraw.Draw(block)
+    colours = [kit.seat_colour(c) for c in view["colours"]]
     for placed in view["placed"]:
-        _block(image, grid, placed, all_sides[int(placed["colour"])], at)
-    _boundary(draw_, board, grid, at)
+        _block(block, grid, placed["squares"], colours[int(placed["colour"])], at)
+    over = view.get("result") is not None
     for point in view["point_blocks"]:
-        _point_block(image, grid, point, all_sides, at)
+        _point_block(block, grid, point, colours, at, over)
     last = view.get("last")
-    if last and last["kind"] == "place" and view.get("result") is None:
-        _ring(draw_, grid, last["squares"], at)
-    grid.coordinates(image, at.px(28), at.px(8))
-    return grid.bottom + at.px(50)
+    if last and last["kind"] == "place" and not over:
+        cells = {kit.square_index(s) for s in last["squares"]}
+        _outline(draw, _edges(cells, grid), PAPER, max(4, at.px(12)))
+        _outline(draw, _edges(cells, grid), INK, max(2, at.px(5)))
+    return block
 
 
-def _box(grid: Grid, f: int, r: int) -> Box:
-    x = grid.left + f * grid.cell
-    y = grid.top + (grid.ranks - 1 - r) * grid.cell
+@functools.lru_cache(maxsize=32)
+def _ground(outside: str, grid: Grid, width: int) -> Image.Image:
+    """The empty board: squares ('-' in ``outside``, rank 1 first: outside the placing
+    area), lines between them, thicker around each 4x4 cell, the area's boundary, and the
+    coordinates."""
+    at = kit.Layout(width)
+    size = at.px(kit.SMALL)
+    image = kit.canvas(width, grid.bottom + size + at.px(18))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((grid.left, grid.top, grid.right, grid.bottom), fill=FACE)
+    inside = set()
+    for i, c in enumerate(outside):
+        f, r = i % grid.files, i // grid.files
+        if c == "-":
+            draw.rectangle(_cell(grid, f, r), fill=OUT)
+        else:
+            inside.add((f, r))
+    for i in range(max(grid.files, grid.ranks) + 1):  # thicker around each 4x4 cell
+        ink, thick = (MUTED, max(2, at.px(4))) if i % 4 == 0 else (LINE, max(1, at.px(2)))
+        x, y = grid.left + i * grid.cell, grid.top + i * grid.cell
+        if i <= grid.files:
+            draw.line((x, grid.top, x, grid.bottom), fill=ink, width=thick)
+        if i <= grid.ranks:
+            draw.line((grid.left, y, grid.right, y), fill=ink, width=thick)
+    _outline(draw, _edges(inside, grid), INK, max(3, at.px(7)))
+    for f in range(grid.files):
+        x0, _, x1, _ = _cell(grid, f, 0)
+        kit.text(image, ((x0 + x1) / 2, grid.bottom + at.px(10)), chr(ord("a") + f), size,
+                 INK, anchor="mt", bold=True)
+    for r in range(grid.ranks):
+        _, y0, _, y1 = _cell(grid, 0, r)
+        kit.text(image, (grid.left - at.px(10), (y0 + y1) / 2), str(r + 1), size, INK,
+                 anchor="rm", bold=True)
+    return image
+
+
+def _cell(grid: Grid, f: int, r: int) -> Box:
+    x, y = grid.left + f * grid.cell, grid.top + (grid.ranks - 1 - r) * grid.cell
     return x, y, x + grid.cell, y + grid.cell
 
 
-def _edges(squares: set[tuple[int, int]], grid: Grid) -> list[tuple[int, int, int, int]]:
+def _edges(cells: set[tuple[int, int]], grid: Grid) -> list[Box]:
     """The outline of a set of squares: the sides of its squares that face outside it."""
     out = []
-    for f, r in squares:
-        x0, y0, x1, y1 = _box(grid, f, r)
-        if (f - 1, r) not in squares:
-            out.append((x0, y0, x0, y1))
-        if (f + 1, r) not in squares:
-            out.append((x1, y0, x1, y1))
-        if (f, r + 1) not in squares:
-            out.append((x0, y0, x1, y0))
-        if (f, r - 1) not in squares:
-            out.append((x0, y1, x1, y1))
+    for f, r in cells:
+        x0, y0, x1, y1 = _cell(grid, f, r)
+        for (df, dr), side in (((-1, 0), (x0, y0, x0, y1)), ((1, 0), (x1, y0, x1, y1)),
+                               ((0, 1), (x0, y0, x1, y0)), ((0, -1), (x0, y1, x1, y1))):
+            if (f + df, r + dr) not in cells:
+                out.append(side)
     return out
 
 
-def _block(image: Image.Image, grid: Grid, placed: dict[str, Any], side: Side, at: kit.Layout
-           ) -> None:
-    """A placed block: its squares in the colour, its letter on each, its outline in ink."""
-    draw_ = ImageDraw.Draw(image)
-    squares = {kit.square_index(s) for s in placed["squares"]}
-    for f, r in squares:
-        draw_.rectangle(_box(grid, f, r), fill=side.colour.fill)
-    for f, r in squares:
-        x0, y0, x1, y1 = _box(grid, f, r)
-        kit.text(image, ((x0 + x1) / 2, (y0 + y1) / 2), side.colour.letter, at.px(28),
-                 side.colour.ink, anchor="mm", bold=True)
-    width = max(2, at.px(4))
-    for line in _edges(squares, grid):
-        draw_.line(line, fill=INK, width=width)
+def _outline(draw: ImageDraw.ImageDraw, edges: list[Box], fill: RGB, width: int) -> None:
+    """A line of ``width`` along ``edges``, its corners squared off."""
+    half = width // 2
+    for x0, y0, x1, y1 in edges:
+        draw.rectangle((x0 - half, y0 - half, x1 + half, y1 + half), fill=fill)
 
 
-def _boundary(draw_: ImageDraw.ImageDraw, board: list[str], grid: Grid, at: kit.Layout) -> None:
-    """The placing area's boundary: a thick ink line around every square inside it."""
-    inside = {(f, r) for r, row in enumerate(board) for f, c in enumerate(row) if c != "-"}
-    inside_lines = _edges(inside, grid)
-    width = max(3, at.px(7))
-    for x0, y0, x1, y1 in inside_lines:
-        draw_.line((x0, y0, x1, y1), fill=INK, width=width)
-        for x, y in ((x0, y0), (x1, y1)):  # square off the corners
-            draw_.rectangle((x - width // 2, y - width // 2, x + width // 2, y + width // 2),
-                            fill=INK)
-
-
-def _ring(draw_: ImageDraw.ImageDraw, grid: Grid, squares: list[str], at: kit.Layout) -> None:
-    """The last block placed, ringed in white and ink so the eye finds it."""
+def _block(image: Image.Image, grid: Grid, squares: list[str], colour: SeatColour,
+           at: kit.Layout) -> None:
+    """A placed block: its squares in the colour, an ink outline, the colour's letter on
+    its middle square."""
+    draw = ImageDraw.Draw(image)
     cells = {kit.square_index(s) for s in squares}
-    for x0, y0, x1, y1 in _edges(cells, grid):
-        draw_.line((x0, y0, x1, y1), fill=PAPER, width=max(4, at.px(10)))
-    for x0, y0, x1, y1 in _edges(cells, grid):
-        draw_.line((x0, y0, x1, y1), fill=INK, width=max(2, at.px(4)))
+    for f, r in cells:
+        draw.rectangle(_cell(grid, f, r), fill=colour.fill)
+    _outline(draw, _edges(cells, grid), INK, max(2, at.px(4)))
+    mf = sum(f for f, _ in cells) / len(cells)
+    mr = sum(r for _, r in cells) / len(cells)
+    f, r = min(sorted(cells), key=lambda c: (c[0] - mf) ** 2 + (c[1] - mr) ** 2)
+    x0, y0, x1, y1 = _cell(grid, f, r)
+    kit.text(image, ((x0 + x1) / 2, (y0 + y1) / 2), colour.letter, at.px(kit.SMALL),
+             colour.ink, anchor="mm", bold=True)
 
 
-def _point_block(image: Image.Image, grid: Grid, point: dict[str, Any], all_sides: list[Side],
-                 at: kit.Layout) -> None:
-    """A point block: its shape; a band with the leader's letter and count (or 'tie'); the
-    whole tile in the colour once won for good."""
+def _point_block(image: Image.Image, grid: Grid, point: dict[str, Any],
+                 colours: list[SeatColour], at: kit.Layout, over: bool) -> None:
+    """A point block: its shape on a tile; the leader's letter and count on a band in its
+    colour; the whole tile in the colour once won (for good, or at the final count)."""
     cells = [kit.square_index(s) for s in point["squares"]]
-    left = min(f for f, _ in cells)
-    top_rank = max(r for _, r in cells)
-    x0, y0, _, _ = _box(grid, left, top_rank)
-    size = 2 * grid.cell
+    x0, y0, _, _ = _cell(grid, min(f for f, _ in cells), max(r for _, r in cells))
     inset = max(2, at.px(4))
-    box = (x0 + inset, y0 + inset, x0 + size - inset, y0 + size - inset)
-    secured, leader = point["secured"], point["leader"]
-    counts: list[int] = point["counts"]
-    owner = all_sides[int(secured)].colour if secured is not None else None
-    fill = owner.fill if owner is not None else PLATE if point.get("in_play", True) else OUT
-    ink = owner.ink if owner is not None else INK if point.get("in_play", True) else MUTED
-    kit.paste(image, _plate(size - 2 * inset, fill, ink, str(point["kind"]), max(2, at.px(4))),
-              box[:2])
-    band_top = box[1] + round((size - 2 * inset) * 0.6)
-    draw_ = ImageDraw.Draw(image)
-    label_size = at.px(28)
-    if owner is not None:
-        label = f"{owner.letter} {counts[int(secured)]}"
-        kit.text(image, ((box[0] + box[2]) / 2, (band_top + box[3]) / 2), label, label_size,
-                 ink, anchor="mm", bold=True)
-    elif leader is not None:
-        colour = all_sides[int(leader)].colour
-        draw_.rectangle((box[0] + inset, band_top, box[2] - inset, box[3] - inset),
-                        fill=colour.fill, outline=INK, width=max(1, at.px(2)))
-        kit.text(image, ((box[0] + box[2]) / 2, (band_top + box[3]) / 2),
-                 f"{colour.letter} {counts[int(leader)]}", label_size, colour.ink, anchor="mm",
-                 bold=True)
-    elif max(counts) > 0:
-        kit.text(image, ((box[0] + box[2]) / 2, (band_top + box[3]) / 2),
-                 f"tie {max(counts)}", at.px(26), INK, anchor="mm", bold=True)
+    size = 2 * grid.cell - 2 * inset
+    leader, secured = point["leader"], point["secured"]
+    won: int | None = secured if secured is not None else leader if over else None
+    fill, ink = ((colours[won].fill, colours[won].ink) if won is not None else
+                 (PLATE, INK) if point["in_play"] else (OUT, MUTED))
+    image.paste(_plate(size, fill, ink, str(point["kind"]), max(2, at.px(4))),
+                (x0 + inset, y0 + inset))
+    band = (x0 + inset * 2, y0 + inset + round(size * 0.54), x0 + size, y0 + size)
+    centre = ((band[0] + band[2]) / 2, (band[1] + band[3]) / 2)
+    label = "TIE" if point["in_play"] and max(point["counts"]) > 0 else ""
+    if won is None and leader is not None:  # a lead, not yet won: a band in its colour
+        ImageDraw.Draw(image).rectangle(band, fill=colours[leader].fill, outline=INK,
+                                        width=max(1, at.px(2)))
+        ink = colours[leader].ink
+    if leader is not None:
+        label = f"{colours[leader].letter} {point['counts'][leader]}"
+    if label:
+        kit.text(image, centre, label, at.px(kit.SMALL), ink, anchor="mm", bold=True)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=128)
 def _plate(size: int, fill: RGB, ink: RGB, kind: str, border: int) -> Image.Image:
-    """The tile of a point block with its shape in the upper part."""
+    """The tile of a point block, its shape in the upper half."""
     tile = Image.new("RGB", (size, size), fill)
-    draw_ = ImageDraw.Draw(tile)
-    draw_.rectangle((0, 0, size - 1, size - 1), outline=INK, width=border)
-    s = round(size * 0.46)
+    draw = ImageDraw.Draw(tile)
+    draw.rectangle((0, 0, size - 1, size - 1), outline=INK, width=border)
+    s = round(size * 0.42)
     left, top = (size - s) // 2, round(size * 0.08)
-    icon(draw_, kind, (left, top, left + s, top + s), ink)
+    icon(draw, kind, (left, top, left + s, top + s), ink)
     return tile
 
 
-def icon(draw_: ImageDraw.ImageDraw, kind: str, box: Box, fill: RGB = INK) -> None:
+def icon(draw: ImageDraw.ImageDraw, kind: str, box: Box, fill: RGB = INK) -> None:
     """A point block's shape: circle, triangle, diamond, star or hexagon."""
     x0, y0, x1, y1 = box
     cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2
     if kind == "circle":
-        draw_.ellipse(box, fill=fill)
+        draw.ellipse(box, fill=fill)
         return
-    corners = {"triangle": (3, -90, 1.0), "diamond": (4, -90, 1.0), "hexagon": (6, 0, 1.0),
-               "star": (10, -90, 1.0)}
-    count, start, _ = corners.get(kind, (4, 45, 1.0))
+    count, start = {"triangle": (3, -90), "diamond": (4, -90), "hexagon": (6, 0),
+                    "star": (10, -90)}.get(kind, (4, 45))
     points = []
     for k in range(count):
         reach = r if kind != "star" or k % 2 == 0 else r * 0.45
         angle = math.radians(start + 360 * k / count)
-        points.append((cx + reach * math.cos(angle), cy + reach * math.sin(angle)
-                       + (r * 0.15 if kind == "triangle" else 0)))
-    draw_.polygon(points, fill=fill)
+        points.append((cx + reach * math.cos(angle),
+                       cy + reach * math.sin(angle) + (r * 0.15 if kind == "triangle" else 0)))
+    draw.polygon(points, fill=fill)
 
 
-# --------------------------------------------------------------------------- the panels
+# --------------------------------------------------------------------------- the hand
 
 
-def _panels(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
-    """One panel per colour, in turn order: name, penalties, score, blocks left as shapes."""
-    all_sides = sides(view)
-    draw_ = ImageDraw.Draw(image)
-    result = view.get("result")
-    turn = int(view["turn"])
-    for colour in view["order"]:
-        side = all_sides[int(colour)]
-        blocks: list[str] = view["blocks"][side.index]
-        top = y
-        acting = result is None and side.index == turn
-        chip = at.px(46)
-        kit.chip(image, (at.margin, y, at.margin + chip, y + chip), side.colour, at.px(28))
-        name = side.name + (" (passed)" if view["passed"][side.index] else "")
-        penalty = int(view["penalties"][side.seat])
-        score = int(view["scores"][side.seat])
-        right = f"penalty {penalty}   score {score}"
-        kit.text(image, (at.width - at.margin, y + chip // 2), right, at.px(30), INK,
-                 anchor="rm", bold=True)
-        room = at.body - chip - at.px(20) - kit.text_width(right, at.px(30)) - at.px(20)
-        kit.text(image, (at.margin + chip + at.px(14), y + chip // 2),
-                 kit.fit(name, at.px(34), room, bold=True), at.px(34), INK, anchor="lm",
-                 bold=True)
-        y += chip + at.px(16)
-        y = _shapes(image, blocks, side, at, y)
-        if acting:
-            draw_.rectangle((at.margin - at.px(16), top, at.margin - at.px(8), y), fill=INK)
-        y += at.px(24)
-    return y
+def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
+    """A seat's blocks still to place, as shapes with their names, and how to read the
+    board; None for a spectator."""
+    if view.get("seat") is None:
+        return None
+    at = kit.Layout(width)
+    seat = int(view["seat"])
+    parts: list[Image.Image | None] = [kit.hand_title(_seated(view), at, "Your blocks")]
+    for colour in _seat_colours(view, seat):
+        parts.append(_shapes(view, colour, at))
+    mine = kit.seat_colour(view["colours"][_seat_colours(view, seat)[0]])
+    word = mine.name.capitalize()
+    parts.append(kit.legend(at, [
+        (mine, f"{mine.letter} 5 on a point block: {word} leads, holding 5 of its 12 spaces"),
+        (mine, "the whole tile in colour: won for good"),
+    ]))
+    supply = view["supply"]
+    mover = view.get("result") is None and int(view["owners"][view["turn"]]) == seat
+    parts.append(_note(at, [
+        *([rule(view)] if mover else []),
+        "A move: block, turn, square, e.g. '5L r90 c4'. r90 turns a quarter clockwise, f "
+        "mirrors first; the square is the block's lowest row, leftmost square.",
+        f"A point block goes to the colour holding most of its 12 spaces; "
+        f"{view['shape_win']} of one shape win at once. Penalty tokens left: "
+        f"{supply.get('-2', 0)} of -2, {supply.get('-1', 0)} of -1."]))
+    return kit.stack(parts)
 
 
-def _shapes(image: Image.Image, blocks: list[str], side: Side, at: kit.Layout, y: int) -> int:
-    """The blocks still to place, drawn as shapes with their names under them; '2x' when a
-    colour holds two of a block (the official 2-player game)."""
-    if not blocks:
-        kit.text(image, (at.margin, y + at.px(30)), "All blocks placed.", at.px(30), MUTED)
-        return y + at.px(44)
+def _shapes(view: dict[str, Any], colour: int, at: kit.Layout) -> Image.Image:
+    """One colour's blocks still to place, as shapes with their names ('2x5L': two)."""
+    fill = kit.seat_colour(view["colours"][colour])
+    blocks: list[str] = view["blocks"][colour]
     counts: dict[str, int] = {}
     for b in blocks:
         counts[b] = counts.get(b, 0) + 1
-    unit = at.px(15)
-    gap = at.px(10)
-    label = at.px(28)
-    tallest = max(max(c[1] for c in SHAPES.get(b, [(0, 0)])) + 1 for b in counts)
-    x = at.margin
-    row_height = tallest * unit + at.px(44)
-    draw_ = ImageDraw.Draw(image)
+    squares = sum(len(SHAPES[b]) for b in blocks)
+    title = (f"{_colour_word(view, colour)}: {len(blocks)} blocks, {squares} squares"
+             + (" (passed)" if view["passed"][colour] else ""))
+    unit, gap, label = at.px(20), at.px(22), at.px(kit.SMALL)
+    tallest = max((max(c[1] for c in SHAPES[b]) + 1 for b in counts), default=1)
+    row = tallest * unit + label + at.px(24)
+    slots = []
+    x, y = at.margin, at.px(52)
     for name, count in counts.items():
-        cells = SHAPES.get(name, [(0, 0)])
-        wide = max(c[0] for c in cells) + 1
-        text = name.upper() if count == 1 else f"{count}x{name.upper()}"
-        slot = max(wide * unit, kit.text_width(text, label, bold=True)) + gap
-        if x + slot > at.width - at.margin + gap:
-            x = at.margin
-            y += row_height
-        left = x + (slot - gap - wide * unit) // 2
+        wide = max(c[0] for c in SHAPES[name]) + 1
+        word = name.upper() if count == 1 else f"{count}x{name.upper()}"
+        slot = max(wide * unit, kit.text_width(word, label, bold=True))
+        if x + slot > at.width - at.margin:
+            x, y = at.margin, y + row
+        slots.append((name, word, x + (slot - wide * unit) // 2, x + slot / 2, y))
+        x += slot + gap
+    block = kit.canvas(at.width, y + (row if counts else at.px(10)) + at.px(8))
+    kit.text(block, (at.margin, at.px(8)), kit.fit(title, at.px(kit.TEXT), at.body, bold=True),
+             at.px(kit.TEXT), INK, bold=True)
+    draw = ImageDraw.Draw(block)
+    for name, word, left, middle, y in slots:
         bottom = y + tallest * unit
-        for cx, cy in cells:
+        for cx, cy in SHAPES[name]:
             bx, by = left + cx * unit, bottom - (cy + 1) * unit
-            draw_.rectangle((bx, by, bx + unit, by + unit), fill=side.colour.fill, outline=INK,
-                            width=max(1, at.px(2)))
-        kit.text(image, (x + (slot - gap) / 2, bottom + at.px(8)), text, label, INK,
-                 anchor="mt", bold=True)
-        x += slot
-    return y + row_height
+            draw.rectangle((bx, by, bx + unit, by + unit), fill=fill.fill, outline=INK,
+                           width=max(1, at.px(2)))
+        kit.text(block, (middle, bottom + at.px(6)), word, label, INK, anchor="mt", bold=True)
+    return block
 
 
-@functools.lru_cache(maxsize=64)
-def _wrapped(text: str, size: int, width: int) -> tuple[str, ...]:
-    return tuple(kit.wrap(text, size, width))
+def _note(at: kit.Layout, paragraphs: list[str]) -> Image.Image:
+    """Paragraphs in small type under a thin line."""
+    lines = [line for p in paragraphs for line in kit.wrap(p, at.px(kit.SMALL), at.body)]
+    block = kit.canvas(at.width, at.px(32) + at.px(36) * len(lines))
+    ImageDraw.Draw(block).line((at.margin, at.px(6), at.width - at.margin, at.px(6)),
+                               fill=SHADE, width=max(1, at.px(3)))
+    for i, line in enumerate(lines):
+        kit.text(block, (at.margin, at.px(20) + i * at.px(36)), line, at.px(kit.SMALL), MUTED)
+    return block
 
 
-def _legend(image: Image.Image, view: dict[str, Any], at: kit.Layout, y: int) -> int:
-    """How to read a move, and the tokens left."""
-    supply = view["supply"]
-    lines = [
-        "A move: block, turn, square, e.g. '5l r90 c4'. r90 turns a quarter clockwise, "
-        "f mirrors first; the square is the block's lowest row, leftmost square.",
-        f"Penalty tokens left: {supply.get('-2', 0)} of -2, {supply.get('-1', 0)} of -1. "
-        f"A point block goes to the colour holding most of its 12 spaces; "
-        f"{view['shape_win']} of one shape win at once.",
-    ]
-    draw_ = ImageDraw.Draw(image)
-    draw_.line((at.margin, y, at.width - at.margin, y), fill=SHADE, width=max(1, at.px(3)))
-    for text in lines:
-        for line in _wrapped(text, at.px(28), at.body):
-            y += at.px(38)
-            kit.text(image, (at.margin, y), line, at.px(28), MUTED)
-        y += at.px(8)
-    return y
+def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
+    """The table, and under it the seat's blocks for a seat's view."""
+    return kit.stack([table(view, width=width), hand(view, width=width)])

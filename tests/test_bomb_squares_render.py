@@ -1,76 +1,288 @@
-"""Bomb Squares' pictures: size limits, nothing hidden drawn, private parts, summaries.
+"""Bomb Squares pictures: a fixed set of views from seeded games, drawn and checked.
 
-Views come from one seeded random 3-player game: the start, the middle, a bet pending and
-the end.
+The moments: for 2, 3 and 4 players the start, early, the middle and the end of a seeded
+random game; and from the 2-player game the first drawn card to place, the first landmine,
+the first bets on the green die (a secret pick of several seats), the first challenge, the
+first tokens to lay and the first sale (several seats answer at once). Each is drawn for the
+channel and for the seats awaited: sizes within Discord's limit, no text under 24 px, nothing
+hidden drawn, the seat's mint tin added, summaries, and what players must be able to read.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import io
 import random
+import re
 from typing import Any
 
+import pytest
 from PIL import Image
 
 import render
 import rules
+from render import bomb_squares as bs
+from render import kit
 from tests.pictures import pixels
 
 GAME = rules.GAMES["bomb-squares"]
+ID = "bomb-squares"
+WIDTHS = (600, 1000, 1400)
+NAMES = ["Ann", "Bo", "Zoë", "Dee"]
 
 
-@functools.cache
-def states() -> dict[str, Any]:
-    state = GAME.new(3, seed=5)
-    rng = random.Random(5)
-    seen = [state]
+def play_out(players: int, seed: int) -> list[Any]:
+    """Every state of one seeded random game."""
+    rng = random.Random(seed)
+    state = GAME.new(players, seed)
+    states = [state]
     while GAME.outcome(state) is None:
         seat = rng.choice(sorted(GAME.to_act(state)))
         state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
-        seen.append(state)
-    bets = [s for s in seen if s.phase == "bets"]
-    return {"start": seen[0], "middle": seen[len(seen) // 2], "bets": bets[len(bets) // 2],
-            "end": seen[-1]}
+        states.append(state)
+    return states
 
 
-def picture(view: dict[str, Any]) -> Image.Image:
-    return Image.open(io.BytesIO(render.png("bomb-squares", view)))
+@functools.cache
+def moments() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    games = {players: play_out(players, 7 + players) for players in (2, 3, 4)}
+    for players, game in games.items():
+        out |= {f"{players}p-start": game[0], f"{players}p-early": game[len(game) // 8],
+                f"{players}p-mid": game[len(game) // 2], f"{players}p-over": game[-1]}
+    game = games[2] + games[3]
+    firsts = {"place": lambda s: s.phase == "place", "landmine": lambda s: any(s.mine),
+              "bets": lambda s: s.phase == "bets", "challenge": lambda s: s.phase == "challenge",
+              "tokens": lambda s: s.phase == "tokens", "sale": lambda s: s.phase == "sale"}
+    for name, found in firsts.items():
+        out[name] = next(s for s in game if found(s) and GAME.outcome(s) is None)
+    return out
 
 
-def test_pictures_fit_the_size_limit() -> None:
-    for name, state in states().items():
-        for seat in (None, 0, state.turn):
-            image = picture(GAME.view(state, seat) | {"names": ["Ann", "Bo", "Zoë"]})
-            assert image.width == 1000 and image.height <= 1250, name
-            small = render.image("bomb-squares", GAME.view(state, seat), width=600)
-            assert small.width == 600 and small.height <= 750
+def view(state: Any, seat: int | None) -> dict[str, Any]:
+    return GAME.view(state, seat) | {"names": NAMES[: state.players]}
 
 
-def test_the_spectators_picture_shows_nothing_hidden() -> None:
-    """Two states differing only in hidden facts (the deck, the mint tin cards, held cards,
-    bets not yet revealed) give the same picture."""
-    for state in states().values():
-        twins = [GAME.determinize(state, None, k) for k in range(3)]
-        assert len({tuple(t.for_sale[0]) for t in [*twins, state]}) > 1 or \
-            GAME.outcome(state) is not None or not any(state.for_sale)
-        shown = {pixels(render.png("bomb-squares", GAME.view(t, None))) for t in [state, *twins]}
-        assert len(shown) == 1
+def viewers(state: Any) -> list[int | None]:
+    return [None, *sorted(GAME.to_act(state))] if GAME.outcome(state) is None else [None, 0]
 
 
-def test_a_seats_picture_adds_its_mint_tin_cards() -> None:
-    state = states()["middle"]
-    public = picture(GAME.view(state, None))
-    private = picture(GAME.view(state, 0))
-    assert public.tobytes() != private.tobytes()
+def decoded(data: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(data)) as image:
+        image.load()
+        return image.copy()
 
 
-def test_a_pending_bet_and_the_end_are_summarised() -> None:
-    bets = GAME.view(states()["bets"], None) | {"names": ["Ann", "Bo", "Zoë"]}
-    line = render.summary("bomb-squares", bets)
-    assert line.startswith("Bomb Squares: Bets on the green die: ")
-    assert "attacks" in line and "Crystals: Ann" in line
-    end = GAME.view(states()["end"], None)
-    assert render.summary("bomb-squares", end).startswith("Bomb Squares: Game over: ")
-    start = render.summary("bomb-squares", GAME.view(states()["start"], None))
-    assert "draw a square card or sell mint tin cards" in start and "75 wins" in start
+def colour_count(image: Image.Image, colour: kit.RGB) -> int:
+    return sum(n for n, c in image.convert("RGB").getcolors(1 << 24) or [] if c == colour)
+
+
+def test_the_moments_reach_every_step_worth_a_picture() -> None:
+    phases = {s.phase for s in moments().values()}
+    assert {"start", "place", "bets", "challenge", "tokens", "sale", "over"} <= phases
+    assert {s.players for s in moments().values()} == {2, 3, 4}
+    assert len(GAME.to_act(moments()["bets"])) > 1 or moments()["bets"].players == 2
+
+
+@pytest.mark.parametrize("name", sorted(moments()))
+def test_every_picture_fits_discord(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each attachment within 1.25 x its width, the table at every width; no text under
+    24 px at 1000 px wide; the cards never too small for the letters in their slots."""
+    state = moments()[name]
+    drawn_text, cells = [], []
+    real_text, real_board = kit.text, bs._board
+
+    def text(image: Image.Image, xy: Any, line: str, size: int, *args: Any,
+             **kw: Any) -> Any:
+        drawn_text.append((image.width, size, line))
+        return real_text(image, xy, line, size, *args, **kw)
+
+    def board(v: dict[str, Any], at: kit.Layout, cell: int) -> Image.Image:
+        cells.append((at.width, cell))
+        return real_board(v, at, cell)
+
+    monkeypatch.setattr(kit, "text", text)
+    monkeypatch.setattr(bs, "_board", board)
+    for seat in viewers(state):
+        shown = view(state, seat)
+        parts = [decoded(p) for p in render.pngs(ID, shown)]
+        assert all(p.width == 1000 and kit.fits(p) for p in parts), (seat, parts)
+        for width in WIDTHS:
+            drawn_text.clear()
+            table = bs.table(shown, width=width)
+            assert table.width == width and kit.fits(table), (seat, width, table.size)
+            hand = bs.hand(shown, width=width)
+            assert hand is None or (hand.width == width and kit.fits(hand))
+            least = round(24 * width / 1000)
+            assert all(size >= least for w, size, _ in drawn_text if w > 100), drawn_text
+        hand = bs.hand(shown)
+        if seat is None or GAME.outcome(state) is not None:
+            assert hand is None and len(parts) == 1
+        else:
+            assert hand is not None
+            assert pixels(kit.png(bs.draw(shown))) == pixels(kit.png(kit.stack(
+                [bs.table(shown), hand])))
+    assert all(cell >= round(bs.MIN_CELL * width / 1000) - 1 for width, cell in cells), cells
+
+
+@pytest.mark.parametrize("name", sorted(moments()))
+def test_the_spectators_picture_shows_nothing_hidden(name: str) -> None:
+    """Twins that differ in the deck, others' mint tin cards, held cards and bets not yet
+    revealed draw the same channel picture."""
+    state = moments()[name]
+    spectator = pixels(render.png(ID, view(state, None)))
+    differ = 0
+    for seed in (1, 2):
+        twin = GAME.determinize(state, None, seed)
+        differ += (twin.deck, twin.for_sale, twin.held) != (state.deck, state.for_sale,
+                                                            state.held)
+        assert pixels(render.png(ID, view(twin, None))) == spectator
+    assert differ or GAME.outcome(state) is not None
+
+
+def test_the_pictures_are_small() -> None:
+    """A start is under 100 KB; a full table of 81 cards, each with its lettered pieces,
+    stays under 180 KB (kit.png's one fast deflate of unfiltered rows)."""
+    sizes = {name: len(render.png(ID, view(s, None))) for name, s in moments().items()}
+    assert all(size < 100_000 for name, size in sizes.items() if name.endswith("start"))
+    assert max(sizes.values()) < 180_000
+
+
+def test_a_seats_picture_adds_its_mint_tin_and_held_card() -> None:
+    state = moments()["place"]  # the seat to act holds the card it drew
+    seat = state.turn
+    mine = view(state, seat)
+    assert mine["held"] is not None and mine["for_sale"]
+    assert pixels(render.png(ID, mine)) != pixels(render.png(ID, view(state, None)))
+    hand = bs.hand(mine)
+    assert hand is not None
+    tint = bs.TINTS[mine["held"]["colour"]]
+    assert colour_count(hand, tint) > 5000  # the held card, drawn large
+    assert colour_count(bs.hand({**mine, "held": None}) or hand, tint) < 500
+    other = copy.deepcopy(mine)
+    other["for_sale"][0] = "stop" if mine["for_sale"][0] != "stop" else "meeple"
+    assert pixels(kit.png(bs.hand(other) or hand)) != pixels(kit.png(hand))
+    line = bs.summary(mine)
+    assert f"Your mint tin: for sale {', '.join(mine['for_sale'])};" in line
+    assert f"You hold a {mine['held']['colour']} {mine['held']['sections']}-section" in line
+    assert "Your mint tin" not in bs.summary(view(state, None))
+
+
+def test_a_secret_bet_is_the_bettors_alone() -> None:
+    state = moments()["bets"]
+    seat = next(s for s in range(state.players) if state.attack["bets"][s] > 0) \
+        if any(b > 0 for b in state.attack["bets"]) else None
+    if seat is None:  # nobody has bet yet: bet as the first seat awaited
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.play(state, seat, next(m for m in GAME.legal_moves(state, seat)
+                                               if m.startswith("bet")))
+    mine = view(state, seat)
+    if mine["phase"] == "bets":
+        bet = mine["attack"]["my_bet"]
+        assert f"Your secret bet: {bet}." in bs.summary(mine)
+        assert "secret bet" not in bs.summary(view(state, None))
+
+
+@pytest.mark.parametrize("name", sorted(moments()))
+def test_the_summary_says_whose_turn_the_crystals_and_the_last_move(name: str) -> None:
+    state = moments()[name]
+    shown = view(state, None)
+    line = render.summary(ID, shown)
+    assert line.startswith("Bomb Squares: ") and "\n" not in line and "  " not in line
+    scores = ", ".join(f"{NAMES[s]} {c}" for s, c in enumerate(state.crystals))
+    assert f"Crystals: {scores} (75 wins)." in line
+    if GAME.outcome(state) is None:
+        awaited = [NAMES[s] for s in sorted(GAME.to_act(state))]
+        assert any(n in line.split(".")[0] for n in awaited)
+        if state.last:
+            assert f"Last move by {NAMES[state.last['seat']]}: {state.last['text']}." in line
+    else:
+        assert line.startswith("Bomb Squares: Game over: ")
+
+
+def test_each_seat_row_shows_crystals_tokens_shop_items_and_cards_in_full() -> None:
+    """Players must read each one's crystals, tokens, airplane and mint tin at a glance:
+    the row says them all, short enough that nothing is cut off."""
+    for state in moments().values():
+        shown = view(state, None)
+        at = kit.Layout(1000)
+        lines = bs._seat_lines(shown, at)
+        for s, (line, room) in enumerate(zip(lines, bs._room(shown, at), strict=True)):
+            assert line.startswith(f"{state.crystals[s]} crystal")
+            found = re.search(r"(?:tokens|set) ([RGBOYP ]+?)(?: ·|,|$)", line)
+            letters = set(found.group(1).replace(" ", "")) if found else set()
+            assert letters == {bs.LETTER[c] for c in shown["sets"][s] or shown["tokens"][s]}
+            assert ("plane" in line) == bool(shown["planes"][s])
+            assert ("card held" in line or "holds a card" in line) == shown["holding"][s]
+            assert ("armed" in line) == bool(shown["armed_counts"][s])
+            assert kit.text_width(line, at.px(kit.TEXT)) <= room
+            assert room >= at.width - at.margin - at.px(430)
+
+
+def test_the_board_shows_every_piece() -> None:
+    """A card's slots, meeples with their letter, the bomb, a landmine, a tower and a token
+    each change the picture; the card sprite has them where they belong."""
+    state = moments()["landmine"]
+    shown = view(state, None)
+    base = pixels(render.png(ID, shown))
+    spot = next(i for i, c in enumerate(shown["board"]) if not c["token"])
+    card = shown["board"][spot]
+    for change in ({"landmine": 0 if card["landmine"] else 3},
+                   {"tower": not card["tower"]},
+                   {"token": 0 if card["token"] else 1},
+                   {"bomb": "purple" if card["bomb"] != "purple" else "red"},
+                   {"meeples": 1 if card["meeples"] != 1 else 2, "meeple_colour": "red"},
+                   {"colour": "green" if card["colour"] != "green" else "blue"}):
+        other = copy.deepcopy(shown)
+        other["board"][spot].update(change)
+        assert pixels(render.png(ID, other)) != base, change
+    assert any(c["landmine"] for c in shown["board"])
+    sprite = bs._card("red", 6, "green", 2, "blue", True, True, 0, 180, 180, 26)
+
+    def at(col: int, row: int) -> kit.RGB:  # inside the piece, beside its letter
+        colour: kit.RGB = sprite.getpixel((30 * (2 * col + 1) - 13, 30 * (2 * row + 1) - 13))
+        return colour
+    assert at(0, 0) == bs.fill("blue") and at(1, 0) == bs.fill("blue")  # meeples
+    assert at(1, 1) == bs.fill("green")  # the bomb in the middle
+    assert at(0, 1) == bs.fill("red")  # the card's colour tag
+    assert at(2, 1) == kit.INK and at(0, 2) == kit.INK  # the tower; the landmine, last slot
+    assert at(1, 2) == kit.PAPER  # an empty section
+    token = bs._card("red", 6, None, 0, None, False, False, 1, 180, 180, 26)
+    assert token.getpixel((50, 90)) == bs.fill("red")
+
+
+def test_the_board_has_coordinates_and_names_the_open_places() -> None:
+    shown = view(moments()["2p-start"], None)
+    assert bs._open_places(shown) == {"d5", "f5", "e4", "e6"}
+    first = bs.table(shown)
+    for place in ("d5", "e6"):  # an open place's name drawn, then not
+        other = copy.deepcopy(shown)
+        other["board"].append({**shown["board"][0], "cell": place})
+        assert pixels(kit.png(bs.table(other))) != pixels(kit.png(first))
+    assert bs._bounds(shown) == (3, 5, 3, 5)
+
+
+def test_the_final_picture_shows_the_result_in_full() -> None:
+    for name in ("2p-over", "3p-over", "4p-over"):
+        state = moments()[name]
+        shown = view(state, None)
+        who = NAMES[: state.players]
+        winners = [who[s] for s in shown["result"]["winners"]]
+        assert bs.status(shown, who)[0].startswith(kit.listing(winners))
+        for short in (False, True):
+            lines = bs.breakdown(shown, who, short=short)
+            for s, line in enumerate(lines[:-1]):
+                head, _, rest = line.partition(" = ")
+                assert head == f"{who[s]} {state.crystals[s]}"
+                numbers = [int(n) for n in re.findall(r"\d+", rest)]
+                total = sum(numbers[:-1]) - numbers[-1] if " spent" in rest else sum(numbers)
+                assert total == state.crystals[s], line
+            assert lines[-1].startswith("Tokens won: ")
+            for s in range(state.players):
+                if shown["sets"][s] or shown["tokens"][s]:
+                    assert who[s] in lines[-1]
+        assert "Player" not in bs.reason(shown, who)
+        line = bs.summary(shown)
+        assert all(part in line for part in bs.breakdown(shown, who))
+        assert bs.hand(view(state, 0)) is None
