@@ -964,6 +964,7 @@ class CubeConquest(Game[CubeState]):
         for key, _ in hidden_picks:
             assert a is not None
             pool += [a[key]] if key == "attacker_card" else a[key]
+        pool.sort()  # so the deal depends on what the pool holds, never on its true order
         rng.shuffle(pool)
         size = len(out.decks[deck_index])
         out.decks[deck_index] = pool[:size]

@@ -1,0 +1,157 @@
+"""Computer players (``rules.computer``) over every game in ``rules.GAMES``: legal and
+deterministic choices, blind to what their seat cannot see, and ``strong`` better than
+chance; with the fairness of ``determinize`` they rely on."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import rules
+from rules import Game, computer
+
+GAME_IDS = sorted(rules.GAMES)
+SMALL = 24  # strong's playouts where only legality and determinism are checked
+
+# games whose determinize depends on more than the seat sees (each is a bug to fix there)
+UNFAIR: dict[str, str] = {}
+
+
+def configs() -> list[tuple[str, int]]:
+    return [(gid, n) for gid in GAME_IDS
+            for n in range(rules.GAMES[gid].min_players, rules.GAMES[gid].max_players + 1)]
+
+
+def unfair(gid: str) -> Any:
+    """``gid`` as a parameter, expected to fail when its determinize is not fair."""
+    if gid in UNFAIR:
+        return pytest.param(gid, marks=pytest.mark.xfail(strict=True, reason=UNFAIR[gid]))
+    return gid
+
+
+def positions(game: Game, players: int, count: int, seed: int,  # type: ignore[type-arg]
+              *, start: bool = True) -> list[Any]:
+    """``count`` running states reached by seeded random play (the first one the start of
+    a game, unless ``start`` is false)."""
+    rng = random.Random(f"computer-positions/{game.id}/{players}/{seed}")
+    out: list[Any] = []
+    for g in range(count):
+        state = game.new(players=players, seed=1000 * seed + g)
+        steps = 0 if g == 0 and start else rng.randrange(1, 60)
+        for _ in range(steps):
+            if game.outcome(state) is not None:
+                break
+            seat = rng.choice(sorted(game.to_act(state)))
+            state, _ = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))
+        if game.outcome(state) is None:
+            out.append(state)
+    return out
+
+
+def dumped(game: Game, state: Any) -> str:  # type: ignore[type-arg]
+    return json.dumps(game.dump(state), sort_keys=True)
+
+
+@pytest.mark.parametrize(("game_id", "players"), configs())
+def test_every_level_plays_a_legal_move_the_same_each_time(game_id: str, players: int) -> None:
+    game = rules.GAMES[game_id]
+    for n, state in enumerate(positions(game, players, 2, seed=1,
+                                        start=players == game.min_players)):
+        for seat in sorted(game.to_act(state)):
+            legal = game.legal_moves(state, seat)
+            before = dumped(game, state)
+            for level in computer.LEVELS:
+                move = computer.choose(game, state, seat, level=level, seed=n, budget=SMALL)
+                assert move in legal, (level, move)
+                if n == 0:
+                    again = computer.choose(game, state, seat, level=level, seed=n,
+                                            budget=SMALL)
+                    assert again == move, f"{level} is not deterministic"
+            assert dumped(game, state) == before, "choosing changed the state"
+
+
+def test_strong_at_its_default_budget_plays_legal_moves() -> None:
+    for game_id in GAME_IDS:
+        game = rules.GAMES[game_id]
+        state = positions(game, game.min_players, 2, seed=2)[-1]
+        seat = min(game.to_act(state))
+        move = computer.choose(game, state, seat, level="strong", seed=3)
+        assert move in game.legal_moves(state, seat)
+
+
+def test_an_unknown_level_or_a_seat_with_no_move_is_refused() -> None:
+    game = rules.GAMES[GAME_IDS[0]]
+    state = game.new(players=game.min_players, seed=1)
+    seat = min(game.to_act(state))
+    with pytest.raises(ValueError, match="unknown level"):
+        computer.choose(game, state, seat, level="clever", seed=1)
+    idle = next((s for s in range(state.players) if s not in game.to_act(state)), None)
+    if idle is not None:
+        with pytest.raises(ValueError, match="no move"):
+            computer.choose(game, state, idle, level="random", seed=1)
+
+
+# --------------------------------------------------------------------------- hidden facts
+
+
+def twins(game: Game, players: int) -> list[tuple[Any, Any, int]]:  # type: ignore[type-arg]
+    """(state, twin, seat): the twin differs from the state only in what the seat cannot
+    see (drawn with ``determinize`` itself, so ``view(., seat)`` is equal)."""
+    out = []
+    for n, state in enumerate(positions(game, players, 3, seed=3, start=False)):
+        for seat in range(players):
+            twin = game.determinize(state, seat, 7919 + n)
+            assert game.view(twin, seat) == game.view(state, seat)
+            out.append((state, twin, seat))
+    return out
+
+
+@pytest.mark.parametrize("game_id", [unfair(g) for g in GAME_IDS])
+def test_determinize_depends_only_on_what_the_seat_sees(game_id: str) -> None:
+    """The fairness property of the contract: equal views, same seed, equal results."""
+    game = rules.GAMES[game_id]
+    for players in range(game.min_players, game.max_players + 1):
+        for state, twin, seat in twins(game, players):
+            for seed in (1, 2):
+                assert dumped(game, game.determinize(state, seat, seed)) == \
+                    dumped(game, game.determinize(twin, seat, seed)), (players, seat, seed)
+
+
+@pytest.mark.parametrize("game_id", [unfair(g) for g in GAME_IDS])
+def test_no_level_tells_apart_states_its_seat_cannot(game_id: str) -> None:
+    game = rules.GAMES[game_id]
+    for players in range(game.min_players, game.max_players + 1):
+        for n, (state, twin, seat) in enumerate(twins(game, players)):
+            if seat not in game.to_act(state):
+                continue
+            assert game.legal_moves(twin, seat) == game.legal_moves(state, seat)
+            for level in computer.LEVELS:
+                assert computer.choose(game, state, seat, level=level, seed=n, budget=SMALL) \
+                    == computer.choose(game, twin, seat, level=level, seed=n, budget=SMALL), \
+                    (players, seat, level)
+
+
+# --------------------------------------------------------------------------- strength
+
+
+def test_strong_beats_random_at_battle_tiles() -> None:
+    game = rules.GAMES["battle-tiles"]
+    points = 0.0
+    games = 6
+    for g in range(games):
+        levels = ("strong", "random") if g % 2 == 0 else ("random", "strong")
+        state = game.new(players=2, seed=500 + g)
+        moves = 0
+        while (result := game.outcome(state)) is None:
+            seat = min(game.to_act(state))
+            move = computer.choose(game, state, seat, level=levels[seat], seed=moves,
+                                   budget=60)
+            state, _ = game.play(state, seat, move)
+            moves += 1
+        strong = levels.index("strong")
+        if strong in result.winners:
+            points += 1 / len(result.winners)
+    assert points >= games - 1, f"strong won {points} of {games} against random"
