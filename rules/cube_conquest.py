@@ -546,7 +546,8 @@ class CubeConquest(Game[CubeState]):
         most = max(cubes.values())
         winners = frozenset(s for s in leaders if cubes[s] == most)
         names = listing([colour(s) for s in sorted(winners)])
-        level = f"{listing([colour(s) for s in leaders])} are level on {best} points"
+        level = (f"{listing([colour(s) for s in leaders])} are level on {best} "
+                 f"point{'s' if best != 1 else ''}")
         if len(leaders) == 1:
             ending = ("10 points" if best >= POINTS_TO_WIN else "no cubes"
                       if any(_cubes_on_board(state, s) == 0 for s in range(state.players))

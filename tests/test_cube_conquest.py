@@ -605,3 +605,14 @@ def test_a_tie_on_points_and_cubes_is_a_shared_win() -> None:
     assert outcome is not None and outcome.winners == {BLUE, RED} and outcome.ending == "shared"
     assert outcome.reason.endswith("Blue and Red are level on 3 points and on cubes on the "
                                    "board (2 each): Blue and Red share the win.")
+
+
+def test_a_tie_on_one_point_says_point() -> None:
+    state = position(cubes={"b2": (BLUE, 1), "b3": (RED, 1), "a1": (BLUE, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], ["drop"]], points=[0, 1])
+    state, _ = GAME.play(state, BLUE, "attack b3 from b2")
+    state, _ = GAME.play(state, BLUE, "pick crown")
+    state, _ = GAME.play(state, RED, "pick drop")
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert "Blue and Red are level on 1 point;" in outcome.reason
