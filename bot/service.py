@@ -720,10 +720,11 @@ class TableService:
         return (table.id, table.version, seat, tuple(table.names())), self._view(table, seat)
 
     async def _render(self, game_id: str,
-                      shown: Sequence[Shown | None]
+                      shown: Sequence[Shown | None], table: Picture | None = None
                       ) -> list[Picture | None]:
         """Pictures of views named as ``_shown`` names them (None: no picture), drawn in
-        worker threads; the last few are kept."""
+        worker threads; the last few are kept. ``table``: the channel's picture of the same
+        state, whose table every seat's picture shares (``render.pngs``)."""
         if not self.images:
             return [None] * len(shown)
         todo: dict[Hashable, dict[str, Any]] = {}
@@ -738,7 +739,8 @@ class TableService:
         drawn: dict[Hashable, Picture] = {}
         if todo:  # one job for all of them
             drawn = dict(zip(todo, await asyncio.get_running_loop().run_in_executor(
-                self._painter(), _pictures, game_id, list(todo.values())), strict=True))
+                self._painter(), _pictures, game_id, list(todo.values()),
+                None if table is None else table.png), strict=True))
         out = [None if each is None else drawn.get(each[0]) or self._pictures[each[0]]
                for each in shown]
         self._pictures.update(drawn)
@@ -783,7 +785,7 @@ class TableService:
             table.parts, table.parts_version = parts, table.version
             (picture,) = await self._render(game.id, [spectator])
             later = [v for _, _, v in changed]
-            dm_pictures = (asyncio.ensure_future(self._render(game.id, later))
+            dm_pictures = (asyncio.ensure_future(self._render(game.id, later, picture))
                            if self.images and any(v is not None for v in later) else None)
         private = tuple(Private(s.user_id or 0, "\n".join(lines), None)
                         for s, lines, _ in changed)
@@ -990,10 +992,11 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def _pictures(game_id: str, views: list[dict[str, Any]]) -> list[Picture]:
+def _pictures(game_id: str, views: list[dict[str, Any]], table: bytes | None = None
+              ) -> list[Picture]:
     """Each view's attachments (``render.pngs``: one, or the table and the private part)."""
     out = []
     for view in views:
-        first, *more = render.pngs(game_id, view)
+        first, *more = render.pngs(game_id, view, table=table)
         out.append(Picture(first, render.summary(game_id, view), tuple(more)))
     return out

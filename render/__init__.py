@@ -2,10 +2,10 @@
 
 A renderer is a pure function of a *view* (never a state), so it cannot draw what the
 viewer may not know. Each game has one module, ``render/<game>.py``, with
-``draw(view, *, width) -> Image`` and ``summary(view) -> str``; a game whose seats hold
-something private also offers ``table`` (the board and the seats, what everyone sees) and
-``hand`` (what the viewing seat alone knows, None for a spectator), and its ``draw`` is the
-two stacked.
+``draw(view, *, width) -> Image`` and ``summary(view) -> str``, and the two parts ``draw``
+stacks: ``table`` (the board and the seats: what everyone sees, the same for every viewer)
+and ``hand`` (what the viewing seat alone knows; None for a spectator or when it holds
+nothing).
 
     render.png("cube-conquest", game.view(state, None))     # the table, for the channel
     render.pngs("cube-conquest", game.view(state, 0))       # seat 0's picture(s), for a DM
@@ -14,6 +14,7 @@ two stacked.
 
 from __future__ import annotations
 
+import struct
 from types import ModuleType
 from typing import Any
 
@@ -54,19 +55,32 @@ def png(game_id: str, view: dict[str, Any], *, width: int = 1000) -> bytes:
     return kit.png(image(game_id, view, width=width))
 
 
-def pngs(game_id: str, view: dict[str, Any], *, width: int = 1000) -> list[bytes]:
+def pngs(game_id: str, view: dict[str, Any], *, width: int = 1000,
+         table: bytes | None = None) -> list[bytes]:
     """What to attach for ``view``: one picture, or the table and the viewer's private part
-    as two when the two stacked would be taller than ``kit.MAX_RATIO`` times the width."""
+    as two when the two stacked would be taller than ``kit.MAX_RATIO`` times the width.
+
+    A table shows only what everyone sees, so it is the same picture for every viewer of a
+    state (the render tests hold every game to it): ``table``, the channel's PNG of the same
+    state, is attached as it is instead of being drawn again whenever the private part goes
+    on its own."""
     _check(width)
     drawer = renderer(game_id)
-    if not hasattr(drawer, "table"):
-        return [png(game_id, view, width=width)]
-    table: Image.Image = drawer.table(view, width=width)
     hand: Image.Image | None = drawer.hand(view, width=width)
+    if table is not None and (hand is None or _height(table) + hand.height
+                              > kit.MAX_RATIO * width):
+        return [table] if hand is None else [table, kit.png(hand)]
+    drawn: Image.Image = drawer.table(view, width=width)
     if hand is None:
-        return [kit.png(table)]
-    whole = kit.stack([table, hand])
-    return [kit.png(whole)] if kit.fits(whole) else [kit.png(table), kit.png(hand)]
+        return [kit.png(drawn)]
+    whole = kit.stack([drawn, hand])
+    return [kit.png(whole)] if kit.fits(whole) else [kit.png(drawn), kit.png(hand)]
+
+
+def _height(png_bytes: bytes) -> int:
+    """A PNG's height, from its header."""
+    height: int = struct.unpack(">I", png_bytes[20:24])[0]
+    return height
 
 
 def _check(width: int) -> None:

@@ -92,6 +92,24 @@ def test_the_channel_never_sees_hidden_facts(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_table_is_the_same_for_every_viewer(game_id: str) -> None:
+    """A seat's table is the channel's, pixel for pixel (so the bot draws it once a move and
+    sends it with each seat's private part); ``pngs`` given the channel's table attaches
+    exactly what it would have drawn."""
+    drawer = render.renderer(game_id)
+    for moment in MOMENTS[game_id]:
+        if moment.seat is None:
+            continue
+        view = moment.view()
+        channel = gallery.Moment(game_id, moment.name, moment.state, None).view()
+        assert drawer.table(view, width=1000).tobytes() == \
+            drawer.table(channel, width=1000).tobytes(), moment.name
+        table = render.png(game_id, channel)
+        assert [pixels(p) for p in render.pngs(game_id, view, table=table)] == \
+            [pixels(p) for p in render.pngs(game_id, view)], moment.name
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_picture_is_a_pure_function_of_its_view(game_id: str) -> None:
     for moment in MOMENTS[game_id][:6]:
         view = moment.view()

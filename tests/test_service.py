@@ -377,10 +377,11 @@ async def test_the_channel_part_is_ready_before_the_dms_pictures_are_drawn(
     release = threading.Event()
     draw = service_module._pictures
 
-    def pictures(game_id: str, views: list[dict[str, Any]]) -> list[Picture]:
+    def pictures(game_id: str, views: list[dict[str, Any]], table: bytes | None = None
+                 ) -> list[Picture]:
         if any(view.get("seat") is not None for view in views):  # the DMs' job
             assert release.wait(timeout=30)
-        return draw(game_id, views)
+        return draw(game_id, views, table)
 
     monkeypatch.setattr(service_module, "_pictures", pictures)
     for _ in range(200):  # to the first move that changes a hand (placing cubes does not)
