@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -22,6 +23,7 @@ from discord.ext import commands
 from bot.answer import NOBODY, apology, report_unexpected, shown_name
 from bot.buttons import BUTTONS
 from bot.desk import Desk
+from bot.scheduler import Scheduler
 from bot.service import TableService
 from bot.store import Store
 
@@ -29,7 +31,13 @@ log = logging.getLogger("boardroom.discord")
 
 # One cog per feature, loaded as extensions. They are modules of ``bot`` itself, not a
 # subpackage: the package list in pyproject.toml names top-level packages only.
-EXTENSIONS = ("bot.tables_cog", "bot.play_cog")
+EXTENSIONS = ("bot.tables_cog", "bot.play_cog", "bot.me_cog")
+
+
+def discord_clock() -> float:
+    """Now, as Discord's clock says (``discord.utils.utcnow``): SimCord drives it in
+    tests, so the scheduler and the service run on simulated days there."""
+    return discord.utils.utcnow().timestamp()
 
 
 class BoardroomTree(app_commands.CommandTree["Boardroom"]):
@@ -58,7 +66,8 @@ class BoardroomTree(app_commands.CommandTree["Boardroom"]):
 class Boardroom(commands.Bot):
     """Boardroom's client: one table service, one desk delivering its replies."""
 
-    def __init__(self, database: str | Store | None = None, *, images: bool = True) -> None:
+    def __init__(self, database: str | Store | None = None, *, images: bool = True,
+                 now: Callable[[], float] = discord_clock) -> None:
         # No privileged intents: slash commands, buttons and DMs need none of them.
         # Nobody is pinged unless a message names whom it may ping (the turn line does).
         super().__init__(command_prefix=commands.when_mentioned,
@@ -70,6 +79,8 @@ class Boardroom(commands.Bot):
         self._store: Store | None = database if isinstance(database, Store) else None
         self._service: TableService | None = None
         self._desk: Desk | None = None
+        self._scheduler: Scheduler | None = None
+        self.now = now
 
     @property
     def service(self) -> TableService:
@@ -87,8 +98,11 @@ class Boardroom(commands.Bot):
         if self._store is None:
             path = self._database if isinstance(self._database, str) else None
             self._store = await Store.open(path)
-        self._service = TableService(self._store, images=self._images, shown=shown_name)
+        self._service = TableService(self._store, images=self._images, shown=shown_name,
+                                     now=self.now)
         self._desk = Desk(self, self._service)
+        self._scheduler = Scheduler(self._service, self._desk, now=self.now)
+        self._service.on_due = self._scheduler.wake
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*BUTTONS)
@@ -104,8 +118,21 @@ class Boardroom(commands.Bot):
             synced = await self.tree.sync()
             log.info("Synced %d global commands", len(synced))
 
+    @property
+    def scheduler(self) -> Scheduler:
+        if self._scheduler is None:
+            raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
+        return self._scheduler
+
     async def close(self) -> None:
         try:
+            # First the loops that send on their own: a stopped bot sends nothing.
+            if self._scheduler is not None:
+                await self._scheduler.close()
+            if self._desk is not None:
+                await self._desk.close()
+            if self._service is not None:
+                self._service.close()
             await super().close()
         finally:
             if self._owns_store and self._store is not None:
@@ -113,6 +140,8 @@ class Boardroom(commands.Bot):
                 self._store = None
 
 
-def create_bot(database: str | Store | None = None, *, images: bool = True) -> Boardroom:
-    """The bot over a database path (opened and closed by the bot) or an open ``Store``."""
-    return Boardroom(database, images=images)
+def create_bot(database: str | Store | None = None, *, images: bool = True,
+               now: Callable[[], float] = discord_clock) -> Boardroom:
+    """The bot over a database path (opened and closed by the bot) or an open ``Store``;
+    ``now`` is its clock (Discord's, unless a test gives another)."""
+    return Boardroom(database, images=images, now=now)

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 import rules
 from bot.service import Picture, Reply, TableService, clean_name, parse_options
 from bot.store import Store
+from rules.computer import LEVELS
 from rules.core import listing
 
 DEFAULT_DB = "boardroom-try.db"
@@ -42,6 +43,8 @@ def parser() -> argparse.ArgumentParser:
                    help="seats at the table (default: the fewest the game takes)")
     p.add_argument("--computers", type=int, default=0,
                    help="computer players, in the last seats (default 0)")
+    p.add_argument("--level", choices=LEVELS, default="greedy",
+                   help="how well the computer players play (default greedy)")
     p.add_argument("--names", default="",
                    help="comma-separated names for the human seats (default Player 1, ...)")
     p.add_argument("--db", default=DEFAULT_DB,
@@ -307,7 +310,7 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             for user_id in range(2, humans + 1):
                 await term.show(await service.join(channel_id, user_id, names[user_id]))
             for _ in range(args.computers):
-                await term.show(await service.add_computer(channel_id, 1))
+                await term.show(await service.add_computer(channel_id, 1, args.level))
             await term.show(await service.start(channel_id, 1, seed=args.seed))
         except rules.GameError as error:
             print(error, file=sys.stderr)

@@ -11,12 +11,21 @@ into Discord messages:
 - the acting player gets the ephemeral answer (for a secret choice, what they chose).
 
 Replies are delivered at least once: the service keeps each one until ``delivered`` is
-called, and the desk delivers what is left when the bot connects (after a restart).
+called, and the desk delivers what is left when the bot connects (after a restart). If a
+channel post fails while the bot runs, the channel is *behind*: its later replies are not
+posted one by one (they stay in the outbox), and a retry task posts what the outbox holds
+for it, in move order, with a growing pause between tries (``RETRY_FIRST`` doubling up to
+``RETRY_MOST``), until it succeeds.
+
+A DM's move buttons go stale when the game moves on; the desk remembers each player's
+last DM with buttons per channel and takes its buttons off (an edit) when newer ones are
+sent or the player is no longer asked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
@@ -30,9 +39,13 @@ from rules import GameError
 from rules.core import quote
 
 if TYPE_CHECKING:
-    from bot.service import Reply, TableService
+    from bot.service import Reply, TableService, Tended
+    from bot.store import WaitRow
 
 log = logging.getLogger("boardroom.discord")
+RETRY_FIRST = 30.0  # seconds before a failed channel post is tried again
+RETRY_MOST = 600.0  # the pause between tries doubles up to this
+STALE = "(These buttons are out of date: the game moved on.)"
 
 def mentions(user_ids: tuple[int, ...] | list[int]) -> str:
     return " ".join(f"<@{u}>" for u in user_ids)
@@ -62,26 +75,46 @@ class Desk:
         self.service = service
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._unreachable: set[tuple[int, int]] = set()  # (channel, user) told about
+        self._behind: dict[int, asyncio.Task[None]] = {}  # channel -> its retry task
+        # (channel, game, user) -> the last DM with move buttons sent there
+        self._asked: dict[tuple[int, int, int], discord.Message] = {}
+
+    async def close(self) -> None:
+        """Stop the retry tasks (what they would post stays in the outbox)."""
+        tasks = list(self._behind.values())
+        self._behind.clear()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     # -------------------------------------------------------------- delivering
 
-    async def deliver(self, channel_id: int, reply: Reply) -> bool:
+    async def deliver(self, channel_id: int, reply: Reply, actor: int | None = None) -> bool:
         """Post a reply's public part and DMs; False if the channel could not be reached.
 
         One lock per channel keeps the channel's messages in the order the moves happened.
+        ``actor`` made the move: the buttons of others' DMs went stale, not theirs (the
+        one they pressed answers them itself).
         """
         async with self._locks[channel_id]:
-            return await self._deliver(channel_id, reply)
+            if channel_id in self._behind and reply.game:
+                return False  # the retry posts it, after the replies before it
+            return await self._deliver(channel_id, reply, actor)
 
-    async def _deliver(self, channel_id: int, reply: Reply) -> bool:
+    async def _deliver(self, channel_id: int, reply: Reply, actor: int | None = None) -> bool:
         channel = self.client.get_partial_messageable(channel_id)
         text = "\n".join(part for part in (reply.public, turn_line(reply)) if part)
         if text or reply.picture is not None:
             try:
                 await self._send(channel, text, reply)
             except discord.HTTPException:
-                log.warning("Could not post to channel %s; the reply stays queued",
-                            channel_id, exc_info=True)
+                log.warning("Could not post to channel %s; the reply stays queued and is "
+                            "tried again", channel_id, exc_info=True)
+                if reply.game and channel_id not in self._behind:
+                    self._behind[channel_id] = asyncio.get_running_loop().create_task(
+                        self._retry(channel_id), name=f"boardroom-retry-{channel_id}")
                 return False
         try:  # the DMs' pictures are drawn after the channel's part is posted
             reply = await reply.with_pictures()
@@ -94,6 +127,10 @@ class Desk:
         letters += [Private(user_id, "", None) for user_id in reply.mention
                     if user_id not in told and not reply.over]
         unreachable = []
+        if letters:  # the game moved on: every button it sent before is stale
+            for where, game, user_id in list(self._asked):
+                if (where, game) == (channel_id, reply.game) and user_id != actor:
+                    await self._unask((where, game, user_id))
         for private in letters:
             key = (channel_id, private.user_id)
             asking = private.user_id not in told
@@ -155,11 +192,82 @@ class Desk:
         try:
             user = self.client.get_user(private.user_id) or await self.client.fetch_user(
                 private.user_id)
-            await user.send(clip(text), allowed_mentions=NOBODY, **kwargs)
+            sent = await user.send(clip(text), allowed_mentions=NOBODY, **kwargs)
         except discord.HTTPException as error:
             log.info("No DM to user %s (%s)", private.user_id, error)
             return False
+        if view is not None:
+            self._asked[channel_id, game, private.user_id] = sent
         return True
+
+    async def _unask(self, key: tuple[int, int, int]) -> None:
+        """Take the buttons off a player's last DM for a game: stale now. (A game's
+        buttons stay on when another game follows it; the service refuses them.)"""
+        old = self._asked.pop(key, None)
+        if old is None:
+            return
+        try:
+            await old.edit(content=clip(f"{old.content}\n{STALE}"), view=None,
+                           allowed_mentions=NOBODY)
+        except discord.HTTPException:
+            log.info("Could not take stale buttons off a DM to user %s", key[2])
+
+    async def _retry(self, channel_id: int) -> None:
+        """Post what the outbox holds for a channel whose post failed, in move order,
+        trying again after a growing pause until it succeeds."""
+        pause = RETRY_FIRST
+        try:
+            while True:
+                await asyncio.sleep(pause)
+                pause = min(RETRY_MOST, pause * 2)
+                try:
+                    replies = await self.service.undelivered_in(channel_id)
+                except Exception:
+                    log.exception("Could not read the outbox of channel %s", channel_id)
+                    continue
+                async with self._locks[channel_id]:
+                    for reply in replies:
+                        if not await self._deliver(channel_id, reply):
+                            break
+                    else:
+                        self._behind.pop(channel_id, None)
+                        return
+        finally:
+            if self._behind.get(channel_id) is asyncio.current_task():
+                del self._behind[channel_id]
+
+    # -------------------------------------------------------------- the scheduler
+
+    async def tend(self, wait: WaitRow) -> None:
+        """Deliver what the service did for a due wait: a stand-in's move, or a reminder."""
+        tended = await self.service.tend(wait)
+        if tended is None:
+            return
+        if tended.reply is not None:
+            await self.deliver(tended.channel_id, tended.reply)
+        elif tended.text:
+            await self._remind(tended)
+
+    async def _remind(self, tended: Tended) -> None:
+        """A reminder by DM; a player whose DMs are closed is mentioned in the channel
+        instead, at most once a day."""
+        try:
+            user = self.client.get_user(tended.user_id) or await self.client.fetch_user(
+                tended.user_id)
+            await user.send(clip(tended.text), allowed_mentions=NOBODY)
+            return
+        except discord.HTTPException as error:
+            log.info("No reminder by DM to user %s (%s)", tended.user_id, error)
+        if not await self.service.mentionable(tended.user_id):
+            return
+        channel = self.client.get_partial_messageable(tended.channel_id)
+        try:
+            await channel.send(f"{mentions([tended.user_id])}, it is your turn here (I could "
+                               "not send you a direct message).",
+                               allowed_mentions=pinging([tended.user_id]))
+        except discord.HTTPException:
+            log.warning("Could not post a reminder to channel %s", tended.channel_id,
+                        exc_info=True)
 
     async def flush(self) -> None:
         """Deliver whatever the service still holds (replies made before a restart)."""
@@ -176,7 +284,7 @@ class Desk:
         """Make a move (typed, or a button's) and deliver what it changed."""
         reply = await self.service.play(channel_id, user_id, text, version=version,
                                         game=game)
-        posted = await self.deliver(channel_id, reply)
+        posted = await self.deliver(channel_id, reply, user_id)
         said = reply.ephemeral or f"Played {quote(text, 60)}."
         if not posted:
             said += (" I could not post the board in the channel: please check that I may "

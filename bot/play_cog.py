@@ -62,8 +62,12 @@ class Play(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """Deliver replies the service still holds (the bot stopped before posting them)."""
-        await self.bot.desk.flush()
+        """Deliver replies the service still holds (the bot stopped before posting them),
+        then start the scheduler (reminders, turn times)."""
+        try:
+            await self.bot.desk.flush()
+        finally:
+            self.bot.scheduler.start()
 
 
 async def setup(bot: Boardroom) -> None:

@@ -17,19 +17,31 @@ import hashlib
 import json
 import logging
 import os
-import random
 import re
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import render
 import rules
-from bot.store import ChannelBusy, GameRow, MoveRow, SeatRow, SeatTaken, Store, StoreError
+from bot import scheduler
+from bot.store import (
+    ChannelBusy,
+    GameRow,
+    MoveRow,
+    PlayerRow,
+    SeatRow,
+    SeatTaken,
+    Store,
+    StoreError,
+    WaitRow,
+)
+from rules import computer
 from rules.core import listing, normalize, quote
 
 log = logging.getLogger("boardroom.service")
@@ -115,6 +127,18 @@ class Reply:
             for p, picture in zip(self.private, pictures, strict=True)))
 
 
+@dataclass(frozen=True)
+class Tended:
+    """What the scheduler has to deliver for a wait that was due: a stand-in's move (a
+    ``reply`` for ``channel_id``), or a reminder for ``user_id`` (``text``, naming the
+    channel and the game)."""
+
+    channel_id: int
+    reply: Reply | None = None
+    user_id: int = 0
+    text: str = ""
+
+
 @dataclass
 class _Table:
     """A table as the service holds it: the stored row, its seats, and the loaded state."""
@@ -140,6 +164,9 @@ class _Table:
     legal_state: Any = None
     named: re.Pattern[str] | None = None  # finds colour words, for naming players
     shown: Callable[[str], str] = str  # a name as the surface shows it in text (escaped)
+    turn_time: float | None = None  # seconds a turn may take (None: no limit)
+    reminders: bool = True
+    waits: dict[int, WaitRow] | None = None  # the stored waits, once read
 
     def listed(self) -> dict[int, dict[str, Any]]:
         """The moves worked out so far for the current state (seat -> ``game.moves``).
@@ -171,8 +198,12 @@ class _Table:
         return [s.name for s in self.seats]
 
     def who(self, seat: int) -> str:
-        """A seat's name for a sentence, as the surface shows names (escaped in Discord)."""
-        return self.shown(self.seats[seat].name)
+        """A seat's name for a sentence, as the surface shows names (escaped in Discord);
+        a player who resigned is marked so."""
+        row = self.seats[seat]
+        if row.handed == "resigned":
+            return f"{self.shown(row.name)} (resigned)"
+        return self.shown(row.name)
 
     def label(self, seat: int) -> str:
         """'Alice (Blue)': the player and the colour the rules call them by."""
@@ -187,6 +218,17 @@ class _Table:
 
     def computers(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "computer"]
+
+    def level(self) -> str:
+        """The table's computer level: its computer players', else greedy (stand-ins)."""
+        return next((s.level for s in self.seats if s.kind == "computer" and s.level
+                     and s.handed is None), "greedy")
+
+    def settings(self) -> str:
+        """'Turn time: 2d; reminders on.'"""
+        clock = ("no turn time" if self.turn_time is None
+                 else f"turn time {scheduler.duration(self.turn_time)}")
+        return f"Settings: {clock}; reminders {'on' if self.reminders else 'off'}."
 
     def awaited(self) -> frozenset[int]:
         return self.game.to_act(self.state) if self.state is not None else frozenset()
@@ -291,10 +333,18 @@ class TableService:
     """
 
     def __init__(self, store: Store, *, images: bool = True,
-                 shown: Callable[[str], str] = str) -> None:
+                 shown: Callable[[str], str] = str,
+                 now: Callable[[], float] = time.time) -> None:
         """``shown`` turns a player's name into what a sentence shows: as it is for the
-        terminal, escaped (no markdown, no mentions) for Discord."""
+        terminal, escaped (no markdown, no mentions) for Discord. ``now`` is the clock
+        (seconds since the epoch): every time the service stores or compares comes from
+        it, so a test can run days at once."""
         self.store = store
+        self.now = now
+        # Told of each new due moment of a wait (the scheduler wakes early for it).
+        self.on_due: Callable[[float], None] | None = None
+        self._players: dict[int, PlayerRow] = {}  # quiet hours and marks, once read
+        self._thinkers: ProcessPoolExecutor | None = None  # 'strong' computer players
         self.images = images
         self.shown = shown
         self._tables: dict[int, _Table] = {}
@@ -311,6 +361,12 @@ class TableService:
             self._painters = ThreadPoolExecutor(max_workers=_cores(),
                                                 thread_name_prefix="boardroom-render")
         return self._painters
+
+    def close(self) -> None:
+        """Stop the worker processes of strong computer players (if any started)."""
+        if self._thinkers is not None:
+            self._thinkers.shutdown(wait=False, cancel_futures=True)
+            self._thinkers = None
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -350,7 +406,8 @@ class TableService:
                   "aside (%s: %s); its rows stay in the file", row.id, row.channel_id,
                   type(error).__name__, error)
         try:
-            await self.store.set_aside(row.id, f"{type(error).__name__}: {error}")
+            await self.store.set_aside(row.id, f"{type(error).__name__}: {error}",
+                                       now=self.now())
         except Exception:
             log.exception("Could not mark game %s as set aside", row.id)
 
@@ -361,7 +418,8 @@ class TableService:
         table = _Table(id=row.id, channel_id=row.channel_id, game=game, options=row.options,
                        status=row.status, opener_id=row.opener_id,
                        seats=await self.store.seats(row.id), seed=row.seed,
-                       version=row.version, shown=self.shown)
+                       version=row.version, shown=self.shown, turn_time=row.turn_time,
+                       reminders=row.reminders)
         if row.state is not None:
             table.state = decode(game, row.state)
             table.colours = _colours(game.view(table.state, None), len(table.seats))
@@ -437,7 +495,7 @@ class TableService:
             name = clean_name(name)
             try:
                 row = await self.store.create_game(channel_id, guild_id, game.id, options,
-                                                   user_id, name)
+                                                   user_id, name, now=self.now())
             except ChannelBusy:
                 busy = await self._active(channel_id)
                 raise TableError(f"This channel already has a table for {busy.game.name}, "
@@ -456,16 +514,17 @@ class TableService:
         return (f"{len(table.seats)} of {table.seat_range()} seated: "
                 f"{listing([table.who(s.seat) for s in table.seats])}.")
 
-    async def _sit(self, table: _Table, user_id: int | None, name: str, kind: str) -> None:
+    async def _sit(self, table: _Table, user_id: int | None, name: str, kind: str,
+                   level: str | None = None) -> None:
         if len(table.seats) >= table.game.max_players:
             raise TableError(f"The table is full: {table.game.name} takes at most "
                              f"{table.game.max_players} players.")
         try:
-            await self.store.add_seat(table.id, len(table.seats), user_id, name, kind)
+            await self.store.add_seat(table.id, len(table.seats), user_id, name, kind, level)
         except SeatTaken:
             await self._reload(table)
             raise TableError("Someone took that seat at the same moment; try again.") from None
-        table.seats.append(SeatRow(len(table.seats), user_id, name, kind))
+        table.seats.append(SeatRow(len(table.seats), user_id, name, kind, level))
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Reply:
         """Take the next seat at the channel's table before it starts."""
@@ -504,8 +563,13 @@ class TableService:
         if user_id != table.opener_id:
             raise TableError(f"Only {table.opener()}, who opened this table, can {what}.")
 
-    async def add_computer(self, channel_id: int, user_id: int) -> Reply:
-        """The opener seats a computer player (random legal moves) before the start."""
+    async def add_computer(self, channel_id: int, user_id: int,
+                           level: str = "greedy") -> Reply:
+        """The opener seats a computer player of ``level`` (``rules.computer.LEVELS``)
+        before the start."""
+        if level not in computer.LEVELS:
+            raise TableError(f"There is no computer level {quote(level)}; the levels are "
+                             f"{listing(list(computer.LEVELS))}.")
         async with self._lock(channel_id):
             table = await self._active(channel_id)
             self._check_lobby(table)
@@ -513,8 +577,8 @@ class TableService:
             taken = {s.name for s in table.seats}
             name = next(f"Computer {n}" for n in range(1, len(taken) + 2)
                         if f"Computer {n}" not in taken)
-            await self._sit(table, None, name, "computer")
-            return Reply(public=f"{self.shown(name)} takes a seat. "
+            await self._sit(table, None, name, "computer", level)
+            return Reply(public=f"{self.shown(name)} ({level}) takes a seat. "
                                 f"{self._seated_line(table)}")
 
     async def remove_computer(self, channel_id: int, user_id: int) -> Reply:
@@ -545,7 +609,8 @@ class TableService:
                     "Ask someone to /game join, or add a computer player.")
             seed = secrets.randbelow(2**63) if seed is None else seed
             state = game.new(players, seed, table.options or None)
-            if not await self.store.start_game(table.id, seed, encode(game, state)):
+            if not await self.store.start_game(table.id, seed, encode(game, state),
+                                               now=self.now()):
                 await self._reload(table)
                 raise TableError("The table changed at the same moment; try again.")
             before: dict[int, dict[str, Any]] = {
@@ -554,6 +619,7 @@ class TableService:
             table.colours, table.named = _colours(game.view(state, None), players), None
             said: list[tuple[int | None, rules.Event]] = []
             await self._computers_move(table, said)
+            await self._sync_waits(table)
             opening = (f"{game.name} begins: "
                        f"{listing([table.label(s.seat) for s in table.seats])}.")
             return await self._reply(table, said, before, None, opening=opening)
@@ -590,6 +656,7 @@ class TableService:
             await self._commit(table, seat, move, state)
             said: list[tuple[int | None, rules.Event]] = [(seat, e) for e in events]
             await self._computers_move(table, said)
+            await self._sync_waits(table, moved={seat})
             return await self._reply(table, said, before, user_id)
 
     async def button_move(self, channel_id: int, user_id: int, game: int, version: int,
@@ -635,7 +702,8 @@ class TableService:
         """Write one move: state and version + 1 and the log, only if nobody wrote first."""
         over = table.game.outcome(state) is not None
         if not await self.store.commit_move(table.id, table.version, seat, move,
-                                            encode(table.game, state), over=over):
+                                            encode(table.game, state), over=over,
+                                            now=self.now()):
             await self._reload(table)
             raise TableError("Someone else moved at the same moment and the game moved on. "
                              "Look at the latest board and try again.")
@@ -646,7 +714,8 @@ class TableService:
 
     async def _computers_move(self, table: _Table, said: list[tuple[int | None, rules.Event]]
                               ) -> None:
-        """Computer players whose input is awaited move (uniformly random legal moves).
+        """Computer players whose input is awaited move (``rules.computer.choose`` at the
+        seat's level; a seat stored without one plays at random).
 
         Each move is its own transaction. A computer's choice is drawn from the game's seed
         and the version, so a game replays the same with the same seed. If anything fails,
@@ -663,8 +732,7 @@ class TableService:
             seat = waiting[0]
             try:
                 legal = table.moves(seat)
-                chooser = random.Random(f"computer/{table.seed}/{table.version}/{seat}")
-                move = chooser.choice(list(legal))
+                move = await self._choice(table, seat, table.seats[seat].level or "random")
                 state, events = game.play(table.state, seat, move, legal=legal)
                 await self._commit(table, seat, move, state)
             except TableError:
@@ -676,6 +744,305 @@ class TableService:
             said.extend((seat, e) for e in events)
         log.error("Computer players made %s moves in a row in channel %s; stopping",
                   CHAIN_LIMIT, table.channel_id)
+
+    async def _choice(self, table: _Table, seat: int, level: str) -> str:
+        """A computer player's move for ``seat`` at ``level``, seeded by the table's seed,
+        its version and the seat (so a game replays the same). It sees only what the seat
+        sees (``rules.computer.choose``). ``strong`` thinks in a worker process, the others
+        in a thread, so the event loop keeps answering other channels meanwhile."""
+        digest = hashlib.sha256(f"computer/{table.seed}/{table.version}/{seat}".encode())
+        seed = int.from_bytes(digest.digest()[:8], "big")
+        if level == "strong":
+            if self._thinkers is None:
+                self._thinkers = ProcessPoolExecutor(max_workers=max(1, _cores() - 1))
+            return await asyncio.wrap_future(self._thinkers.submit(
+                _choose, table.game.id, table.state, seat, level, seed))
+        return await asyncio.get_running_loop().run_in_executor(
+            None, _choose, table.game.id, table.state, seat, level, seed)
+
+    # ----------------------------------------------------------------- time and absence
+
+    async def _player(self, user_id: int) -> PlayerRow:
+        player = self._players.get(user_id)
+        if player is None:
+            player = self._players[user_id] = await self.store.player(user_id)
+        return player
+
+    async def _due(self, table: _Table, wait: WaitRow) -> float | None:
+        user = table.seats[wait.seat].user_id
+        player = await self._player(user) if user is not None else PlayerRow(0)
+        return scheduler.next_due(wait, table.turn_time, table.reminders, player)
+
+    async def _sync_waits(self, table: _Table, moved: Iterable[int] = (), *,
+                          again: bool = False) -> None:
+        """Keep the stored waits equal to the awaited human seats. A seat still awaited
+        keeps its wait (its clock and the reminders it had) unless it just ``moved``; a
+        newly awaited seat starts waiting now. With ``again``, every due moment is worked
+        out anew (the settings or a player's quiet hours changed). The scheduler is told
+        of the earliest one.
+
+        A database that refuses the write now is logged and the waits are read again at
+        the next change: the move that came before is committed and stays so."""
+        try:
+            await self._write_waits(table, moved, again=again)
+        except StoreError:
+            table.waits = None
+            log.warning("Could not store the waits of game %s; they are written at its next "
+                        "change", table.id, exc_info=True)
+
+    async def _write_waits(self, table: _Table, moved: Iterable[int], *, again: bool) -> None:
+        if table.waits is None:
+            table.waits = {w.seat: w for w in await self.store.waits(table.id)}
+            again = True
+        awaited = set() if table.status != "playing" else {
+            s for s in table.awaited() if table.seats[s].kind == "human"}
+        fresh = awaited & set(moved)
+        if awaited == set(table.waits) and not fresh and not again:
+            return
+        now = self.now()
+        waits = {}
+        for seat in sorted(awaited):
+            old = table.waits.get(seat)
+            wait = old if old is not None and seat not in fresh else WaitRow(table.id, seat, now)
+            if old is None or seat in fresh or again:
+                wait = replace(wait, due=await self._due(table, wait))
+            waits[seat] = wait
+        self.store.put_waits(table.id, list(waits.values()))
+        table.waits = waits
+        moments = [w.due for w in waits.values() if w.due is not None]
+        if moments and self.on_due is not None:
+            self.on_due(min(moments))
+
+    async def next_due(self) -> float | None:
+        """The earliest moment the scheduler has something to do."""
+        return await self.store.next_due()
+
+    async def due(self, now: float, limit: int = 100) -> list[WaitRow]:
+        """The waits due by ``now``, earliest first."""
+        return await self.store.due_waits(now, limit)
+
+    async def postpone(self, wait: WaitRow, moment: float) -> None:
+        """Try a wait again at ``moment`` (tending it failed)."""
+        await self.store.set_due(wait.game_id, wait.seat, moment)
+
+    async def tend(self, due: WaitRow) -> Tended | None:
+        """Do what is due for a wait: a computer player stands in for a seat whose turn
+        ran out (committed, its reply returned to be posted), or a reminder is recorded as
+        sent and returned to be sent (recorded first: a crash then loses one reminder,
+        it never sends one twice). None if nothing is due after all (the seat moved, the
+        settings changed): the wait's next moment is stored."""
+        row = await self.store.game(due.game_id)
+        if row is None or row.status != "playing":
+            await self.store.set_waits(due.game_id, [])
+            return None
+        async with self._lock(row.channel_id):
+            try:
+                table = await self._active(row.channel_id)
+            except TableError:
+                await self.store.set_waits(due.game_id, [])
+                return None
+            if table.id != due.game_id:
+                await self.store.set_waits(due.game_id, [])
+                return None
+            await self._sync_waits(table)
+            assert table.waits is not None
+            wait = table.waits.get(due.seat)
+            if wait is None:
+                return None
+            seat = table.seats[wait.seat]
+            assert seat.user_id is not None
+            player = await self._player(seat.user_id)
+            now = self.now()
+            end = scheduler.deadline(wait, table.turn_time, player)
+            if end is not None and end <= now:
+                return Tended(table.channel_id, reply=await self._stand_in(table, wait.seat))
+            at = scheduler.reminder_at(wait, table.turn_time, table.reminders, player)
+            if at is not None and at <= now:
+                wait = replace(wait, reminded=wait.reminded + 1)
+                player = self._players[seat.user_id] = replace(player, reminded=now)
+                await self.store.set_player(player)
+                wait = replace(wait, due=await self._due(table, wait))
+                table.waits[wait.seat] = wait
+                await self.store.set_waits(table.id, list(table.waits.values()))
+                return Tended(table.channel_id, user_id=seat.user_id,
+                              text=self._reminder(table, wait, end))
+            wait = replace(wait, due=await self._due(table, wait))
+            table.waits[wait.seat] = wait
+            await self.store.set_due(table.id, wait.seat, wait.due)
+            return None
+
+    def _reminder(self, table: _Table, wait: WaitRow, end: float | None) -> str:
+        """A reminder: the game, the channel (a link there) and the time left, if any."""
+        text = (f"It is your turn in {table.game.name} in <#{table.channel_id}> "
+                f"(move {table.version - 1}).")
+        if end is not None:
+            left = max(0.0, end - self.now())
+            text += (f" About {_span(left)} of your turn time is left (it does not run in "
+                     "your quiet hours); then a computer player moves for you this turn.")
+        return text + " Play there with /play, or /hand to see your hand."
+
+    async def mentionable(self, user_id: int) -> bool:
+        """Whether a player whose DMs are closed may be mentioned in a channel instead
+        (at most once a day); if so it is recorded now."""
+        player = await self._player(user_id)
+        now = self.now()
+        if player.mentioned is not None and now - player.mentioned < scheduler.MENTION_GAP:
+            return False
+        player = self._players[user_id] = replace(player, mentioned=now)
+        await self.store.set_player(player)
+        return True
+
+    async def _stand_in(self, table: _Table, seat: int) -> Reply:
+        """A computer player of the table's level makes a late seat's move for this turn;
+        the channel is told it is a stand-in. The player takes the seat back by acting
+        (the next turn's clock is theirs again)."""
+        level = table.level()
+        before = (table.parts if table.parts_version == table.version
+                  else self._private_parts(table))
+        legal = table.moves(seat)
+        move = await self._choice(table, seat, level)
+        state, events = table.game.play(table.state, seat, move, legal=legal)
+        header = (f"{table.label(seat)} ran out of time: a computer player ({level}) "
+                  "stands in for this turn.")
+        await self._commit(table, seat, move, state)
+        said: list[tuple[int | None, rules.Event]] = [(seat, e) for e in events]
+        await self._computers_move(table, said)
+        await self._sync_waits(table, moved={seat})
+        return await self._reply(table, said, before, None, header=header)
+
+    async def settings(self, channel_id: int, user_id: int, *, turn_time: str | None = None,
+                       reminders: bool | None = None) -> Reply:
+        """The opener sets the table's turn time ('off', '12h', '2d', '90m') and whether
+        awaited players are reminded; with neither, the settings are only shown."""
+        clock = None
+        if turn_time is not None:
+            try:
+                clock = scheduler.parse_duration(turn_time)
+            except ValueError as error:
+                raise TableError(str(error)) from None
+        async with self._lock(channel_id):
+            table = await self._active(channel_id)
+            if turn_time is None and reminders is None:
+                return Reply(ephemeral=table.settings(), version=table.version, game=table.id)
+            self._check_opener(table, user_id, "change the table's settings")
+            new_time = clock if turn_time is not None else table.turn_time
+            new_reminders = table.reminders if reminders is None else reminders
+            await self.store.set_settings(table.id, new_time, new_reminders)
+            table.turn_time, table.reminders = new_time, new_reminders
+            await self._sync_waits(table, again=True)
+            # No game or version: this is not a move, and must not mark one delivered.
+            return Reply(public=f"{table.opener()} changed the table's settings. "
+                                f"{table.settings()}")
+
+    async def quiet(self, user_id: int, start: int, end: int, timezone: str) -> str:
+        """A player's quiet hours (local hours ``start`` to ``end``; equal hours: none):
+        no reminders then, and their turn clock stops. At most 12 hours a day."""
+        if not (0 <= start <= 23 and 0 <= end <= 23):
+            raise TableError("Hours are whole numbers from 0 to 23.")
+        hours = scheduler.quiet_length(start, end)
+        if hours > scheduler.QUIET_CAP:
+            raise TableError(f"Quiet hours are at most {scheduler.QUIET_CAP} a day; "
+                             f"{start}:00 to {end}:00 is {hours}.")
+        try:
+            zone = scheduler.check_timezone(timezone)
+        except ValueError as error:
+            raise TableError(str(error)) from None
+        player = replace(await self._player(user_id), quiet_from=start, quiet_to=end,
+                         timezone=zone.key)
+        await self.store.set_player(player)
+        self._players[user_id] = player
+        await self._player_changed(user_id)
+        if not hours:
+            return "You have no quiet hours now."
+        return (f"Quiet hours set: {start}:00 to {end}:00 ({zone.key}). No reminders then, "
+                "and your turn clock stops (at most 12 hours a day).")
+
+    async def away(self, user_id: int, days: int) -> str:
+        """Time away from now: no reminders and no running turn clock for ``days`` days.
+        At most 21 days a year."""
+        now = self.now()
+        player = await self._player(user_id)
+        left = scheduler.away_days_left(player, now)
+        if not 1 <= days <= 21 or days > left:
+            raise TableError(f"Time away is 1 to {scheduler.AWAY_CAP} days a year; you have "
+                             f"{int(left)} left.")
+        await self.store.add_absence(user_id, now, now + days * scheduler.DAY)
+        self._players[user_id] = await self.store.player(user_id)
+        await self._player_changed(user_id)
+        return (f"You are away for {days} day{'s' if days != 1 else ''}: no reminders, and "
+                f"your turn clocks stop. ({int(left) - days} of {scheduler.AWAY_CAP} days "
+                "a year left.)")
+
+    async def _player_changed(self, user_id: int) -> None:
+        """Work out again the due moments of the player's waits at the tables held here."""
+        for table in list(self._tables.values()):
+            if table.status == "playing" and table.seat_of(user_id) is not None:
+                async with self._lock(table.channel_id):
+                    await self._sync_waits(table, again=True)
+
+    # ----------------------------------------------------------------- seats changing hands
+
+    async def resign(self, channel_id: int, user_id: int) -> Reply:
+        """A seated player gives up. The same rule for every game: a computer player
+        (greedy) plays the seat for the rest of the game, which goes on; the seat is
+        marked resigned, so the result says it was decided with a resignation."""
+        async with self._lock(channel_id):
+            table = await self._running(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat in this game.")
+            name = table.who(seat)
+            old = table.seats[seat]
+            await self._hand(table, SeatRow(seat, None, old.name, "computer", "greedy",
+                                            "resigned", user_id))
+            return await self._handed(table, seat, f"{name} resigns; a computer player "
+                                      "(greedy) plays their seat for the rest of the game.")
+
+    async def replace(self, channel_id: int, user_id: int, player_id: int,
+                      by_id: int | None = None, by_name: str = "", *,
+                      moderator: bool = False) -> Reply:
+        """The opener (or a moderator) hands ``player_id``'s seat to another member
+        (``by_id``), or, without one, to a computer player of the table's level."""
+        async with self._lock(channel_id):
+            table = await self._running(channel_id)
+            if user_id != table.opener_id and not moderator:
+                raise TableError(f"Only {table.opener()}, who opened this table, or a "
+                                 "moderator can hand a seat to someone else.")
+            seat = table.seat_of(player_id)
+            if seat is None:
+                raise TableError("That member has no seat in this game.")
+            if by_id is not None and table.seat_of(by_id) is not None:
+                raise TableError("That member already has a seat in this game.")
+            name = table.who(seat)
+            old = table.seats[seat]
+            if by_id is None:
+                level = table.level()
+                row = SeatRow(seat, None, old.name, "computer", level, "replaced", player_id)
+                said = f"a computer player ({level})"
+            else:
+                row = SeatRow(seat, by_id, clean_name(by_name), "human", None, "replaced",
+                              player_id)
+                said = self.shown(row.name)
+            await self._hand(table, row)
+            return await self._handed(table, seat, f"{name}'s seat is handed to {said}.")
+
+    async def _hand(self, table: _Table, row: SeatRow) -> None:
+        try:
+            await self.store.hand_seat(table.id, row)
+        except SeatTaken:
+            raise TableError("That member already has a seat in this game.") from None
+        table.seats[row.seat] = row
+
+    async def _handed(self, table: _Table, seat: int, header: str) -> Reply:
+        """After a seat changed hands: computers move if it is theirs to, the seat's
+        clock starts again, and the channel is told (a new human gets their view)."""
+        before = self._private_parts(table)
+        if table.seats[seat].kind == "human":
+            before[seat] = {}
+        said: list[tuple[int | None, rules.Event]] = []
+        await self._computers_move(table, said)
+        await self._sync_waits(table, moved={seat})
+        return await self._reply(table, said, before, None, header=header)
 
     # ----------------------------------------------------------------- replies
 
@@ -805,10 +1172,12 @@ class TableService:
             if user_id != table.opener_id and not moderator:
                 raise TableError(f"Only {table.opener()}, who opened this table, or a "
                                  "moderator can end the game.")
-            if not await self.store.end_game(table.id):
+            if not await self.store.end_game(table.id, now=self.now()):
                 await self._reload(table)
                 raise TableError("The table changed at the same moment; try again.")
             self._forget(table)
+            table.status = "ended"
+            await self._sync_waits(table)
             seat = table.seat_of(user_id)
             who = "A moderator" if seat is None else table.who(seat)
             return Reply(public=f"{who} ended the game of {table.game.name}.",
@@ -821,6 +1190,8 @@ class TableService:
         async with self._lock(channel_id):
             table = await self._latest(channel_id)
             text = self._situation(table)
+            if table.status in ("open", "playing"):
+                text += f"\n{table.settings()}"
             if table.state is None:
                 return Reply(public=text, version=table.version, game=table.id)
             (picture,) = await self._render(table.game.id, [self._shown(table, None)])
@@ -835,7 +1206,10 @@ class TableService:
                     f"{table.opener()} starts it with /game start.")
         outcome = game.outcome(table.state)
         if outcome is not None:
-            return f"{game.name}, game over: {self._annotate(table, outcome.reason)}"
+            resigned = (" (decided with a resignation)"
+                        if any(s.handed == "resigned" for s in table.seats) else "")
+            return (f"{game.name}, game over{resigned}: "
+                    f"{self._annotate(table, outcome.reason)}")
         if table.status == "ended":
             return f"{game.name}: this game was ended before it finished."
         waiting = listing([table.label(s) for s in sorted(table.awaited())])
@@ -871,7 +1245,7 @@ class TableService:
             table = await self._latest(channel_id)
             seats = "; ".join(
                 f"{s.seat + 1}. {table.label(s.seat) if table.colours else table.who(s.seat)}"
-                f"{' (computer)' if s.kind == 'computer' else ''}" for s in table.seats)
+                f"{_kind(s)}" for s in table.seats)
             return Reply(public=f"{self._situation(table)}\nSeats: {seats}.",
                          version=table.version, game=table.id,
                          over=table.status in ("over", "ended"))
@@ -945,6 +1319,7 @@ class TableService:
                     continue
                 if table.id == row.id and table.status == "playing":
                     await self._computers_move(table, [])
+                    await self._sync_waits(table)
         out = []
         for row in await self.store.unannounced():
             async with self._lock(row.channel_id):
@@ -956,7 +1331,23 @@ class TableService:
                     log.warning("Game %s can no longer be shown", row.id)
         return [*told.values(), *out]
 
-    async def _catch_up(self, row: GameRow) -> Reply:
+    async def undelivered_in(self, channel_id: int) -> list[Reply]:
+        """The channel's replies committed but not announced, in move order: for a retry
+        after a failed post while the bot runs."""
+        out = []
+        for row in await self.store.unannounced():
+            if row.channel_id != channel_id:
+                continue
+            async with self._lock(channel_id):
+                try:
+                    out.append(await self._catch_up(
+                        row, header="(Posted late: the channel could not be reached.)"))
+                except TableError:
+                    log.warning("Game %s can no longer be shown", row.id)
+        return out
+
+    async def _catch_up(self, row: GameRow, header: str = "(Posted after a restart.)"
+                        ) -> Reply:
         """The reply for versions ``announced + 1 .. version`` of a stored game."""
         table = await self._load(row)
         game = table.game
@@ -981,8 +1372,7 @@ class TableService:
             log.exception("Could not replay game %s; posting its board instead", row.id)
             return await self._reply(table, [], {}, None,
                                      header="(Posted after a restart; here is the board.)")
-        return await self._reply(table, said, before, None, opening=opening,
-                                 header="(Posted after a restart.)")
+        return await self._reply(table, said, before, None, opening=opening, header=header)
 
 
 def _cores() -> int:
@@ -990,6 +1380,25 @@ def _cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return os.cpu_count() or 1
+
+
+def _choose(game_id: str, state: Any, seat: int, level: str, seed: int) -> str:
+    """``rules.computer.choose`` by game id (it runs in a thread or a worker process)."""
+    return computer.choose(rules.GAMES[game_id], state, seat, level=level, seed=seed)
+
+
+def _kind(seat: SeatRow) -> str:
+    """' (greedy)' after a computer player's name in the list of seats."""
+    return f" ({seat.level or 'computer'})" if seat.kind == "computer" else ""
+
+
+def _span(seconds: float) -> str:
+    """'2 days', '5 hours', '40 minutes': a time left, roughly."""
+    for unit, size in (("day", scheduler.DAY), ("hour", scheduler.HOUR)):
+        if seconds >= 2 * size:
+            return f"{int(seconds // size)} {unit}s"
+    minutes = max(1, int(seconds // scheduler.MINUTE))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 def _pictures(game_id: str, views: list[dict[str, Any]], table: bytes | None = None

@@ -115,6 +115,44 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN damaged TEXT;
     """,
+    # 3: games over days. A computer seat's level; a seat handed on ('resigned' or
+    # 'replaced', and by whom); each table's clock and reminders; one row per awaited human
+    # seat (``waits``: since when, reminders sent, the next moment something is due, found
+    # through an index so the scheduler never scans); each player's quiet hours, time away
+    # and when they were last reminded.
+    """
+    ALTER TABLE seats ADD COLUMN level TEXT;
+    ALTER TABLE seats ADD COLUMN handed TEXT;
+    ALTER TABLE seats ADD COLUMN former INTEGER;
+    UPDATE seats SET level = 'random' WHERE kind = 'computer';
+    ALTER TABLE games ADD COLUMN turn_time REAL;
+    ALTER TABLE games ADD COLUMN reminders INTEGER NOT NULL DEFAULT 1;
+
+    CREATE TABLE waits (
+        game_id  INTEGER NOT NULL REFERENCES games (id),
+        seat     INTEGER NOT NULL,
+        since    REAL    NOT NULL,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        due      REAL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX waits_due ON waits (due) WHERE due IS NOT NULL;
+
+    CREATE TABLE players (
+        user_id    INTEGER PRIMARY KEY,
+        quiet_from INTEGER,
+        quiet_to   INTEGER,
+        timezone   TEXT,
+        reminded   REAL,
+        mentioned  REAL
+    );
+    CREATE TABLE absences (
+        user_id INTEGER NOT NULL,
+        start   REAL    NOT NULL,
+        until   REAL    NOT NULL
+    );
+    CREATE INDEX absences_by_user ON absences (user_id, until);
+    """,
 ]
 
 
@@ -201,6 +239,8 @@ class GameRow:
     started: float | None
     finished: float | None
     damaged: str | None = None  # why the table was set aside (``Store.set_aside``)
+    turn_time: float | None = None  # seconds a turn may take (None: no limit)
+    reminders: bool = True  # whether awaited players are reminded
 
 
 @dataclass(frozen=True)
@@ -209,6 +249,35 @@ class SeatRow:
     user_id: int | None  # None for a computer player
     name: str
     kind: str  # 'human' or 'computer'
+    level: str | None = None  # a computer's level (``rules.computer.LEVELS``)
+    handed: str | None = None  # 'resigned' or 'replaced': the seat changed hands in play
+    former: int | None = None  # who held the seat before it was handed on
+
+
+@dataclass(frozen=True)
+class WaitRow:
+    """An awaited human seat: since when it waits, how many reminders it has had, and the
+    next moment the scheduler has something to do for it (None: nothing)."""
+
+    game_id: int
+    seat: int
+    since: float
+    reminded: int = 0
+    due: float | None = None
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player's quiet hours (local hours ``quiet_from`` to ``quiet_to`` in ``timezone``),
+    their times away, and when they were last reminded by DM or mentioned in a channel."""
+
+    user_id: int
+    quiet_from: int | None = None
+    quiet_to: int | None = None
+    timezone: str | None = None
+    reminded: float | None = None
+    mentioned: float | None = None
+    absences: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -220,7 +289,8 @@ class MoveRow:
 
 
 _GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, seed, state, "
-                 "version, announced, created, updated, started, finished, damaged")
+                 "version, announced, created, updated, started, finished, damaged, turn_time, "
+                 "reminders")
 
 
 def _game(row: Any) -> GameRow:
@@ -234,7 +304,8 @@ def _game(row: Any) -> GameRow:
     if not isinstance(options, dict):
         options = {}
     return GameRow(row[0], row[1], row[2], row[3], options, row[5], row[6], row[7], row[8],
-                   row[9], row[10], row[11], row[12], row[13], row[14], damaged)
+                   row[9], row[10], row[11], row[12], row[13], row[14], damaged, row[16],
+                   bool(row[17]))
 
 
 # A move as written: (game id, state, seat, text, time, status, finished, from version).
@@ -259,6 +330,12 @@ def _moves_sql(count: int) -> str:
             "status = m.column6, finished = m.column7 "
             f"FROM (VALUES {rows}) AS m WHERE games.id = m.column1 "
             "AND games.version = m.column8 AND games.status = 'playing' RETURNING games.id")
+
+
+def _clock(now: float | None) -> float:
+    """The time to store: the service's clock (``TableService.now``) passes it down; a
+    direct caller without one (a tool, a store test) gets the wall clock."""
+    return time.time() if now is None else now
 
 
 def default_path() -> str:
@@ -287,6 +364,7 @@ class Store:
         # move writer and the (test-only) ``transaction`` from overlapping.
         self._lock = asyncio.Lock()
         self._delivered: set[tuple[int, int]] = set()  # (game, version) not yet written
+        self._waits: dict[int, list[WaitRow]] = {}  # game -> its waits, not yet written
         self._flush_timer: asyncio.TimerHandle | None = None
         self._flushing: set[asyncio.Future[None]] = set()
         # Moves waiting to be written, and the task writing them (see ``commit_move``).
@@ -404,7 +482,7 @@ class Store:
             await asyncio.shield(self.db.commit())
 
     async def _rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
-        if self._delivered:
+        if self._delivered or self._waits:
             await self._flush_quietly()  # reads see every delivered mark made so far
         return list(await self._run(lambda db: db.execute_fetchall(sql, parameters)))
 
@@ -415,9 +493,10 @@ class Store:
     # -- tables
 
     async def create_game(self, channel_id: int, guild_id: int | None, game: str,
-                          options: dict[str, Any], opener_id: int, opener_name: str) -> GameRow:
+                          options: dict[str, Any], opener_id: int, opener_name: str, *,
+                          now: float | None = None) -> GameRow:
         """A new open table with the opener in seat 0; ``ChannelBusy`` if one is active."""
-        now = time.time()
+        now = _clock(now)
 
         async def create(db: aiosqlite.Connection) -> int:
             inserted = await db.execute_insert(
@@ -472,11 +551,11 @@ class Store:
             "AND status IN ('playing', 'over') ORDER BY id")
         return [_game(r) for r in rows]
 
-    async def set_aside(self, game_id: int, why: str) -> None:
+    async def set_aside(self, game_id: int, why: str, *, now: float | None = None) -> None:
         """Put aside a table whose row cannot be read: it keeps its rows and log, says
         ``why`` in ``damaged``, frees its channel (an active table becomes 'ended') and
         leaves the outbox."""
-        now = time.time()
+        now = _clock(now)
         await self._write(
             "UPDATE games SET damaged = ?, announced = version, updated = ?, "
             "finished = COALESCE(finished, ?), status = CASE WHEN status IN "
@@ -487,17 +566,18 @@ class Store:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._rows(
-            "SELECT seat, user_id, name, kind FROM seats WHERE game_id = ? ORDER BY seat",
+            "SELECT seat, user_id, name, kind, level, handed, former FROM seats "
+            "WHERE game_id = ? ORDER BY seat",
             (game_id,))
         return [SeatRow(*r) for r in rows]
 
     async def add_seat(self, game_id: int, seat: int, user_id: int | None, name: str,
-                       kind: str) -> None:
+                       kind: str, level: str | None = None) -> None:
         """Take a seat at an open table; ``SeatTaken`` if the user or the seat is taken."""
         try:
             await self._write(
-                "INSERT INTO seats (game_id, seat, user_id, name, kind) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seat, user_id, name, kind))
+                "INSERT INTO seats (game_id, seat, user_id, name, kind, level) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (game_id, seat, user_id, name, kind, level))
         except sqlite3.IntegrityError as error:
             raise SeatTaken(str(error)) from error
 
@@ -517,9 +597,10 @@ class Store:
 
     # -- state
 
-    async def start_game(self, game_id: int, seed: int, state: str) -> bool:
+    async def start_game(self, game_id: int, seed: int, state: str, *,
+                         now: float | None = None) -> bool:
         """Store the first state (version 1) of an open table; False if it is not open."""
-        now = time.time()
+        now = _clock(now)
         changed = await self._write(
             "UPDATE games SET status = 'playing', seed = ?, state = ?, version = 1, "
             "last_seat = NULL, last_text = NULL, started = ?, updated = ? "
@@ -528,7 +609,7 @@ class Store:
         return changed == 1
 
     async def commit_move(self, game_id: int, version: int, seat: int, text: str, state: str,
-                          *, over: bool = False) -> bool:
+                          *, over: bool = False, now: float | None = None) -> bool:
         """Store the state a move made from ``version`` and log the move, atomically.
 
         False (and nothing written) unless the game is running at exactly ``version``.
@@ -536,7 +617,7 @@ class Store:
         written by the same statement (one transaction, one round trip for all of them).
         ``StoreUnavailable`` if the database refused it for now (nothing written).
         """
-        now = time.time()
+        now = _clock(now)
         move: _Move = (game_id, state, seat, text, now, "over" if over else "playing",
                        now if over else None, version)
         written: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -609,13 +690,21 @@ class Store:
             if not written.done():
                 written.set_result(move[0] in changed)
 
-    async def end_game(self, game_id: int) -> bool:
+    async def end_game(self, game_id: int, *, now: float | None = None) -> bool:
         """Stop an open or running table; False if it was no longer active."""
-        now = time.time()
+        now = _clock(now)
         changed = await self._write(
             "UPDATE games SET status = 'ended', finished = ?, updated = ? "
             "WHERE id = ? AND status IN ('open', 'playing')", (now, now, game_id))
         return changed == 1
+
+    def put_waits(self, game_id: int, waits: list[WaitRow]) -> None:
+        """The game's awaited seats are exactly ``waits`` now: written with the delivered
+        marks (at most ``FLUSH_DELAY`` later, before any read, at ``close``), so a move
+        costs no transaction of its own for them. A crash in between loses the change; at
+        start-up the service makes the waits match the awaited seats again."""
+        self._waits[game_id] = waits
+        self._flush_soon()
 
     def mark_delivered(self, game_id: int, version: int) -> None:
         """The game's reply at ``version`` was posted: it is announced up to there (never
@@ -626,6 +715,9 @@ class Store:
         reply is posted twice after the restart: never that one is lost.
         """
         self._delivered.add((game_id, version))
+        self._flush_soon()
+
+    def _flush_soon(self) -> None:
         if self._flush_timer is None:
             loop = asyncio.get_running_loop()
             self._flush_timer = loop.call_later(FLUSH_DELAY, self._flush_later)
@@ -641,20 +733,32 @@ class Store:
         if self._flush_timer is not None:
             self._flush_timer.cancel()
             self._flush_timer = None
-        if not self._delivered:
+        if not self._delivered and not self._waits:
             return
         marks, self._delivered = sorted(self._delivered), set()
+        waits, self._waits = self._waits, {}
         rows = [(v, game_id, v, v) for game_id, v in marks]
+        games = [(game_id,) for game_id in waits]
+        awaited = [(w.game_id, w.seat, w.since, w.reminded, w.due)
+                   for each in waits.values() for w in each]
 
         async def write(db: aiosqlite.Connection) -> None:
             async with db.executemany("UPDATE games SET announced = ? WHERE id = ? "
                                       "AND version >= ? AND announced < ?", rows):
                 pass  # the cursor is closed on the worker thread
+            async with db.executemany("DELETE FROM waits WHERE game_id = ?", games):
+                pass
+            async with db.executemany(
+                    "INSERT INTO waits (game_id, seat, since, reminded, due) "
+                    "VALUES (?, ?, ?, ?, ?)", awaited):
+                pass
 
         try:
             await self._run(lambda db: _transaction(db, write))
         except BaseException:
             self._delivered.update(marks)
+            for game_id, each in waits.items():  # unless a newer list came meanwhile
+                self._waits.setdefault(game_id, each)
             raise
 
     async def _flush_quietly(self) -> None:
@@ -670,6 +774,103 @@ class Store:
             "SELECT version, seat, text, time FROM moves WHERE game_id = ? ORDER BY version",
             (game_id,))
         return [MoveRow(*r) for r in rows]
+
+
+    # -- table settings, seats handed on during play
+
+    async def set_settings(self, game_id: int, turn_time: float | None,
+                           reminders: bool) -> None:
+        """A table's clock (seconds a turn may take; None: no limit) and reminders."""
+        await self._write("UPDATE games SET turn_time = ?, reminders = ? WHERE id = ?",
+                          (turn_time, int(reminders), game_id))
+
+    async def hand_seat(self, game_id: int, seat: SeatRow) -> None:
+        """A seat of a running game changes hands (resigned, or replaced): the row as given."""
+        try:
+            await self._write(
+                "UPDATE seats SET user_id = ?, name = ?, kind = ?, level = ?, handed = ?, "
+                "former = ? WHERE game_id = ? AND seat = ?",
+                (seat.user_id, seat.name, seat.kind, seat.level, seat.handed, seat.former,
+                 game_id, seat.seat))
+        except sqlite3.IntegrityError as error:
+            raise SeatTaken(str(error)) from error
+
+    # -- waits: the scheduler's durable deadlines
+
+    async def waits(self, game_id: int) -> list[WaitRow]:
+        rows = await self._rows(
+            "SELECT game_id, seat, since, reminded, due FROM waits WHERE game_id = ? "
+            "ORDER BY seat", (game_id,))
+        return [WaitRow(*r) for r in rows]
+
+    async def set_waits(self, game_id: int, waits: list[WaitRow]) -> None:
+        """The game's awaited seats are exactly ``waits`` now (others' rows go), in one
+        transaction."""
+        self._waits.pop(game_id, None)  # this list is newer than one not yet written
+        rows = [(w.game_id, w.seat, w.since, w.reminded, w.due) for w in waits]
+        keep = [w.seat for w in waits]
+
+        async def write(db: aiosqlite.Connection) -> None:
+            marks = ", ".join("?" * len(keep))
+            await db.execute_fetchall(
+                f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})",
+                (game_id, *keep))
+            async with db.executemany(
+                    "INSERT INTO waits (game_id, seat, since, reminded, due) "
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                    "since = excluded.since, reminded = excluded.reminded, "
+                    "due = excluded.due", rows):
+                pass
+
+        await self._run(lambda db: _transaction(db, write))
+
+    async def set_due(self, game_id: int, seat: int, due: float | None) -> None:
+        if self._waits:
+            await self._flush_quietly()  # the row to change is the latest one
+        await self._write("UPDATE waits SET due = ? WHERE game_id = ? AND seat = ?",
+                          (due, game_id, seat))
+
+    async def next_due(self) -> float | None:
+        """The earliest moment something is due for any wait (the index answers it)."""
+        rows = await self._rows("SELECT MIN(due) FROM waits WHERE due IS NOT NULL")
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
+
+    async def due_waits(self, now: float, limit: int = 100) -> list[WaitRow]:
+        """The waits due by ``now``, earliest first (through the index)."""
+        rows = await self._rows(
+            "SELECT game_id, seat, since, reminded, due FROM waits "
+            "WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?", (now, limit))
+        return [WaitRow(*r) for r in rows]
+
+    # -- players: quiet hours, time away, when last reminded
+
+    async def player(self, user_id: int) -> PlayerRow:
+        rows = await self._rows(
+            "SELECT quiet_from, quiet_to, timezone, reminded, mentioned FROM players "
+            "WHERE user_id = ?", (user_id,))
+        away = await self._rows(
+            "SELECT start, until FROM absences WHERE user_id = ? ORDER BY start", (user_id,))
+        absences = tuple((float(a), float(b)) for a, b in away)
+        if not rows:
+            return PlayerRow(user_id, absences=absences)
+        quiet_from, quiet_to, timezone, reminded, mentioned = rows[0]
+        return PlayerRow(user_id, quiet_from, quiet_to, timezone, reminded, mentioned,
+                         absences)
+
+    async def set_player(self, player: PlayerRow) -> None:
+        """Store a player's quiet hours and reminder marks (their absences apart)."""
+        await self._write(
+            "INSERT INTO players (user_id, quiet_from, quiet_to, timezone, reminded, "
+            "mentioned) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+            "quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to, "
+            "timezone = excluded.timezone, reminded = excluded.reminded, "
+            "mentioned = excluded.mentioned",
+            (player.user_id, player.quiet_from, player.quiet_to, player.timezone,
+             player.reminded, player.mentioned))
+
+    async def add_absence(self, user_id: int, start: float, until: float) -> None:
+        await self._write("INSERT INTO absences (user_id, start, until) VALUES (?, ?, ?)",
+                          (user_id, start, until))
 
 
 # Jobs' helpers. Every cursor is closed on aiosqlite's thread: by ``execute_fetchall`` and

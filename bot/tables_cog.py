@@ -1,4 +1,5 @@
-"""The tables cog: ``/game new|join|leave|start|end``, ``/board``, ``/hand``, ``/rules``."""
+"""The tables cog: ``/game new|join|leave|computer|settings|start|resign|replace|end``,
+``/board``, ``/hand``, ``/rules``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from discord.ext import commands
 import rules
 from bot.answer import Answer, answer, clip
 from bot.service import parse_options
+from rules.computer import LEVELS
 
 if TYPE_CHECKING:
     from bot.app import Boardroom
@@ -20,6 +22,8 @@ Interaction = discord.Interaction["Boardroom"]
 
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=game.id)
                 for game in rules.GAMES.values()]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+SWITCH_CHOICES = [app_commands.Choice(name=word, value=word) for word in ("on", "off")]
 
 
 def rules_text(game_id: str) -> str:
@@ -80,6 +84,63 @@ class Tables(commands.Cog):
             return await self._announce(interaction, reply, "You gave up your seat.")
         await answer(interaction, work)
 
+    @game.command(name="computer", description="Seat a computer player before the start "
+                  "(the opener).")
+    @app_commands.describe(level="How well it plays (greedy when left out)")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def computer(self, interaction: Interaction,
+                       level: app_commands.Choice[str] | None = None) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            reply = await self.bot.service.add_computer(
+                interaction.channel_id, interaction.user.id,
+                level.value if level is not None else "greedy")
+            return await self._announce(interaction, reply, "A computer player took a seat.")
+        await answer(interaction, work)
+
+    @game.command(name="settings", description="The table's turn time and reminders (the "
+                  "opener changes them).")
+    @app_commands.describe(turn_time="off, or a time such as 90m, 12h or 2d",
+                           reminders="Remind awaited players by DM")
+    @app_commands.choices(reminders=SWITCH_CHOICES)
+    async def settings(self, interaction: Interaction, turn_time: str | None = None,
+                       reminders: app_commands.Choice[str] | None = None) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            reply = await self.bot.service.settings(
+                interaction.channel_id, interaction.user.id, turn_time=turn_time,
+                reminders=None if reminders is None else reminders.value == "on")
+            if reply.ephemeral:
+                return Answer(reply.ephemeral)
+            return await self._announce(interaction, reply, "Settings changed.")
+        await answer(interaction, work)
+
+    @game.command(name="resign", description="Give up your seat: a computer player plays it "
+                  "to the end.")
+    async def resign(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            reply = await self.bot.service.resign(interaction.channel_id, interaction.user.id)
+            return await self._announce(interaction, reply, "You resigned; a computer player "
+                                        "plays your seat to the end.")
+        await answer(interaction, work)
+
+    @game.command(name="replace", description="Hand a player's seat to another member or to "
+                  "a computer (the opener, or anyone who may manage the channel).")
+    @app_commands.describe(player="The seated player whose seat is handed on",
+                           seat="The member who takes it (left out: a computer player)")
+    async def replace(self, interaction: Interaction, player: discord.Member,
+                      seat: discord.Member | None = None) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            reply = await self.bot.service.replace(
+                interaction.channel_id, interaction.user.id, player.id,
+                None if seat is None else seat.id,
+                "" if seat is None else seat.display_name,
+                moderator=interaction.permissions.manage_channels)
+            return await self._announce(interaction, reply, "The seat was handed on.")
+        await answer(interaction, work)
+
     @game.command(name="start", description="Deal and begin (the opener, once enough "
                   "players sit).")
     async def start(self, interaction: Interaction) -> None:
@@ -124,7 +185,15 @@ class Tables(commands.Cog):
                     game: app_commands.Choice[str] | None = None) -> None:
         async def work() -> Answer:
             ids = [game.value] if game is not None else list(rules.GAMES)
-            return Answer(clip("\n\n".join(rules_text(i) for i in ids)))
+            text = "\n\n".join(rules_text(i) for i in ids)
+            if interaction.channel_id is not None:
+                try:  # this channel's table, if it has one
+                    table = await self.bot.service.settings(interaction.channel_id,
+                                                            interaction.user.id)
+                    text = f"This channel's table: {table.ephemeral}\n\n{text}"
+                except rules.GameError:
+                    pass
+            return Answer(clip(text))
         await answer(interaction, work)
 
 

@@ -31,8 +31,9 @@ from rules.cube_conquest import PIPS, SYMBOLS
 SEED = 20261121  # the deal of every game here (a random one in production)
 CARD_PIPS = dict(zip(SYMBOLS, PIPS, strict=True))
 SECRET_WORDS = ("Your hand", "You draw", "You chose", "You hold")
-COMMANDS = {"game new", "game join", "game leave", "game start", "game end", "play", "board",
-            "hand", "rules"}
+COMMANDS = {"game new", "game join", "game leave", "game computer", "game settings",
+            "game start", "game resign", "game replace", "game end", "play", "board", "hand",
+            "rules", "me quiet", "me away"}
 
 
 @pytest.fixture(autouse=True)
