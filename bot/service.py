@@ -497,10 +497,17 @@ class TableService:
                 row = await self.store.create_game(channel_id, guild_id, game.id, options,
                                                    user_id, name, now=self.now())
             except ChannelBusy:
-                busy = await self._active(channel_id)
-                raise TableError(f"This channel already has a table for {busy.game.name}, "
-                                 f"opened by {busy.opener()}. Join it with /game join, or "
-                                 "end it with /game end first.") from None
+                try:
+                    busy = await self._active(channel_id)
+                except TableSetAside:  # the table there could not be read: now it is aside
+                    busy = None
+                if busy is not None:
+                    raise TableError(f"This channel already has a table for "
+                                     f"{busy.game.name}, opened by {busy.opener()}. Join it "
+                                     "with /game join, or end it with /game end first."
+                                     ) from None
+                row = await self.store.create_game(channel_id, guild_id, game.id, options,
+                                                   user_id, name, now=self.now())
             table = self._tables[channel_id] = await self._load(row)
             return Reply(public=f"{self.shown(name)} opened a table for {game.name} "
                                 f"({table.seat_range()}). Take a seat with /game join; "
@@ -998,16 +1005,25 @@ class TableService:
             return await self._handed(table, seat, f"{name} resigns; a computer player "
                                       "(greedy) plays their seat for the rest of the game.")
 
-    async def replace(self, channel_id: int, user_id: int, player_id: int,
+    async def replace(self, channel_id: int, user_id: int, player_id: int | None,
                       by_id: int | None = None, by_name: str = "", *,
                       moderator: bool = False) -> Reply:
-        """The opener (or a moderator) hands ``player_id``'s seat to another member
-        (``by_id``), or, without one, to a computer player of the table's level."""
+        """The opener (or a moderator) hands ``player_id``'s seat (None: the one human seat
+        the game is waiting for, the absent player's) to another member (``by_id``), or,
+        without one, to a computer player of the table's level."""
         async with self._lock(channel_id):
             table = await self._running(channel_id)
             if user_id != table.opener_id and not moderator:
                 raise TableError(f"Only {table.opener()}, who opened this table, or a "
                                  "moderator can hand a seat to someone else.")
+            if player_id is None:
+                waited = [s for s in sorted(table.awaited())
+                          if table.seats[s].kind == "human"]
+                if len(waited) != 1:
+                    raise TableError("Say whose seat to hand on with player:, as "
+                                     + ("several players are waited for."
+                                        if waited else "nobody is waited for."))
+                player_id = table.seats[waited[0]].user_id or 0
             seat = table.seat_of(player_id)
             if seat is None:
                 raise TableError("That member has no seat in this game.")

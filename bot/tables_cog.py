@@ -127,14 +127,16 @@ class Tables(commands.Cog):
 
     @game.command(name="replace", description="Hand a player's seat to another member or to "
                   "a computer (the opener, or anyone who may manage the channel).")
-    @app_commands.describe(player="The seated player whose seat is handed on",
-                           seat="The member who takes it (left out: a computer player)")
-    async def replace(self, interaction: Interaction, player: discord.Member,
-                      seat: discord.Member | None = None) -> None:
+    @app_commands.describe(seat="The member who takes the seat (left out: a computer player)",
+                           player="Whose seat is handed on (left out: the player the game "
+                                  "is waiting for)")
+    async def replace(self, interaction: Interaction, seat: discord.Member | None = None,
+                      player: discord.Member | None = None) -> None:
         async def work() -> Answer:
             assert interaction.channel_id is not None
             reply = await self.bot.service.replace(
-                interaction.channel_id, interaction.user.id, player.id,
+                interaction.channel_id, interaction.user.id,
+                None if player is None else player.id,
                 None if seat is None else seat.id,
                 "" if seat is None else seat.display_name,
                 moderator=interaction.permissions.manage_channels)

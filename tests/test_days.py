@@ -337,6 +337,19 @@ async def test_the_opener_hands_a_seat_to_a_member_or_a_computer(
     assert "Cy's seat is handed to a computer player (greedy)." in reply.public
 
 
+async def test_without_a_player_the_seat_waited_for_is_handed_on(
+        service: TableService, store: Store) -> None:
+    """/game replace seat:<member>: the absent player is the one the game waits for."""
+    await two(service, seed=8)
+    ((user, _),) = await service.waiting(CH)
+    name = {ANN: "Ann", BOB: "Bob"}[user]
+    reply = await service.replace(CH, ANN, None, 303, "Cy")
+    assert reply.public.startswith(f"{name}'s seat is handed to Cy.")
+    assert [u for u, _ in await service.waiting(CH)] == [303]
+    reply = await service.replace(CH, ANN, None)
+    assert "Cy's seat is handed to a computer player (greedy)." in reply.public
+
+
 # --------------------------------------------------------------------------- the schema
 
 

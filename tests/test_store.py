@@ -549,3 +549,17 @@ async def test_a_cancelled_caller_never_leaves_a_transaction_open(store: Store) 
     assert {200 + a for a in range(6)} <= {g.channel_id for g in await again.games()}
     await again.close()
     store.db = again.db  # the fixture closes it again: harmless
+
+
+async def test_a_new_game_opens_at_once_where_an_unread_damaged_table_sat(
+        tmp_path: Path) -> None:
+    """/game new in a channel whose damaged table nobody has looked at yet: the table is
+    set aside on the spot and the new one opens, on the first try."""
+    path, _ids = await damaged_tables(tmp_path)
+    opened = await Store.open(path)
+    try:
+        service = TableService(opened, images=False)
+        reply = await service.open(2, None, 10, "Ann", "cube-conquest")
+        assert "opened a table for Cube Conquest" in reply.public
+    finally:
+        await opened.close()
