@@ -266,10 +266,6 @@ class Grid:
     def bottom(self) -> int:
         return self.top + self.ranks * self.cell
 
-    def squares(self) -> list[str]:
-        """Every square name, a1 first, along each rank."""
-        return [square_name(f, r) for r in range(self.ranks) for f in range(self.files)]
-
     def box(self, square: str, inset: int = 0) -> Box:
         """The cell of ``square``, shrunk by ``inset`` on every side."""
         file, rank = square_index(square)
