@@ -48,7 +48,7 @@ GREEDY_APPLICATIONS = 3000
 # move on one core at its costliest positions; STRONG_BUDGET for a game not listed), and
 # how each playout runs
 STRONG_BUDGET = 200
-BUDGETS = {"battle-tiles": 550, "block-buster": 150, "bomb-squares": 400, "crystallia": 150,
+BUDGETS = {"battle-tiles": 550, "block-buster": 150, "bomb-squares": 400, "crystallia": 100,
            "cube-conquest": 130}
 UCT_C = 0.7  # exploration, rewards being in [0, 1]
 WIDENING = 2.0  # a node visited n times tries at most 1 + WIDENING * sqrt(n) moves
