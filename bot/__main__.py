@@ -2,7 +2,8 @@
 
 The token comes from ``DISCORD_TOKEN``; the database path from ``BOARDROOM_DB``; commands
 sync to the guild in ``DISCORD_GUILD`` when set. ``boardroom try ...`` plays a game in the
-terminal instead, without Discord (see ``bot.cli``). SIGTERM (``docker stop``) and Ctrl-C
+terminal instead, without Discord (see ``bot.cli``); ``boardroom verify FILE`` checks a
+finished game's exported move log (see ``bot.fairness``). SIGTERM (``docker stop``) and Ctrl-C
 close the connection and the database cleanly.
 """
 
@@ -50,13 +51,17 @@ def _stop(bot: discord.Client, signum: int) -> None:
 
 
 USAGE = """\
-usage: boardroom [try GAME [options] | --help]
+usage: boardroom [try GAME [options] | verify FILE | --help]
 
   boardroom                 run the Discord bot: DISCORD_TOKEN from the environment
-                            (BOARDROOM_DB: the database file; DISCORD_GUILD: sync commands
-                            to one server at once; BOARDROOM_LOG_LEVEL: INFO by default)
+                            (BOARDROOM_DB: the database file or postgresql:// URL;
+                            DISCORD_GUILD: sync commands to one server at once;
+                            BOARDROOM_LOG_LEVEL: INFO by default)
   boardroom try GAME ...    play in the terminal without Discord, hot-seat or against
                             computer players ('boardroom try --help' lists the options)
+  boardroom verify FILE     check a finished game's move log from /game export: the
+                            commitment, then every deal and roll replayed from the seed
+                            (--events prints them; exit status 1 if it does not check out)
   boardroom --help          this text
 
 games: {games}
@@ -64,7 +69,8 @@ games: {games}
 
 
 def main() -> None:
-    """The console script: the bot, or ``boardroom try ...`` for a game without Discord."""
+    """The console script: the bot, ``boardroom try ...`` for a game without Discord, or
+    ``boardroom verify FILE`` to check an exported move log."""
     import rules
 
     if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help", "help"):
@@ -74,6 +80,10 @@ def main() -> None:
         from bot import cli
 
         raise SystemExit(cli.main(sys.argv[1:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "verify":
+        from bot import fairness
+
+        raise SystemExit(fairness.main(sys.argv[2:]))
     if len(sys.argv) > 1:
         print(f"boardroom: unknown command {sys.argv[1][:40]!r}\n", file=sys.stderr)
         print(USAGE.format(games=", ".join(sorted(rules.GAMES))), end="", file=sys.stderr)
@@ -85,7 +95,11 @@ def main() -> None:
               file=sys.stderr)
         raise SystemExit(2)
     level = os.environ.get("BOARDROOM_LOG_LEVEL", "INFO").upper()
-    discord.utils.setup_logging(level=logging.getLevelNamesMapping().get(level, logging.INFO))
+    numeric = logging.getLevelNamesMapping().get(level, logging.INFO)
+    discord.utils.setup_logging(level=numeric)
+    # aiosqlite's DEBUG lines hold every statement's values: states with their seeds, and
+    # the salt, which must stay secret until a game is over (bot/fairness.py).
+    logging.getLogger("aiosqlite").setLevel(max(numeric, logging.INFO))
     try:
         asyncio.run(run(token))
     except KeyboardInterrupt:

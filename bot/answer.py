@@ -35,6 +35,7 @@ class Answer:
     text: str
     picture: Picture | None = None
     view: discord.ui.View | None = None
+    document: tuple[str, bytes] | None = None  # a file to attach: (its name, its bytes)
 
 
 NOBODY = discord.AllowedMentions.none()  # ephemeral answers and DMs ping nobody
@@ -109,6 +110,9 @@ async def answer(interaction: discord.Interaction[Any],
 
 async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
     files = picture_files(result.picture) if result.picture is not None else []
+    if result.document is not None:
+        name, data = result.document
+        files.append(discord.File(io.BytesIO(data), filename=name))
     try:
         if result.view is not None:
             await interaction.edit_original_response(content=clip(result.text),

@@ -1,9 +1,10 @@
 """The Discord bot: a thin adapter over the table service.
 
-``create_bot(database)`` builds it. ``database`` is either a path (``None``: the
-``BOARDROOM_DB`` variable, else ``boardroom.db``), in which case the bot opens the store in
-``setup_hook`` and closes it in ``close``; or a ``Store`` that is already open, which the
-caller keeps and closes (tests share one store, or reopen the same file to restart a bot).
+``create_bot(database)`` builds it. ``database`` is either a path or a PostgreSQL URL
+(``None``: the ``BOARDROOM_DB`` variable, else ``boardroom.db``), in which case the bot opens
+the store in ``setup_hook`` (``bot.stores.open_store``) and closes it in ``close``; or a store
+that is already open, which the caller keeps and closes (tests share one store, or reopen
+the same file to restart a bot).
 
 ``setup_hook`` loads the cogs, registers the persistent buttons and syncs the slash commands:
 globally, or only to the guild in ``DISCORD_GUILD`` when it is set (guild commands update
@@ -25,13 +26,14 @@ from bot.buttons import BUTTONS
 from bot.desk import Desk
 from bot.scheduler import Scheduler
 from bot.service import TableService
-from bot.store import Store
+from bot.stores import TableStore, open_store
 
 log = logging.getLogger("boardroom.discord")
 
 # One cog per feature, loaded as extensions. They are modules of ``bot`` itself, not a
 # subpackage: the package list in pyproject.toml names top-level packages only.
-EXTENSIONS = ("bot.tables_cog", "bot.play_cog", "bot.me_cog")
+EXTENSIONS = ("bot.tables_cog", "bot.play_cog", "bot.me_cog", "bot.history_cog",
+              "bot.ranks_cog")
 
 
 def discord_clock() -> float:
@@ -66,7 +68,7 @@ class BoardroomTree(app_commands.CommandTree["Boardroom"]):
 class Boardroom(commands.Bot):
     """Boardroom's client: one table service, one desk delivering its replies."""
 
-    def __init__(self, database: str | Store | None = None, *, images: bool = True,
+    def __init__(self, database: str | TableStore | None = None, *, images: bool = True,
                  now: Callable[[], float] = discord_clock) -> None:
         # No privileged intents: slash commands, buttons and DMs need none of them.
         # Nobody is pinged unless a message names whom it may ping (the turn line does).
@@ -74,9 +76,9 @@ class Boardroom(commands.Bot):
                          intents=discord.Intents.default(), tree_cls=BoardroomTree,
                          help_command=None, allowed_mentions=NOBODY)
         self._database = database
-        self._owns_store = not isinstance(database, Store)
+        self._owns_store = database is None or isinstance(database, str)
         self._images = images
-        self._store: Store | None = database if isinstance(database, Store) else None
+        self._store = None if database is None or isinstance(database, str) else database
         self._service: TableService | None = None
         self._desk: Desk | None = None
         self._scheduler: Scheduler | None = None
@@ -97,7 +99,7 @@ class Boardroom(commands.Bot):
     async def setup_hook(self) -> None:
         if self._store is None:
             path = self._database if isinstance(self._database, str) else None
-            self._store = await Store.open(path)
+            self._store = await open_store(path)
         self._service = TableService(self._store, images=self._images, shown=shown_name,
                                      now=self.now)
         self._desk = Desk(self, self._service)
@@ -140,8 +142,8 @@ class Boardroom(commands.Bot):
                 self._store = None
 
 
-def create_bot(database: str | Store | None = None, *, images: bool = True,
+def create_bot(database: str | TableStore | None = None, *, images: bool = True,
                now: Callable[[], float] = discord_clock) -> Boardroom:
-    """The bot over a database path (opened and closed by the bot) or an open ``Store``;
+    """The bot over a database path or URL (opened and closed by the bot) or an open store;
     ``now`` is its clock (Discord's, unless a test gives another)."""
     return Boardroom(database, images=images, now=now)

@@ -17,6 +17,10 @@ never carries hidden information, only where and when it was made:
     on the public turn message: shows the clicker, ephemerally, their own choices now.
 ``br:hand:{channel}``
     on the public turn message: the clicker's private view, ephemerally (like /hand).
+``br:undo:{channel}:{game}:{version}:{digest}:{yes|no}``
+    on a request to take back a move (``/game undo``): agree or refuse that request, whose
+    digest (``undo.digest``: the game, version, asker and moment asked) this is, while the
+    game is still at that version; anything else is refused with a sentence.
 
 A button's *label* shows a move, so move buttons only go where the clicker alone can see
 them: an ephemeral reply or a DM. The public turn message carries no move at all.
@@ -34,6 +38,7 @@ from bot.service import move_digest
 
 if TYPE_CHECKING:
     from bot.app import Boardroom
+    from bot.undo import Asked
 
 MAX_CHOICES = 10  # at most this many moves become buttons; more goes through /play
 LABEL_LIMIT = 80  # Discord's limit on a button label
@@ -124,7 +129,36 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await answer(interaction, lambda: desk.hand(interaction.user.id, self.channel_id))
 
 
-BUTTONS = (ActButton, OldActButton, MovesButton, HandButton)
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"br:undo:(?P<channel>\d+):(?P<game>\d+):(?P<version>\d+):"
+                          r"(?P<digest>[0-9a-f]{12}):(?P<answer>yes|no)"):
+    """Agree to, or refuse, one request to take back a move: the request whose digest it
+    carries, in that game at that version, and no other."""
+
+    def __init__(self, channel_id: int, game: int, version: int, digest: str,
+                 agree: bool) -> None:
+        super().__init__(discord.ui.Button(
+            label="Agree" if agree else "Refuse",
+            style=discord.ButtonStyle.success if agree else discord.ButtonStyle.danger,
+            custom_id=f"br:undo:{channel_id}:{game}:{version}:{digest}:"
+                      f"{'yes' if agree else 'no'}"))
+        self.channel_id, self.game, self.version, self.digest, self.agree = (
+            channel_id, game, version, digest, agree)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> UndoButton:
+        return cls(int(match["channel"]), int(match["game"]), int(match["version"]),
+                   match["digest"], match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+        desk = interaction.client.desk
+        await answer(interaction, lambda: desk.answer_undo(
+            interaction.user.id, self.channel_id, self.game, self.version, self.digest,
+            agree=self.agree, message=interaction.message))
+
+
+BUTTONS = (ActButton, OldActButton, MovesButton, HandButton, UndoButton)
 
 
 def turn_view(channel_id: int) -> discord.ui.View:
@@ -144,4 +178,12 @@ def choice_view(channel_id: int, game: int, version: int, moves: list[str]
     for move in moves:
         view.add_item(ActButton(channel_id, game, version, move_digest(game, version, move),
                                 move))
+    return view
+
+
+def undo_view(channel_id: int, asked: Asked) -> discord.ui.View:
+    """Agree and Refuse for one request to take back a move (``/game undo``)."""
+    view = discord.ui.View(timeout=None)
+    for agree in (True, False):
+        view.add_item(UndoButton(channel_id, asked.game, asked.version, asked.digest, agree))
     return view

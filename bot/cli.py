@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 import rules
 from bot.service import Picture, Reply, TableService, clean_name, parse_options
-from bot.store import Store
+from bot.stores import TableStore, open_store
 from rules.computer import LEVELS
 from rules.core import listing
 
@@ -48,7 +48,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--names", default="",
                    help="comma-separated names for the human seats (default Player 1, ...)")
     p.add_argument("--db", default=DEFAULT_DB,
-                   help=f"the SQLite database to keep the game in (default {DEFAULT_DB})")
+                   help="the SQLite file, or a postgresql:// URL, to keep the game in "
+                        f"(default {DEFAULT_DB})")
     p.add_argument("--images", default=DEFAULT_IMAGES,
                    help=f"folder for the PNG pictures (default {DEFAULT_IMAGES})")
     p.add_argument("--no-images", action="store_true", help="draw no pictures")
@@ -294,7 +295,7 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     names = {u: clean_name(given[u - 1]) if u - 1 < len(given) else f"Player {u}"
              for u in range(1, humans + 1)}
     images = None if args.no_images else args.images
-    store = await Store.open(args.db)
+    store = await open_store(args.db)
     try:
         service = TableService(store, images=not args.no_images)
         if args.resume:
@@ -321,7 +322,7 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         await store.close()
 
 
-async def resume(service: TableService, store: Store, args: argparse.Namespace,
+async def resume(service: TableService, store: TableStore, args: argparse.Namespace,
                  game: rules.Game[Any], images: str | None, out: TextIO, stdin: TextIO
                  ) -> int:
     """Continue the latest unfinished try-it game of ``game`` in the database."""

@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.answer import LIMIT, NOBODY, Answer, clip, picture_files
-from bot.buttons import choice_view, turn_view
+from bot.buttons import choice_view, turn_view, undo_view
 from bot.service import Private
+from bot.undo import Asked
 from rules import GameError
 from rules.core import quote
 
@@ -158,8 +159,11 @@ class Desk:
 
     async def _send(self, channel: discord.PartialMessageable, text: str, reply: Reply) -> None:
         kwargs: dict[str, object] = {}
-        if reply.picture is not None:
-            kwargs["files"] = picture_files(reply.picture)
+        files = picture_files(reply.picture) if reply.picture is not None else []
+        if reply.recap is not None:  # a game's end: its points over time, under the board
+            files += picture_files(reply.recap, "recap")
+        if files:
+            kwargs["files"] = files
         if reply.mention and not reply.over:
             kwargs["view"] = turn_view(channel.id)
         pinged = reply.mention if not reply.over else ()
@@ -355,4 +359,47 @@ class Desk:
         the turn, so the service itself says which one failed; nothing is ever applied.
         """
         await self.service.play(channel_id, user_id, "", version=version)
+
+    # -------------------------------------------------------------- undo
+
+    async def ask_undo(self, user_id: int, channel_id: int) -> Answer:
+        """``/game undo``: the request goes to the channel with its buttons, pinging the
+        players asked and nobody else; at a table of computers only, the move is taken
+        back at once and the channel gets the board as after a move."""
+        result = await self.service.ask_undo(channel_id, user_id)
+        if not isinstance(result, Asked):
+            posted = await self.deliver(channel_id, result)
+            return Answer("Your move was taken back." + (
+                "" if posted else " I could not post the board in the channel: please check "
+                "that I may send messages and attach files there."))
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            await channel.send(clip(f"{mentions(result.asked)} {result.text}"),
+                               allowed_mentions=pinging(result.asked),
+                               view=undo_view(channel_id, result))
+        except discord.HTTPException:
+            log.warning("Could not post an undo request to channel %s", channel_id,
+                        exc_info=True)
+            await self.service.withdraw_undo(channel_id, result.game, result.version,
+                                             result.digest)
+            return Answer("I could not post your request in the channel, so nobody was "
+                          "asked: please check that I may send messages there, and ask again.")
+        return Answer("Your request is posted; your move is taken back once everyone asked "
+                      "agrees.")
+
+    async def answer_undo(self, user_id: int, channel_id: int, game: int, version: int,
+                          digest: str, *, agree: bool,
+                          message: discord.Message | None = None) -> Answer:
+        """An Agree or Refuse button: the answer goes to the channel (and, from the last
+        agreement, the board as it was). Once the request is settled, the buttons come off
+        its ``message``."""
+        reply = await self.service.answer_undo(channel_id, user_id, game, version, digest,
+                                               agree=agree)
+        await self.deliver(channel_id, reply)
+        if message is not None and (not agree or reply.game):
+            try:
+                await message.edit(view=None, allowed_mentions=NOBODY)
+            except discord.HTTPException:
+                log.info("Could not take the buttons off an answered undo request")
+        return Answer(reply.ephemeral or "Done.")
 

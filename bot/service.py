@@ -29,18 +29,20 @@ from typing import Any
 
 import render
 import rules
-from bot import scheduler
+from bot import fairness, history, ratings, recap, scheduler, undo
 from bot.store import (
     ChannelBusy,
     GameRow,
     MoveRow,
     PlayerRow,
+    Rated,
     SeatRow,
     SeatTaken,
-    Store,
     StoreError,
+    UndoRow,
     WaitRow,
 )
+from bot.stores import TableStore
 from rules import computer
 from rules.core import listing, normalize, quote
 
@@ -111,6 +113,7 @@ class Reply:
     version: int = 0
     game: int = 0
     over: bool = False
+    recap: Picture | None = None  # the end of a game: its points over time (bot/recap.py)
     # The DMs' pictures, in the order of ``private``, drawn after the channel's picture so
     # that when the channel hears of a move never depends on what the DMs show (their
     # drawing time does). None: ``private`` already holds its pictures.
@@ -167,6 +170,9 @@ class _Table:
     turn_time: float | None = None  # seconds a turn may take (None: no limit)
     reminders: bool = True
     waits: dict[int, WaitRow] | None = None  # the stored waits, once read
+    salt: str | None = None  # secret until the game is over (``bot.fairness``)
+    commitment: str | None = None  # SHA-256 of the seed and the salt, posted at the start
+    rated: Rated | None = None  # how the last move counted for the ratings
 
     def listed(self) -> dict[int, dict[str, Any]]:
         """The moves worked out so far for the current state (seat -> ``game.moves``).
@@ -262,13 +268,9 @@ def decode(game: rules.Game[Any], text: str) -> Any:
 def replay(game: rules.Game[Any], players: int, seed: int,
            options: dict[str, Any] | None, moves: Iterable[MoveRow]
            ) -> tuple[Any, list[list[rules.Event]]]:
-    """The state after the logged ``moves`` (from version 1), and each move's events."""
-    state = game.new(players, seed, options or None)
-    said = []
-    for move in moves:
-        state, events = game.play(state, move.seat, move.text)
-        said.append(events)
-    return state, said
+    """The state after the logged ``moves`` (from version 1), and each entry's events. An
+    undo entry goes back to the state before the moves it takes back (``undo.replay``)."""
+    return undo.replay(game, players, seed, options, list(moves))
 
 
 def move_digest(game: int, version: int, move: str) -> str:
@@ -332,7 +334,7 @@ class TableService:
     different channels never wait for each other except on the database.
     """
 
-    def __init__(self, store: Store, *, images: bool = True,
+    def __init__(self, store: TableStore, *, images: bool = True,
                  shown: Callable[[str], str] = str,
                  now: Callable[[], float] = time.time) -> None:
         """``shown`` turns a player's name into what a sentence shows: as it is for the
@@ -419,7 +421,7 @@ class TableService:
                        status=row.status, opener_id=row.opener_id,
                        seats=await self.store.seats(row.id), seed=row.seed,
                        version=row.version, shown=self.shown, turn_time=row.turn_time,
-                       reminders=row.reminders)
+                       reminders=row.reminders, salt=row.salt, commitment=row.commitment)
         if row.state is not None:
             table.state = decode(game, row.state)
             table.colours = _colours(game.view(table.state, None), len(table.seats))
@@ -615,20 +617,25 @@ class TableService:
                     f"{game.name} takes {table.seat_range()}; this table has {players}. "
                     "Ask someone to /game join, or add a computer player.")
             seed = secrets.randbelow(2**63) if seed is None else seed
+            salt = secrets.token_hex(16)  # so that the commitment hides the seed
+            committed = fairness.commitment(seed, salt)
             state = game.new(players, seed, table.options or None)
             if not await self.store.start_game(table.id, seed, encode(game, state),
+                                               salt=salt, commitment=committed,
                                                now=self.now()):
                 await self._reload(table)
                 raise TableError("The table changed at the same moment; try again.")
             before: dict[int, dict[str, Any]] = {
                 s.seat: {} for s in table.seats if s.kind == "human"}
             table.status, table.seed, table.state, table.version = "playing", seed, state, 1
+            table.salt, table.commitment = salt, committed
             table.colours, table.named = _colours(game.view(state, None), players), None
             said: list[tuple[int | None, rules.Event]] = []
             await self._computers_move(table, said)
             await self._sync_waits(table)
             opening = (f"{game.name} begins: "
-                       f"{listing([table.label(s.seat) for s in table.seats])}.")
+                       f"{listing([table.label(s.seat) for s in table.seats])}.\n"
+                       f"{fairness.announced(committed)}")
             return await self._reply(table, said, before, None, opening=opening)
 
     # ----------------------------------------------------------------- playing
@@ -707,10 +714,16 @@ class TableService:
 
     async def _commit(self, table: _Table, seat: int, move: str, state: Any) -> None:
         """Write one move: state and version + 1 and the log, only if nobody wrote first."""
+        if undo.is_entry(move):  # the log's word for taking moves back (``_take_back``)
+            raise TableError(f"{quote(move)} is not a move of {table.game.name}.")
         over = table.game.outcome(state) is not None
-        if not await self.store.commit_move(table.id, table.version, seat, move,
-                                            encode(table.game, state), over=over,
-                                            now=self.now()):
+        if over:  # the last move, written with the ratings it changes (``bot.ratings``)
+            table.rated = await self._finish(table, seat, move, state)
+            written = table.rated is not None
+        else:
+            written = await self.store.commit_move(table.id, table.version, seat, move,
+                                                   encode(table.game, state), now=self.now())
+        if not written:
             await self._reload(table)
             raise TableError("Someone else moved at the same moment and the game moved on. "
                              "Look at the latest board and try again.")
@@ -718,6 +731,19 @@ class TableService:
         if over:
             table.status = "over"
             self._forget(table)
+
+    async def _finish(self, table: _Table, seat: int, move: str, state: Any
+                      ) -> Rated | None:
+        """Write the move that ends the game with what it does to the ratings, in one
+        transaction (``Store.finish_game``); None if another writer moved the game on
+        first."""
+        outcome, now = table.game.outcome(state), self.now()
+        assert outcome is not None
+        return await self.store.finish_game(
+            table.id, table.version, seat, move, encode(table.game, state),
+            users=tuple(s.user_id or 0 for s in table.seats),
+            unrated=ratings.seated_reason(table.seats),
+            rate=ratings.rater(table.game.id, outcome, table.seats, now), now=now)
 
     async def _computers_move(self, table: _Table, said: list[tuple[int | None, rules.Event]]
                               ) -> None:
@@ -872,7 +898,7 @@ class TableService:
                 table.waits[wait.seat] = wait
                 await self.store.set_waits(table.id, list(table.waits.values()))
                 return Tended(table.channel_id, user_id=seat.user_id,
-                              text=self._reminder(table, wait, end))
+                              text=await self._reminder_with_digest(table, wait, end))
             wait = replace(wait, due=await self._due(table, wait))
             table.waits[wait.seat] = wait
             await self.store.set_due(table.id, wait.seat, wait.due)
@@ -911,6 +937,7 @@ class TableService:
         state, events = table.game.play(table.state, seat, move, legal=legal)
         header = (f"{table.label(seat)} ran out of time: a computer player ({level}) "
                   "stands in for this turn.")
+        await self.store.mark_unrated(table.id, ratings.STOOD_IN)
         await self._commit(table, seat, move, state)
         said: list[tuple[int | None, rules.Event]] = [(seat, e) for e in events]
         await self._computers_move(table, said)
@@ -1047,6 +1074,8 @@ class TableService:
             await self.store.hand_seat(table.id, row)
         except SeatTaken:
             raise TableError("That member already has a seat in this game.") from None
+        await self.store.mark_unrated(table.id, ratings.RESIGNED if row.handed == "resigned"
+                                      else ratings.REPLACED)
         table.seats[row.seat] = row
 
     async def _handed(self, table: _Table, seat: int, header: str) -> Reply:
@@ -1143,6 +1172,11 @@ class TableService:
             scores = ", ".join(f"{table.who(s)} {p}" for s, p in enumerate(outcome.scores))
             public_lines.append(f"Game over: {self._annotate(table, outcome.reason)} "
                                 f"Final score: {scores}.")
+        if outcome is not None:  # only now may the seed and the salt be told
+            public_lines += _revealed(table)
+        ended = None if outcome is None else await recap.build(  # points, length, ratings
+            self.store, table, painter=self._painter() if self.images else None)
+        public_lines += ended.lines if ended is not None else []
         caller_seat = table.seat_of(caller) if caller is not None else None
         ephemeral = [self._annotate(table, e.text) for actor, e in said
                      if e.to is not None and caller_seat is not None and actor == caller_seat
@@ -1177,7 +1211,290 @@ class TableService:
             if table.seats[s].kind == "human")
         return Reply(public="\n".join(public_lines), picture=picture, private=private,
                      ephemeral="\n".join(ephemeral), mention=mention, version=table.version,
-                     game=table.id, over=outcome is not None, drawing=dm_pictures)
+                     game=table.id, over=outcome is not None, drawing=dm_pictures,
+                     recap=None if ended is None else ended.picture)
+
+    # ----------------------------------------------------------------- looking back
+
+    async def games(self, guild_id: int, user_id: int) -> str:
+        """The caller's open and running tables in a server, theirs to play first: each
+        channel, game, whom it waits for, since when, and when the turn time runs out."""
+        found = []
+        for row, waits in await self.store.tables_of(guild_id, user_id):
+            async with self._lock(row.channel_id):
+                try:
+                    table = await self._active(row.channel_id)
+                except TableError:
+                    continue  # ended, or set aside, since the query
+                if table.id == row.id:
+                    found.append(await self._seated(table, user_id, waits))
+        return history.games_text(found)
+
+    async def _seated(self, table: _Table, user_id: int, waits: list[WaitRow]
+                      ) -> history.Seated:
+        """One table as /games lists it for ``user_id``."""
+        if table.status == "open":
+            return history.Seated(table.channel_id, table.game.name, False,
+                                  seated=self._seated_line(table))
+        seat = table.seat_of(user_id)
+        awaited = table.awaited()
+        by_seat = {w.seat: w for w in waits}
+        chosen = [by_seat[s] for s in sorted(awaited) if s in by_seat]
+        if seat in by_seat and seat in awaited:
+            chosen = [by_seat[seat]]
+        wait = min(chosen, key=lambda w: w.since, default=None)
+        deadline = None
+        if wait is not None and table.turn_time is not None:
+            held = table.seats[wait.seat].user_id
+            player = await self._player(held) if held is not None else PlayerRow(0)
+            deadline = scheduler.deadline(wait, table.turn_time, player)
+        return history.Seated(
+            table.channel_id, table.game.name, True, yours=seat in awaited,
+            waiting=tuple(table.label(s) for s in sorted(awaited) if s != seat),
+            since=None if wait is None else wait.since, deadline=deadline)
+
+    async def log(self, channel_id: int, user_id: int, count: int = history.LOG_COUNT
+                  ) -> Reply:
+        """The channel's last ``count`` moves as the caller may see them (a seated player
+        also reads their own private events; anyone else the public ones), in
+        ``ephemeral``: the caller's private lines must never reach the channel."""
+        if not 1 <= count <= history.LOG_MOST:
+            raise TableError(f"Ask for 1 to {history.LOG_MOST} moves.")
+        async with self._lock(channel_id):
+            table = await self._latest(channel_id)
+            if table.state is None or table.seed is None:
+                raise TableError("The game hasn't started yet, so there are no moves to "
+                                 "show.")
+            moves = await self.store.moves(table.id)
+            past = self._looked_back(table, moves)
+            text = history.log_text(past, table.seat_of(user_id), count=count,
+                                    labels=self._labels(table),
+                                    annotate=lambda line: self._annotate(table, line))
+            return Reply(ephemeral=text, version=table.version, game=table.id,
+                         over=table.status in ("over", "ended"))
+
+    async def since(self, channel_id: int, user_id: int) -> Reply:
+        """What happened since the caller's last move, from their own view (the moves,
+        what was revealed to them, how the points changed, their hand now): ``ephemeral``
+        text, and their picture in ``private`` (for the same ephemeral answer, not a DM)."""
+        async with self._lock(channel_id):
+            table = await self._latest(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat in this game; /log shows its moves to "
+                                 "everyone.")
+            if table.state is None:
+                raise TableError("The game hasn't started yet, so nothing has happened.")
+            text = await self._digest(table, seat)
+            (picture,) = await self._render(table.game.id, [self._shown(table, seat)])
+            return Reply(ephemeral=text, private=(Private(user_id, text, picture),),
+                         version=table.version, game=table.id,
+                         over=table.status in ("over", "ended"))
+
+    async def _digest(self, table: _Table, seat: int, limit: int = history.LIMIT) -> str:
+        """``history.digest`` for a seat of a running or finished table."""
+        moves = await self.store.moves(table.id)
+        mark = history.last_move(moves, seat)
+        past = self._looked_back(table, moves, keep={1 if mark is None else mark.version})
+        return history.digest(past, seat, table.state, mark=mark, labels=self._labels(table),
+                              names=[self.shown(n) for n in table.names()],
+                              annotate=lambda line: self._annotate(table, line), limit=limit)
+
+    async def _reminder_with_digest(self, table: _Table, wait: WaitRow, end: float | None
+                                    ) -> str:
+        """A reminder, and under it the digest of what happened since the player's last
+        move (shortened to fit one message). A digest that cannot be made is logged and
+        left out: the reminder goes anyway."""
+        text = self._reminder(table, wait, end)
+        try:
+            return f"{text}\n\n" + await self._digest(table, wait.seat,
+                                                       history.LIMIT - len(text) - 2)
+        except Exception:
+            log.exception("Could not make the digest for a reminder in game %s", table.id)
+            return text
+
+    def _looked_back(self, table: _Table, moves: list[MoveRow], keep: Iterable[int] = ()
+                     ) -> history.History:
+        """The table's moves replayed (``history.rebuild``). If the replay ends elsewhere
+        than the stored state (the rules changed), none of its events are trusted."""
+        assert table.seed is not None
+        past = history.rebuild(table.game, len(table.seats), table.seed, table.options,
+                               moves, keep=set(keep))
+        if past.lost:
+            log.warning("Game %s: move %s no longer replays; later moves are listed without "
+                        "their events", table.id, past.lost[0].version)
+        elif encode(table.game, past.final) != encode(table.game, table.state):
+            log.warning("Game %s: its replay differs from the stored state; its moves are "
+                        "listed without their events", table.id)
+            past = history.unreplayable(table.game, moves)
+        return past
+
+    def _labels(self, table: _Table) -> list[str]:
+        return [table.label(s.seat) for s in table.seats]
+
+    # ----------------------------------------------------------------- undo
+
+    async def ask_undo(self, channel_id: int, user_id: int) -> Reply | undo.Asked:
+        """A seated player asks to take back their last move (``bot/undo.py`` says which
+        moves may be). With other humans seated, the request is stored and returned, to
+        be posted with its buttons (``undo.Asked``); they answer with ``answer_undo``
+        within the turn time, or a day without one. With no other human (computers only),
+        the move is taken back at once with the computers' replies since, and the reply
+        says so, as after a move."""
+        async with self._lock(channel_id):
+            table = await self._running(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat in this game, so there is no move of "
+                                 "yours to take back.")
+            now = self.now()
+            pending = await self.store.undo(table.id)
+            if pending is not None and undo.stands(pending, table.version, now):
+                waiting = [s for s in self._undo_asked(table, pending.seat)
+                           if s not in pending.agreed]
+                raise TableError(f"{table.label(pending.seat)} has already asked to take back "
+                                 f"a move; that request waits for "
+                                 f"{listing([table.who(s) for s in waiting])}.")
+            others = self._undo_asked(table, seat)
+            plan = await self._undo_plan(table, seat, replies=not others)
+            if not others:
+                return await self._take_back(table, seat, plan, user_id)
+            asked = now  # a new moment, so that no button of an earlier request answers it
+            if pending is not None and pending.version == table.version:
+                asked = max(now, pending.asked + 0.001)
+            window = table.turn_time or scheduler.DAY
+            row = UndoRow(table.id, table.version, seat, asked, asked + window)
+            await self.store.put_undo(row)
+            text = (f"{table.label(seat)} asks to take back their move "
+                    f"{undo.number(plan.first)}. {listing([table.who(s) for s in others])}: "
+                    "agree or refuse with the buttons below, within "
+                    + ("a day" if table.turn_time is None else
+                       f"the turn time ({scheduler.duration(table.turn_time)})")
+                    + "; the move is taken back once everyone asked agrees.")
+            return undo.Asked(text, tuple(table.seats[s].user_id or 0 for s in others),
+                              table.id, table.version, undo.digest(row))
+
+    async def answer_undo(self, channel_id: int, user_id: int, game: int, version: int,
+                          digest: str, *, agree: bool) -> Reply:
+        """One of the other seated humans answers a request with its button, which carries
+        the game, the version and the request's digest (``undo.digest``). A refusal closes
+        the request; the last agreement takes the move back. A button of another game,
+        an older version or another request, a request past its time, or a clicker who was
+        not asked, is refused with a sentence, and nothing changes."""
+        async with self._lock(channel_id):
+            table = await self._running(channel_id)
+            if game != table.id:
+                raise TableError("That button is from an earlier game in this channel; it "
+                                 "does nothing now.")
+            if version != table.version:
+                raise TableError("That request is out of date: the game has moved on since "
+                                 "it was asked.")
+            row = await self.store.undo(table.id)
+            if row is None or row.version != version or undo.digest(row) != digest:
+                raise TableError("That request was answered already or replaced by a newer "
+                                 "one; its buttons do nothing now.")
+            now = self.now()
+            if not undo.stands(row, version, now):
+                raise TableError("That request is closed: it was refused, or nobody answered "
+                                 "in time. The player can ask again with /game undo.")
+            if table.seats[row.seat].kind != "human":
+                raise TableError("That request no longer stands: the seat that asked has "
+                                 "changed hands.")
+            seat = table.seat_of(user_id)
+            asked = self._undo_asked(table, row.seat)
+            if seat == row.seat:
+                raise TableError("You asked to take back your move; the other players "
+                                 "answer.")
+            if seat is None or seat not in asked:
+                raise TableError(f"Only {listing([table.who(s) for s in asked])}, who were "
+                                 "asked, can answer this request.")
+            asker = table.label(row.seat)
+            if not agree:
+                await self.store.put_undo(replace(row, due=now))
+                return Reply(public=f"{table.label(seat)} refuses, so {asker}'s move stands.",
+                             ephemeral="You refused; the move stands.")
+            agreed = {*row.agreed, seat}
+            missing = [s for s in asked if s not in agreed]
+            if seat in row.agreed:
+                raise TableError("You have agreed already; the request waits for "
+                                 f"{listing([table.who(s) for s in missing])}.")
+            if missing:
+                await self.store.put_undo(replace(row, agreed=tuple(sorted(agreed))))
+                waiting = listing([table.who(s) for s in missing])
+                return Reply(public=f"{table.label(seat)} agrees to {asker}'s undo; waiting "
+                                    f"for {waiting}.",
+                             ephemeral=f"You agreed; waiting for {waiting}.")
+            plan = await self._undo_plan(table, row.seat, replies=False)
+            reply = await self._take_back(table, row.seat, plan, user_id,
+                                          header=f"{table.who(seat)} agrees too.")
+            return replace(reply, ephemeral="You agreed, and the move is taken back.")
+
+    async def withdraw_undo(self, channel_id: int, game: int, version: int,
+                            digest: str) -> None:
+        """Close a request that could not be posted (nobody could answer it), so the
+        player can ask again at once."""
+        async with self._lock(channel_id):
+            table = await self._running(channel_id)
+            row = await self.store.undo(table.id)
+            if (table.id == game and row is not None and row.version == version
+                    and undo.digest(row) == digest):
+                await self.store.put_undo(replace(row, due=min(row.due, self.now())))
+
+    def _undo_asked(self, table: _Table, seat: int) -> list[int]:
+        """The seats whose consent an undo by ``seat`` needs: the other seated humans."""
+        return [s.seat for s in table.seats
+                if s.kind == "human" and s.user_id is not None and s.seat != seat]
+
+    async def _undo_plan(self, table: _Table, seat: int, *, replies: bool) -> undo.Plan:
+        """``undo.plan`` for the table's log (in a thread: it replays the log), or the
+        sentence saying why the seat's last move cannot be taken back."""
+        assert table.seed is not None
+        logged = await self.store.moves(table.id)
+        try:
+            plan = await asyncio.to_thread(
+                undo.plan, table.game, len(table.seats), table.seed, table.options or None,
+                logged, seat, replies=replies, who=table.label)
+        except undo.Refusal as refusal:
+            raise TableError(str(refusal)) from None
+        except rules.GameError:
+            plan = None
+        if plan is None or encode(table.game, plan.current) != encode(table.game,
+                                                                      table.state):
+            raise TableError("This game's log no longer replays to the board as it stands "
+                             "(its rules changed since), so no move can be taken back.")
+        return plan
+
+    async def _take_back(self, table: _Table, seat: int, plan: undo.Plan, caller: int, *,
+                         header: str = "") -> Reply:
+        """Log the undo entry (``undo.entry``: its own version, so every older button goes
+        stale) with the state before the asker's move; then the reply, as after a move."""
+        before = (table.parts if table.parts_version == table.version
+                  else self._private_parts(table))
+        if not await self.store.commit_move(table.id, table.version, seat,
+                                            undo.entry(plan.first),
+                                            encode(table.game, plan.before), now=self.now()):
+            await self._reload(table)
+            raise TableError("Someone else moved at the same moment and the game moved on. "
+                             "Look at the latest board and try again.")
+        table.state, table.version = plan.before, table.version + 1
+        await self.store.drop_undo(table.id)
+        said: list[tuple[int | None, rules.Event]] = [
+            (seat, self._took_back(table, seat, plan.first, len(plan.moves)))]
+        await self._computers_move(table, said)
+        await self._sync_waits(table, moved={seat})
+        return await self._reply(table, said, before, caller, header=header)
+
+    def _took_back(self, table: _Table, seat: int, first: int, count: int) -> rules.Event:
+        """The public line of an undo entry, in the rules' words (a colour, or 'Player 2'),
+        so that it names players as every event does."""
+        labels = table.colours or [f"Player {s + 1}" for s in range(len(table.seats))]
+        replies = count - 1
+        text = f"{labels[seat]} takes back move {undo.number(first)}"
+        if replies > 0:
+            text += (f" and the {replies} computer repl{'y' if replies == 1 else 'ies'} "
+                     "after it")
+        return rules.Event(f"{text}: the board is as it was before.", kind="undo",
+                           data={"seat": seat, "first": first, "count": count})
 
     # ----------------------------------------------------------------- ending
 
@@ -1196,8 +1513,32 @@ class TableService:
             await self._sync_waits(table)
             seat = table.seat_of(user_id)
             who = "A moderator" if seat is None else table.who(seat)
-            return Reply(public=f"{who} ended the game of {table.game.name}.",
+            return Reply(public="\n".join([f"{who} ended the game of {table.game.name}.",
+                                            *_revealed(table)]),
                          version=table.version, game=table.id, over=True)
+
+    async def export(self, channel_id: int, table_id: int | None = None
+                     ) -> tuple[str, bytes]:
+        """The move log of the channel's last game that started (or of table ``table_id``,
+        played in this channel) as a file: (its name, UTF-8 JSON; ``fairness.document``).
+
+        Only once that game is over: until then its seed and salt are secret, so a running
+        game is refused with a sentence."""
+        async with self._lock(channel_id):
+            row = await self.store.started_game(channel_id, table_id)
+            if row is None:
+                raise TableError("There is no game in this channel with a move log to export."
+                                 if table_id is None else
+                                 f"There is no table {table_id} played in this channel.")
+            if row.status == "playing":
+                raise TableError("The move log is given once the game is over: until then "
+                                 "its seed and salt stay secret. Ask again after the last "
+                                 "move (or once the game is ended with /game end).")
+            table = await self._load(row)
+            outcome = table.game.outcome(table.state) if table.state is not None else None
+            doc = fairness.document(row, table.game, table.seats,
+                                    await self.store.moves(row.id), outcome)
+            return fairness.file_name(table.game.id, row.id), fairness.dumps(doc)
 
     # ----------------------------------------------------------------- looking
 
@@ -1378,8 +1719,18 @@ class TableService:
                 before = {seat: {} for seat in before}
                 opening = (f"{game.name} begins: "
                            f"{listing([table.label(s.seat) for s in table.seats])}.")
+                if table.commitment:
+                    opening += f"\n{fairness.announced(table.commitment)}"
             said: list[tuple[int | None, rules.Event]] = []
-            for move in moves[len(done):]:
+            for index in range(len(done), len(moves)):
+                move = moves[index]
+                if undo.is_entry(move.text):
+                    state, _ = replay(game, len(table.seats), row.seed, row.options,
+                                      moves[:index + 1])
+                    first = undo.taken_back(move.text) or 0
+                    count = sum(1 for m in undo.in_force(moves[:index]) if m.version >= first)
+                    said.append((move.seat, self._took_back(table, move.seat, first, count)))
+                    continue
                 state, events = game.play(state, move.seat, move.text)
                 said.extend((move.seat, e) for e in events)
             if encode(game, state) != encode(game, table.state):
@@ -1401,6 +1752,14 @@ def _cores() -> int:
 def _choose(game_id: str, state: Any, seat: int, level: str, seed: int) -> str:
     """``rules.computer.choose`` by game id (it runs in a thread or a worker process)."""
     return computer.choose(rules.GAMES[game_id], state, seat, level=level, seed=seed)
+
+
+def _revealed(table: _Table) -> list[str]:
+    """The line revealing a finished game's seed and salt (none for a game that never
+    started, or one started before commitments were posted)."""
+    if table.seed is None or not table.salt or not table.commitment:
+        return []
+    return [fairness.revealed(table.seed, table.salt, table.commitment)]
 
 
 def _kind(seat: SeatRow) -> str:

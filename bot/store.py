@@ -46,6 +46,7 @@ FLUSH_DELAY = 0.25  # seconds a delivered mark may wait to be written with other
 MOVE_BATCH = 200  # moves written by one statement at most
 QUICK_CHECK_BYTES = 64 * 1024 * 1024  # files up to this size are checked page by page at open
 REPORT_EVERY = 300.0  # seconds between two log lines about the same database trouble
+NEW_FILE_GRACE = 1.0  # seconds a just-made empty file may wait for its maker's header
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the move log.
@@ -153,6 +154,38 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX absences_by_user ON absences (user_id, until);
     """,
+    # 4: looking back. Fair shuffles: a salt drawn when the game starts and the commitment
+    # posted then (SHA-256 of the seed and the salt); both are revealed once it is over.
+    # Why a finished game does not count for ratings (``unrated``: a stand-in moved, a seat
+    # resigned or was replaced). Ratings per server, game and player (openskill's mu and
+    # sigma). At most one undo request per table, awaiting the other humans' consent.
+    """
+    ALTER TABLE games ADD COLUMN salt TEXT;
+    ALTER TABLE games ADD COLUMN commitment TEXT;
+    ALTER TABLE games ADD COLUMN unrated TEXT;
+
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        user_id  INTEGER NOT NULL,
+        name     TEXT    NOT NULL,
+        mu       REAL    NOT NULL,
+        sigma    REAL    NOT NULL,
+        games    INTEGER NOT NULL DEFAULT 0,
+        wins     REAL    NOT NULL DEFAULT 0,
+        updated  REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE undos (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        version INTEGER NOT NULL,
+        seat    INTEGER NOT NULL,
+        asked   REAL    NOT NULL,
+        due     REAL    NOT NULL,
+        agreed  TEXT    NOT NULL DEFAULT '[]'
+    );
+    """,
 ]
 
 
@@ -241,6 +274,8 @@ class GameRow:
     damaged: str | None = None  # why the table was set aside (``Store.set_aside``)
     turn_time: float | None = None  # seconds a turn may take (None: no limit)
     reminders: bool = True  # whether awaited players are reminded
+    salt: str | None = None  # drawn at the start, secret until the game is over (fairness)
+    commitment: str | None = None  # SHA-256 of seed and salt, posted at the start
 
 
 @dataclass(frozen=True)
@@ -288,9 +323,51 @@ class MoveRow:
     time: float
 
 
+@dataclass(frozen=True)
+class UndoRow:
+    """A request to take back a move (``bot/undo.py``): made by ``seat`` at state
+    ``version``, ``asked`` at that moment, open until ``due``, and the seats that agreed
+    so far. It stands only while the game is still at ``version``."""
+
+    game_id: int
+    version: int
+    seat: int
+    asked: float
+    due: float
+    agreed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A player's rating at one game in one server: openskill's ``mu`` and ``sigma``, the
+    rated games they played and won (a shared win counts its share), the name they last
+    played under and when it last changed."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: float = 0.0
+    updated: float = 0.0
+
+
+@dataclass(frozen=True)
+class Rated:
+    """How a finished game counted for the ratings: ``unrated`` says why it did not (None:
+    it did); then ``before`` (None for a player's first rated game of it) and ``after``
+    hold each seat's rating, by seat."""
+
+    unrated: str | None
+    before: tuple[RatingRow | None, ...] = ()
+    after: tuple[RatingRow, ...] = ()
+
+
 _GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, seed, state, "
                  "version, announced, created, updated, started, finished, damaged, turn_time, "
-                 "reminders")
+                 "reminders, salt, commitment")
 
 
 def _game(row: Any) -> GameRow:
@@ -305,7 +382,7 @@ def _game(row: Any) -> GameRow:
         options = {}
     return GameRow(row[0], row[1], row[2], row[3], options, row[5], row[6], row[7], row[8],
                    row[9], row[10], row[11], row[12], row[13], row[14], damaged, row[16],
-                   bool(row[17]))
+                   bool(row[17]), salt=row[18], commitment=row[19])
 
 
 # A move as written: (game id, state, seat, text, time, status, finished, from version).
@@ -398,7 +475,7 @@ class Store:
                 if found != ["ok"]:
                     raise DamagedDatabase(path, "is damaged (SQLite's check says: "
                                                 f"{'; '.join(found)[:200]})")
-            await db.execute_fetchall("PRAGMA journal_mode = WAL")
+            await _journal_wal(db)
             await db.execute_fetchall(f"PRAGMA synchronous = {synchronous}")
             await db.execute_fetchall("PRAGMA foreign_keys = ON")
             await migrate(db)
@@ -537,6 +614,17 @@ class Store:
             (channel_id,))
         return next((_game(r) for r in rows), None)
 
+    async def started_game(self, channel_id: int, game_id: int | None = None
+                           ) -> GameRow | None:
+        """The channel's most recent game that started (or the one with ``game_id``, if
+        it was played there): the one whose move log ``/game export`` gives."""
+        chosen = "" if game_id is None else " AND id = ?"
+        rows = await self._rows(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND seed IS NOT NULL"
+            f"{chosen} ORDER BY id DESC LIMIT 1",
+            (channel_id,) if game_id is None else (channel_id, game_id))
+        return next((_game(r) for r in rows), None)
+
     async def games(self, *, statuses: tuple[str, ...] = ACTIVE) -> list[GameRow]:
         marks = ", ".join("?" * len(statuses))
         rows = await self._rows(
@@ -598,14 +686,16 @@ class Store:
     # -- state
 
     async def start_game(self, game_id: int, seed: int, state: str, *,
+                         salt: str | None = None, commitment: str | None = None,
                          now: float | None = None) -> bool:
-        """Store the first state (version 1) of an open table; False if it is not open."""
+        """Store the first state (version 1) of an open table, with the salt and the
+        commitment to its seed (``bot.fairness``); False if it is not open."""
         now = _clock(now)
         changed = await self._write(
             "UPDATE games SET status = 'playing', seed = ?, state = ?, version = 1, "
-            "last_seat = NULL, last_text = NULL, started = ?, updated = ? "
-            "WHERE id = ? AND status = 'open' AND version = 0",
-            (seed, state, now, now, game_id))
+            "last_seat = NULL, last_text = NULL, started = ?, updated = ?, salt = ?, "
+            "commitment = ? WHERE id = ? AND status = 'open' AND version = 0",
+            (seed, state, now, now, salt, commitment, game_id))
         return changed == 1
 
     async def commit_move(self, game_id: int, version: int, seat: int, text: str, state: str,
@@ -872,6 +962,123 @@ class Store:
         await self._write("INSERT INTO absences (user_id, start, until) VALUES (?, ?, ?)",
                           (user_id, start, until))
 
+    # -- looking back
+
+    async def tables_of(self, guild_id: int, user_id: int
+                        ) -> list[tuple[GameRow, list[WaitRow]]]:
+        """The open and running tables of a server where ``user_id`` has a seat, each with
+        its waits (``/games``). Only active tables are read: through the partial index of
+        one table per channel, which holds exactly those."""
+        rows = [_game(r) for r in await self._rows(
+            f"SELECT {_GAME_COLUMNS} FROM games INDEXED BY games_one_table_per_channel "
+            "WHERE status IN ('open', 'playing') AND guild_id = ? AND EXISTS (SELECT 1 "
+            "FROM seats WHERE seats.game_id = games.id AND seats.user_id = ?) ORDER BY id",
+            (guild_id, user_id))]
+        if not rows:
+            return []
+        marks = ", ".join("?" * len(rows))
+        waits: dict[int, list[WaitRow]] = {row.id: [] for row in rows}
+        for found in await self._rows(
+                "SELECT game_id, seat, since, reminded, due FROM waits "
+                f"WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                tuple(row.id for row in rows)):
+            waits[found[0]].append(WaitRow(*found))
+        return [(row, waits[row.id]) for row in rows]
+
+    # -- ratings
+
+    async def mark_unrated(self, game_id: int, why: str) -> None:
+        """The game will not count for the ratings, and why (the first reason stays)."""
+        await self._write("UPDATE games SET unrated = COALESCE(unrated, ?) WHERE id = ?",
+                          (why, game_id))
+
+    async def unrated(self, game_id: int) -> str | None:
+        """Why the game does not count for the ratings (None: nothing says so)."""
+        rows = await self._rows("SELECT unrated FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
+    async def finish_game(self, game_id: int, version: int, seat: int, text: str,
+                          state: str, *, users: tuple[int, ...], unrated: str | None,
+                          rate: Callable[[int, list[RatingRow | None]], list[RatingRow]],
+                          now: float | None = None) -> Rated | None:
+        """Write the move that ends a game and, in the same transaction, what it does to
+        the ratings; None (and nothing written) unless the game runs at ``version``.
+
+        The game counts unless it is marked unrated already (``mark_unrated``), ``unrated``
+        gives a reason, or it was not played in a server; then that reason is stored and
+        no rating changes. Otherwise ``rate(guild_id, before)`` turns the seats' ratings
+        (``users``, by seat; None: no rated game yet) into their new ones. One transaction
+        for both, so a game is rated exactly once: a retry of the move finds the version
+        moved on and writes nothing, and a crash leaves neither or both.
+        """
+        now = _clock(now)
+
+        async def finish(db: aiosqlite.Connection) -> Rated | None:
+            if await _change(db, _MOVE_SQL, (state, seat, text, now, "over", now, game_id,
+                                             version)) != 1:
+                return None
+            ((guild_id, game, marked),) = await db.execute_fetchall(
+                "SELECT guild_id, game, unrated FROM games WHERE id = ?", (game_id,))
+            why = marked or unrated or (
+                None if guild_id is not None else "it was not played in a server")
+            if why is not None:
+                await db.execute_fetchall("UPDATE games SET unrated = ? WHERE id = ?",
+                                          (why, game_id))
+                return Rated(why)
+            before: list[RatingRow | None] = []
+            for user in users:
+                found = await db.execute_fetchall(
+                    "SELECT guild_id, game, user_id, name, mu, sigma, games, wins, updated "
+                    "FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+                    (guild_id, game, user))
+                before.append(next((RatingRow(*r) for r in found), None))
+            after = rate(guild_id, before)
+            async with db.executemany(
+                    "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, games, "
+                    "wins, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
+                    "(guild_id, game, user_id) DO UPDATE SET name = excluded.name, "
+                    "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                    "wins = excluded.wins, updated = excluded.updated",
+                    [(r.guild_id, r.game, r.user_id, r.name, r.mu, r.sigma, r.games, r.wins,
+                      r.updated) for r in after]):
+                pass  # the cursor is closed on the worker thread
+            return Rated(None, tuple(before), tuple(after))
+
+        return await self._run(lambda db: _transaction(db, finish))
+
+    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Every rating of a game in a server (in no particular order: ``bot.ratings``
+        ranks them)."""
+        rows = await self._rows(
+            "SELECT guild_id, game, user_id, name, mu, sigma, games, wins, updated "
+            "FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
+        return [RatingRow(*r) for r in rows]
+
+    # -- undo: at most one request per table to take back a move, awaiting consent
+
+    async def undo(self, game_id: int) -> UndoRow | None:
+        """The game's last request to take back a move (it may be answered, expired or
+        moot: ``bot.undo`` says whether it still stands)."""
+        rows = await self._rows(
+            "SELECT game_id, version, seat, asked, due, agreed FROM undos WHERE game_id = ?",
+            (game_id,))
+        return next((UndoRow(r[0], r[1], r[2], r[3], r[4], tuple(json.loads(r[5])))
+                     for r in rows), None)
+
+    async def put_undo(self, row: UndoRow) -> None:
+        """Store the game's request, in place of any earlier one."""
+        await self._write(
+            "INSERT INTO undos (game_id, version, seat, asked, due, agreed) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+            "version = excluded.version, seat = excluded.seat, asked = excluded.asked, "
+            "due = excluded.due, agreed = excluded.agreed",
+            (row.game_id, row.version, row.seat, row.asked, row.due,
+             json.dumps(sorted(row.agreed))))
+
+    async def drop_undo(self, game_id: int) -> None:
+        """Forget the game's request (its move was taken back)."""
+        await self._write("DELETE FROM undos WHERE game_id = ?", (game_id,))
+
 
 # Jobs' helpers. Every cursor is closed on aiosqlite's thread: by ``execute_fetchall`` and
 # ``execute_insert``, which never hand it over, or by ``async with db.execute(...)``.
@@ -902,6 +1109,32 @@ def check_file(path: str | None = None) -> None:
     _check_file(path or default_path())
 
 
+async def _journal_wal(db: aiosqlite.Connection) -> None:
+    """Switch the file to the WAL journal. The switch needs the file alone, and SQLite
+    answers "locked" at once, without waiting its busy timeout, while another process
+    opens the same new file: so try again, for as long as that timeout (10 s)."""
+    deadline = time.monotonic() + 10.0
+    while True:
+        try:
+            await db.execute_fetchall("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            busy = _code(error) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+            if not busy or time.monotonic() > deadline:
+                raise
+        await asyncio.sleep(0.01)
+
+
+def _wait_for_header(path: str) -> None:
+    """A file shorter than a header but only just made may be another process's new
+    database (SQLite makes the file at connect and writes it a moment later): wait for its
+    header, at most ``NEW_FILE_GRACE`` after it was made. An older file is judged at once."""
+    with suppress(OSError):
+        while (os.path.getsize(path) < 100
+               and time.time() - os.path.getmtime(path) < NEW_FILE_GRACE):
+            time.sleep(0.01)
+
+
 def _check_file(path: str) -> int:
     """The file's size (0: none yet), after checking that an existing file looks like a
     whole SQLite database: its 100-byte header, and its size against the page count the
@@ -912,6 +1145,7 @@ def _check_file(path: str) -> int:
         return 0
     if os.path.isdir(path):
         raise StoreError(f"The database path {path} is a directory, not a file.")
+    _wait_for_header(path)
     try:
         with open(path, "rb") as file:
             header = file.read(100)
@@ -944,20 +1178,42 @@ async def schema_version(db: aiosqlite.Connection) -> int:
 
 
 async def migrate(db: aiosqlite.Connection, migrations: list[str] | None = None) -> int:
-    """Run the migrations this database has not had yet, each in its own transaction."""
+    """Run the migrations this database has not had yet, each in its own transaction.
+
+    Each transaction takes the write lock (BEGIN IMMEDIATE) before it reads the version,
+    so processes opening a new file at once run each step once, in turn: the others wait
+    for the lock (``busy_timeout``) and then find the step done.
+    """
     steps = MIGRATIONS if migrations is None else migrations
-    current = await schema_version(db)
-    if current > len(steps):
-        raise StoreError(f"The database was written by a newer Boardroom (schema {current}; "
-                         f"this version knows {len(steps)}).")
-    for number in range(current, len(steps)):
-        # executescript runs a fixed script of ours: no values are formatted into it.
+    while True:
+        await db.execute_fetchall("BEGIN IMMEDIATE")
         try:
-            await db.executescript(
-                f"BEGIN IMMEDIATE;\n{steps[number]}\nPRAGMA user_version = {number + 1};\n"
-                "COMMIT;")
+            current = await schema_version(db)
+            if current > len(steps):
+                raise StoreError(f"The database was written by a newer Boardroom (schema "
+                                 f"{current}; this version knows {len(steps)}).")
+            if current < len(steps):
+                # A fixed script of ours, a statement at a time (executescript would
+                # commit the open transaction first): no values are formatted into it.
+                for statement in _statements(steps[current]):
+                    await db.execute_fetchall(statement)
+                await db.execute_fetchall(f"PRAGMA user_version = {current + 1}")
+            await db.commit()
         except BaseException:
             if db.in_transaction:
                 await db.rollback()
             raise
-    return len(steps)
+        if current >= len(steps):
+            return len(steps)
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of a script, each whole (``sqlite3.complete_statement`` knows a
+    trigger's BEGIN ... END and a semicolon inside quotes)."""
+    found, start = [], 0
+    for end, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start:end + 1]):
+            found.append(script[start:end + 1].strip())
+            start = end + 1
+    rest = script[start:].strip()
+    return [*found, rest] if rest else found

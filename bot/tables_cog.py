@@ -1,4 +1,4 @@
-"""The tables cog: ``/game new|join|leave|computer|settings|start|resign|replace|end``,
+"""The tables cog: ``/game new|join|leave|computer|settings|start|resign|undo|replace|end|export``,
 ``/board``, ``/hand``, ``/rules``."""
 
 from __future__ import annotations
@@ -125,6 +125,14 @@ class Tables(commands.Cog):
                                         "plays your seat to the end.")
         await answer(interaction, work)
 
+    @game.command(name="undo", description="Ask to take back your last move; the other "
+                  "players agree with a button.")
+    async def undo(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            return await self.bot.desk.ask_undo(interaction.user.id, interaction.channel_id)
+        await answer(interaction, work)
+
     @game.command(name="replace", description="Hand a player's seat to another member or to "
                   "a computer (the opener, or anyone who may manage the channel).")
     @app_commands.describe(seat="The member who takes the seat (left out: a computer player)",
@@ -161,6 +169,20 @@ class Tables(commands.Cog):
             reply = await self.bot.service.end(interaction.channel_id, interaction.user.id,
                                                moderator=moderator)
             return await self._announce(interaction, reply, "The game has ended.")
+        await answer(interaction, work)
+
+    @game.command(name="export", description="The move log of this channel's finished game "
+                  "as a file, with its seed and salt, to check every deal and roll.")
+    @app_commands.describe(table="An earlier table played in this channel, by number (left "
+                                 "out: the last game)")
+    async def export(self, interaction: Interaction,
+                     table: app_commands.Range[int, 1] | None = None) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            name, data = await self.bot.service.export(interaction.channel_id, table)
+            return Answer("The game's move log, with its seed, salt and commitment. Check "
+                          f"every deal and roll with `boardroom verify {name}` (see "
+                          "docs/fairness.md).", document=(name, data))
         await answer(interaction, work)
 
     @app_commands.command(name="board", description="The current board and whose turn it is.")

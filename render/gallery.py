@@ -3,9 +3,9 @@ variant, at set moments of seeded games, as the channel and as a seat see them.
 
     .venv/bin/python -m render.gallery OUT_DIR
 
-Writes ``OUT_DIR/<game>/<name>.png`` (a second attachment as ``<name>-2.png``) and
-``OUT_DIR/index.html``, one row a picture with its summary. ``moments`` is also the fixed
-set of views the render tests check.
+Writes ``OUT_DIR/<game>/<name>.png`` (a second attachment as ``<name>-2.png``), each game's
+recap chart as ``OUT_DIR/<game>/recap.png``, and ``OUT_DIR/index.html``, one row a picture
+with its summary. ``moments`` is also the fixed set of views the render tests check.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 import render
 import rules
+from render import recap
 
 NAMES = ["Alice", "Bob", "Chidi", "Dana"]
 
@@ -82,6 +83,24 @@ def moments(game_id: str, *, seed: int = 1) -> Iterator[Moment]:
                                  looking)
 
 
+def recap_chart(game_id: str, *, seed: int = 1) -> dict[str, Any]:
+    """The recap's chart of a seeded random game of the fewest players: each seat's public
+    points at the deal and after each move."""
+    game = rules.GAMES[game_id]
+    state = game.new(game.min_players, seed)
+    rng = random.Random(f"gallery/{game_id}/recap/{seed}")
+    series = [[p] for p in recap.points(game_id, game.view(state, None))]
+    while game.outcome(state) is None:
+        seat = rng.choice(sorted(game.to_act(state)))
+        state, _ = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))
+        for line, points in zip(series, recap.points(game_id, game.view(state, None)),
+                                strict=True):
+            line.append(points)
+    view = game.view(state, None)
+    view["names"] = NAMES[: state.players]
+    return recap.chart(game_id, view, series)
+
+
 def write(folder: str) -> int:
     """Every game's moments as PNGs in ``folder``, with an index page; returns the count."""
     rows, count = [], 0
@@ -100,6 +119,13 @@ def write(folder: str) -> int:
             rows.append(f"<tr><td>{html.escape(game_id)}<br>{html.escape(moment.name)}<br>"
                         f"{html.escape(render.summary(game_id, view))}</td>"
                         f"<td>{images}</td></tr>")
+        chart = recap_chart(game_id)
+        with open(os.path.join(folder, game_id, "recap.png"), "wb") as file:
+            file.write(recap.png(chart))
+        count += 1
+        rows.append(f"<tr><td>{html.escape(game_id)}<br>recap<br>"
+                    f"{html.escape(recap.summary(chart))}</td><td><img src="
+                    f"\"{html.escape(game_id)}/recap.png\" width=\"500\"></td></tr>")
     with open(os.path.join(folder, "index.html"), "w", encoding="utf-8") as page:
         page.write("<!doctype html><meta charset='utf-8'><title>Boardroom pictures</title>"
                    "<table border=1 cellpadding=6>" + "\n".join(rows) + "</table>")

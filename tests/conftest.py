@@ -1,10 +1,15 @@
-"""Options for the test suite."""
+"""Options for the test suite, and the databases tests run on (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import itertools
 import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
+
+from tests import pg
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -12,3 +17,50 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--stress", choices=("short", "long"),
         default=os.environ.get("BOARDROOM_STRESS", "short").lower() or "short",
         help="how long tests/test_stress.py runs (also BOARDROOM_STRESS=long)")
+
+
+# -- databases: a SQLite file, or a fresh database on a throwaway PostgreSQL server
+
+ENGINES = ("sqlite", "postgresql")
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[pg.Server]:
+    """One scratch PostgreSQL server for the session (tests/pg.py). Without one, the
+    PostgreSQL tests are skipped with the reason; under CI (CI=true) they fail instead."""
+    server = pg.Server()
+    try:
+        server.start()
+    except pg.Unavailable as error:
+        missing = str(error)
+    else:
+        yield server
+        server.stop()
+        return
+    server.stop()
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI needs a PostgreSQL server, and {missing}", pytrace=False)
+    pytest.skip(f"PostgreSQL not available: {missing}")
+
+
+@pytest.fixture(params=ENGINES)
+async def database(request: pytest.FixtureRequest, tmp_path: Path
+                   ) -> AsyncIterator[pg.Database]:
+    """Where the test's tables live, once per engine: a new SQLite file, or a new schema
+    on the session's PostgreSQL server (dropped after the test)."""
+    if request.param == "sqlite":
+        yield pg.Database("sqlite", str(tmp_path / "tables.db"))
+        return
+    server: pg.Server = request.getfixturevalue("pg_server")
+    name = f"test_{next(_names)}"
+    yield pg.Database("postgresql", await pg.create_schema(server, name))
+    await pg.drop_schema(server, name)
+
+
+@pytest.fixture
+async def pg_database(pg_server: pg.Server) -> AsyncIterator[pg.Database]:
+    """A new schema on the session's PostgreSQL server, for PostgreSQL's own tests."""
+    name = f"test_{next(_names)}"
+    yield pg.Database("postgresql", await pg.create_schema(pg_server, name))
+    await pg.drop_schema(pg_server, name)

@@ -19,6 +19,7 @@ from bot import service as service_module
 from bot.scheduler import DAY, HOUR, MINUTE, clock_after, next_due, reminder_at
 from bot.service import TableError, TableService
 from bot.store import PlayerRow, Store, WaitRow
+from tests.pg import AnyStore, Database
 
 GAME = "cube-conquest"
 CH = 700
@@ -37,8 +38,9 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "days.db"))
+async def store(database: Database) -> AsyncIterator[AnyStore]:
+    """On each engine (SQLite, PostgreSQL): ``database`` in conftest.py."""
+    opened = await database.open()
     yield opened
     await opened.close()
 

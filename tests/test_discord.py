@@ -33,7 +33,8 @@ CARD_PIPS = dict(zip(SYMBOLS, PIPS, strict=True))
 SECRET_WORDS = ("Your hand", "You draw", "You chose", "You hold")
 COMMANDS = {"game new", "game join", "game leave", "game computer", "game settings",
             "game start", "game resign", "game replace", "game end", "play", "board", "hand",
-            "rules", "me quiet", "me away"}
+            "rules", "me quiet", "me away", "rank", "game export", "game undo", "games",
+            "log", "since"}
 
 
 @pytest.fixture(autouse=True)
@@ -267,7 +268,7 @@ def assert_nothing_secret_public(w: World) -> None:
             assert secret not in message.content, message.content
             for attachment in message.attachments:
                 assert secret not in (attachment.description or ""), attachment.description
-        assert all(a.filename == "board.png" for a in message.attachments)
+        assert all(a.filename in ("board.png", "recap.png") for a in message.attachments)
 
 
 # --------------------------------------------------------------------------- the tests

@@ -9,7 +9,6 @@ import json
 import random
 import threading
 from collections.abc import AsyncIterator, Coroutine
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,10 @@ import rules
 from bot import service as service_module
 from bot.service import Picture, Reply, TableError, TableService, encode, parse_options, replay
 from bot.store import Store
+from bot.stores import open_store
 from rules.core import listing
+from tests.pg import AnyStore, Database
+from tests.pg import sql as rows
 from tests.pictures import pixels
 
 GAME = "cube-conquest"
@@ -29,8 +31,9 @@ NAMES = {ANN: "Ann", BOB: "Bob", CY: "Cy", DEE: "Dee", EVE: "Eve"}
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "s.db"))
+async def store(database: Database) -> AsyncIterator[AnyStore]:
+    """On each engine (SQLite, PostgreSQL): ``database`` in conftest.py."""
+    opened = await database.open()
     yield opened
     await opened.close()
 
@@ -45,7 +48,7 @@ async def snapshot(store: Store) -> tuple[list[Any], ...]:
     out = []
     for sql in ("SELECT * FROM games ORDER BY id", "SELECT * FROM seats ORDER BY game_id, seat",
                 "SELECT * FROM moves ORDER BY game_id, version"):
-        out.append([tuple(r) for r in await store.db.execute_fetchall(sql)])
+        out.append(await rows(store, sql))
     return tuple(out)
 
 
@@ -231,7 +234,9 @@ async def test_listed_moves_follow_the_game(service: TableService, store: Store)
 async def test_ending(service: TableService, store: Store) -> None:
     await table(service)
     reply = await service.end(CH, BOB, moderator=True)
-    assert (reply.public, reply.over) == ("Bob ended the game of Cube Conquest.", True)
+    ended, revealed = reply.public.splitlines()  # the seed and salt, now (bot/fairness.py)
+    assert (ended, reply.over) == ("Bob ended the game of Cube Conquest.", True)
+    assert revealed.startswith("Fair shuffle revealed: seed 1, salt ")
     over = "The game in this channel is over; open a new one with /game new."
     await refused(store, service.play(CH, ANN, "place b1"), over)
     await refused(store, service.join(CH, CY, "Cy"), over)
@@ -249,7 +254,9 @@ async def test_ending(service: TableService, store: Store) -> None:
 
 async def test_a_whole_game_between_two_people(service: TableService, store: Store) -> None:
     start = await table(service, seed=11)
-    assert start.public == "Cube Conquest begins: Ann (Blue) and Bob (Red)."
+    begins, committed = start.public.splitlines()  # and the commitment (bot/fairness.py)
+    assert begins == "Cube Conquest begins: Ann (Blue) and Bob (Red)."
+    assert committed.startswith("Fair shuffle: commitment `")
     assert start.version == 1
     assert sorted(p.user_id for p in start.private) == [ANN, BOB]
     rng = random.Random(11)
@@ -268,7 +275,7 @@ async def test_a_whole_game_between_two_people(service: TableService, store: Sto
         if not reply.over:
             assert reply.mention == tuple(u for u, _ in await service.waiting(CH))
     assert reply.mention == ()
-    assert "Game over:" in reply.public.splitlines()[-1]
+    assert any(line.startswith("Game over:") for line in reply.public.splitlines())
     assert (await store.latest_game(CH)).status == "over"  # type: ignore[union-attr]
     await check_log_replays(store)
     assert (await service.board(CH)).public.startswith("Cube Conquest, game over:")
@@ -456,7 +463,7 @@ async def test_racing_plays_without_versions_never_corrupt(service: TableService
 async def test_two_processes_racing_on_one_table(service: TableService, store: Store) -> None:
     """Two services over two connections (as two bot processes would be): the version in
     the write keeps one of two simultaneous moves, and the other is told why."""
-    other_store = await Store.open(store.path)
+    other_store = await open_store(store.path)
     try:
         other = TableService(other_store, images=False)
         await table(service, seed=10)

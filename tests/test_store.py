@@ -1,4 +1,9 @@
-"""Storage: round trips, the one-table-per-channel rule, the append-only log, migrations."""
+"""Storage: round trips, the one-table-per-channel rule, the append-only log, migrations.
+
+Tests of the ``store`` fixture run on both engines (SQLite and PostgreSQL: ``database`` in
+conftest.py); those about SQLite's file alone (damage, its pragmas, its size limits) open a
+file themselves, and PostgreSQL has its own tests for the same guarantees where it has them.
+"""
 
 from __future__ import annotations
 
@@ -8,26 +13,50 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 import rules
+from bot import pgstore
 from bot import store as store_module
+from bot.pgstore import PgStore
 from bot.service import SET_ASIDE, TableError, TableService
 from bot.store import ChannelBusy, DamagedDatabase, SeatTaken, Store, StoreError, StoreUnavailable
+from bot.stores import open_store
+from tests.pg import (
+    AnyStore,
+    Database,
+    Server,
+    create_database,
+    create_schema,
+    drop_database,
+    drop_schema,
+    free_port,
+)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
+async def store(database: Database) -> AsyncIterator[AnyStore]:
+    opened = await database.open()
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on a SQLite file, for tests of what only SQLite has (its pragmas)."""
     opened = await Store.open(str(tmp_path / "t.db"))
     yield opened
     await opened.close()
 
 
-async def test_a_table_round_trips(store: Store) -> None:
+async def test_a_table_round_trips(store: AnyStore) -> None:
     row = await store.create_game(10, 20, "cube-conquest", {"variant": "x"}, 7, "Ann")
     assert (row.channel_id, row.guild_id, row.game, row.options) == (
         10, 20, "cube-conquest", {"variant": "x"})
@@ -41,7 +70,7 @@ async def test_a_table_round_trips(store: Store) -> None:
     assert [(s.seat, s.user_id, s.name, s.kind) for s in seats] == [(0, 7, "Ann", "human")]
 
 
-async def test_names_are_stored_as_given_never_as_sql(store: Store) -> None:
+async def test_names_are_stored_as_given_never_as_sql(store: AnyStore) -> None:
     name = "Robert'); DROP TABLE games;--"
     row = await store.create_game(1, None, "cube-conquest", {}, 5, name)
     await store.add_seat(row.id, 1, 6, '"quoted" \\ name', "human")
@@ -49,7 +78,7 @@ async def test_names_are_stored_as_given_never_as_sql(store: Store) -> None:
     assert await store.game(row.id) == row
 
 
-async def test_one_open_table_per_channel(store: Store) -> None:
+async def test_one_open_table_per_channel(store: AnyStore) -> None:
     first = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
     with pytest.raises(ChannelBusy):
         await store.create_game(1, None, "cube-conquest", {}, 6, "Bob")
@@ -61,7 +90,7 @@ async def test_one_open_table_per_channel(store: Store) -> None:
     assert (await store.game(first.id)).status == "ended"  # type: ignore[union-attr]
 
 
-async def test_seats_renumber_when_one_leaves(store: Store) -> None:
+async def test_seats_renumber_when_one_leaves(store: AnyStore) -> None:
     row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
     await store.add_seat(row.id, 1, 6, "Bob", "human")
     await store.add_seat(row.id, 2, None, "Computer 1", "computer")
@@ -75,7 +104,7 @@ async def test_seats_renumber_when_one_leaves(store: Store) -> None:
         (0, "Ann"), (1, "Computer 1"), (2, "Dee")]
 
 
-async def test_a_move_writes_state_version_and_log_together(store: Store) -> None:
+async def test_a_move_writes_state_version_and_log_together(store: AnyStore) -> None:
     row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
     assert await store.start_game(row.id, 1234, '{"s": 1}')
     assert not await store.start_game(row.id, 1234, '{"s": 1}')
@@ -104,7 +133,7 @@ async def test_a_move_writes_state_version_and_log_together(store: Store) -> Non
     assert await store.active_game(1) is None
 
 
-async def started_games(store: Store, count: int) -> list[int]:
+async def started_games(store: AnyStore, count: int) -> list[int]:
     ids = []
     for channel in range(1, count + 1):
         row = await store.create_game(channel, None, "cube-conquest", {}, 5, "Ann")
@@ -113,7 +142,7 @@ async def started_games(store: Store, count: int) -> list[int]:
     return ids
 
 
-async def test_moves_at_the_same_moment_are_each_written_or_refused(store: Store) -> None:
+async def test_moves_at_the_same_moment_are_each_written_or_refused(store: AnyStore) -> None:
     """Moves of many games at once are written together, yet each is checked against its
     own game's version, and two moves of one game go one after the other."""
     ids = await started_games(store, 30)
@@ -147,7 +176,7 @@ async def test_moves_at_the_same_moment_are_each_written_or_refused(store: Store
 
 
 async def test_a_batch_that_fails_is_written_move_by_move(
-        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+        store: AnyStore, database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     """If the statement for several moves fails, nothing of it was written and each move
     is tried alone: each caller gets what its own move gets."""
     ids = await started_games(store, 5)
@@ -157,7 +186,8 @@ async def test_a_batch_that_fails_is_written_move_by_move(
         tried.append(count)
         return "UPDATE nowhere SET x = 1"
 
-    monkeypatch.setattr(store_module, "_moves_sql", broken)
+    engine = pgstore if database.engine == "postgresql" else store_module
+    monkeypatch.setattr(engine, "_moves_sql", broken)
     results = await asyncio.gather(
         *(store.commit_move(g, 1, 0, "place b1", '{"s": 2}') for g in ids),
         store.commit_move(ids[0], 5, 0, "place a1", '{"s": "stale"}'))
@@ -166,7 +196,7 @@ async def test_a_batch_that_fails_is_written_move_by_move(
     assert [(await store.game(g)).version for g in ids] == [2] * len(ids)  # type: ignore[union-attr]
 
 
-async def test_a_move_whose_caller_gave_up_before_it_was_written_is_not(store: Store) -> None:
+async def test_a_move_whose_caller_gave_up_before_it_was_written_is_not(store: AnyStore) -> None:
     (game,) = await started_games(store, 1)
     async with store.transaction():  # the database is busy: the move has to wait
         waiting = asyncio.ensure_future(store.commit_move(game, 1, 0, "place b1", "{}"))
@@ -178,17 +208,21 @@ async def test_a_move_whose_caller_gave_up_before_it_was_written_is_not(store: S
     assert [m.text for m in await store.moves(game)] == ["place a1"]
 
 
-async def test_the_move_log_is_append_only(store: Store) -> None:
+async def test_the_move_log_is_append_only(store: AnyStore, database: Database) -> None:
     row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
     await store.start_game(row.id, 1, "{}")
     await store.commit_move(row.id, 1, 0, "place b1", "{}")
-    for sql in ("UPDATE moves SET text = 'place a1'", "DELETE FROM moves"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            await store.db.execute(sql)
+    refused = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+    statements = ["UPDATE moves SET text = 'place a1'", "DELETE FROM moves"]
+    if database.engine == "postgresql":
+        statements.append("TRUNCATE moves")
+    for sql in statements:
+        with pytest.raises(refused, match="append-only"):
+            await database.sql(store, sql)
     assert [m.text for m in await store.moves(row.id)] == ["place b1"]
 
 
-async def test_the_outbox_tracks_announced_versions(store: Store) -> None:
+async def test_the_outbox_tracks_announced_versions(store: AnyStore) -> None:
     row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
     await store.start_game(row.id, 1, "{}")
     assert [g.id for g in await store.unannounced()] == [row.id]
@@ -205,7 +239,7 @@ async def test_the_outbox_tracks_announced_versions(store: Store) -> None:
 
 
 async def test_a_delivered_mark_goes_to_its_own_game_not_the_channels_newest(
-        store: Store) -> None:
+        store: AnyStore) -> None:
     old = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
     await store.start_game(old.id, 1, "{}")
     await store.commit_move(old.id, 1, 0, "place b1", "{}", over=True)  # over, not announced
@@ -299,13 +333,35 @@ async def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> Non
 # -- A damaged or full database (issue 17, items 5-7)
 
 
+def aged(path: Path) -> None:
+    """Make a file an hour old: a just-made empty file may be another process's new
+    database, which opening waits a moment for (``store.NEW_FILE_GRACE``)."""
+    an_hour_ago = path.stat().st_mtime - 3600
+    os.utime(path, (an_hour_ago, an_hour_ago))
+
+
 async def test_an_empty_file_is_refused_never_started_afresh(tmp_path: Path) -> None:
     path = tmp_path / "empty.db"
     path.touch()
+    aged(path)
     with pytest.raises(DamagedDatabase, match="empty") as info:
         await Store.open(str(path))
     assert str(path) in str(info.value) and "backup" in str(info.value)
     assert path.stat().st_size == 0  # nothing was written over it
+
+
+async def test_a_just_made_empty_file_is_waited_for_then_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty file made a moment ago may be another process's new database (SQLite
+    makes the file first and writes it a moment later): opening waits for its header, a
+    moment at most, and refuses it if it stays empty."""
+    monkeypatch.setattr(store_module, "NEW_FILE_GRACE", 0.3)
+    path = tmp_path / "new.db"
+    path.touch()
+    began = time.monotonic()
+    with pytest.raises(DamagedDatabase, match="empty"):
+        await Store.open(str(path))
+    assert 0.1 < time.monotonic() - began < 5
 
 
 async def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:
@@ -324,6 +380,7 @@ async def test_a_truncated_database_is_refused(tmp_path: Path) -> None:
     assert len(whole) > 8192 and not (tmp_path / "cut.db-wal").exists()
     for size in (len(whole) // 2, 60):
         path.write_bytes(whole[:size])
+        aged(path)
         with pytest.raises(DamagedDatabase, match="truncated") as info:
             await Store.open(str(path))
         assert str(path) in str(info.value)
@@ -336,6 +393,7 @@ async def test_a_truncated_database_is_refused(tmp_path: Path) -> None:
 def test_python_m_bot_says_the_database_is_damaged_in_one_sentence(tmp_path: Path) -> None:
     path = tmp_path / "empty.db"
     path.touch()
+    aged(path)
     env = {**os.environ, "DISCORD_TOKEN": "not-a-real-token", "BOARDROOM_DB": str(path)}
     done = subprocess.run([sys.executable, "-m", "bot"], env=env, capture_output=True,
                           text=True, timeout=60, cwd=tmp_path)
@@ -349,11 +407,10 @@ async def a_move(service: TableService, channel: int) -> None:
     await service.play(channel, user, (await service.legal_moves(channel, user))[0])
 
 
-async def damaged_tables(tmp_path: Path) -> tuple[str, list[int]]:
-    """A file with three running tables (channels 1-3), a move each; then table 2's state
-    is not JSON and table 3's game is unknown."""
-    path = str(tmp_path / "d.db")
-    opened = await Store.open(path)
+async def damaged_tables(database: Database) -> list[int]:
+    """A database with three running tables (channels 1-3), a move each; then table 2's
+    state is not JSON and table 3's game is unknown."""
+    opened = await database.open()
     service = TableService(opened, images=False)
     ids = []
     for channel in (1, 2, 3):
@@ -362,16 +419,16 @@ async def damaged_tables(tmp_path: Path) -> tuple[str, list[int]]:
         reply = await service.start(channel, 10, seed=channel)
         await a_move(service, channel)
         ids.append(reply.game)
-    await opened.db.execute("UPDATE games SET state = ? WHERE id = ?", ('{"cut', ids[1]))
-    await opened.db.execute("UPDATE games SET game = 'gone-game' WHERE id = ?", (ids[2],))
+    await database.sql(opened, "UPDATE games SET state = ? WHERE id = ?", '{"cut', ids[1])
+    await database.sql(opened, "UPDATE games SET game = 'gone-game' WHERE id = ?", ids[2])
     await opened.close()
-    return path, ids
+    return ids
 
 
 async def test_an_unreadable_table_is_set_aside_and_the_others_go_on(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path, ids = await damaged_tables(tmp_path)
-    opened = await Store.open(path)
+        database: Database, caplog: pytest.LogCaptureFixture) -> None:
+    ids = await damaged_tables(database)
+    opened = await database.open()
     try:
         service = TableService(opened, images=False)
         with caplog.at_level("ERROR", logger="boardroom.service"):
@@ -401,12 +458,12 @@ async def test_an_unreadable_table_is_set_aside_and_the_others_go_on(
 
 
 async def test_a_row_whose_options_are_not_json_does_not_stop_the_others(
-        tmp_path: Path) -> None:
-    opened = await Store.open(str(tmp_path / "o.db"))
+        database: Database) -> None:
+    opened = await database.open()
     try:
         first = await opened.create_game(1, None, "cube-conquest", {}, 5, "Ann")
         second = await opened.create_game(2, None, "cube-conquest", {}, 5, "Ann")
-        await opened.db.execute("UPDATE games SET options = 'nope' WHERE id = ?", (first.id,))
+        await database.sql(opened, "UPDATE games SET options = 'nope' WHERE id = ?", first.id)
         rows = await opened.games()
         assert [(r.id, bool(r.damaged)) for r in rows] == [(first.id, True), (second.id, False)]
         service = TableService(opened, images=False)
@@ -430,7 +487,8 @@ async def full_after_setup(store: Store) -> TableService:
 
 
 async def test_a_full_database_says_so_and_changes_nothing(
-        store: Store, caplog: pytest.LogCaptureFixture) -> None:
+        sqlite_store: Store, caplog: pytest.LogCaptureFixture) -> None:
+    store = sqlite_store
     service = await full_after_setup(store)
     with caplog.at_level("ERROR", logger="boardroom.store"):
         refusals = []
@@ -525,10 +583,11 @@ def test_a_file_size_limit_says_so(tmp_path: Path) -> None:
     assert logged == version - 1  # the refused move is not half-written
 
 
-async def test_a_cancelled_caller_never_leaves_a_transaction_open(store: Store) -> None:
+async def test_a_cancelled_caller_never_leaves_a_transaction_open(database: Database) -> None:
     """A caller cancelled while its multi-statement write waits on the database: the
     write happens whole or not at all, and the next caller's statements are not caught
     inside an open transaction (they commit, and survive a reopen)."""
+    store = await database.open()
     for attempt in range(6):
         task = asyncio.ensure_future(
             store.create_game(100 + attempt, None, "cube-conquest", {}, 5, "Ann"))
@@ -542,24 +601,274 @@ async def test_a_cancelled_caller_never_leaves_a_transaction_open(store: Store) 
         made = await store.active_game(100 + attempt)
         if made is not None:  # written whole: the game and its seat
             assert [s.name for s in await store.seats(made.id)] == ["Ann"]
-    assert not store.db.in_transaction
-    path = store.path
+    assert not database.in_transaction(store)
     await store.close()
-    again = await Store.open(path)
+    again = await database.open()
     assert {200 + a for a in range(6)} <= {g.channel_id for g in await again.games()}
     await again.close()
-    store.db = again.db  # the fixture closes it again: harmless
 
 
 async def test_a_new_game_opens_at_once_where_an_unread_damaged_table_sat(
-        tmp_path: Path) -> None:
+        database: Database) -> None:
     """/game new in a channel whose damaged table nobody has looked at yet: the table is
     set aside on the spot and the new one opens, on the first try."""
-    path, _ids = await damaged_tables(tmp_path)
-    opened = await Store.open(path)
+    await damaged_tables(database)
+    opened = await database.open()
     try:
         service = TableService(opened, images=False)
         reply = await service.open(2, None, 10, "Ann", "cube-conquest")
         assert "opened a table for Cube Conquest" in reply.public
     finally:
+        await opened.close()
+
+
+# -- Two engines (issue 23): the same schema, migrations that run once however many
+# processes open a new database together, and PostgreSQL's own forms of the guarantees
+# tested above on a SQLite file (a newer database refused, a failed step, full, busy).
+
+
+def test_stores_opening_a_new_file_together_make_it_once(tmp_path: Path) -> None:
+    """Several processes (threads here, each with its own connection) open one new file
+    at the same moment, many times: each migration runs once, and every open succeeds."""
+
+    def open_and_close(path: str, start: threading.Barrier, failures: list[str]) -> None:
+        async def run() -> None:
+            start.wait()
+            opened = await Store.open(path)
+            await opened.close()
+        try:
+            asyncio.run(run())
+        except Exception as error:
+            failures.append(repr(error))
+
+    failures: list[str] = []
+    for attempt in range(12):
+        path = str(tmp_path / f"new-{attempt}.db")
+        start = threading.Barrier(4)
+        openers = [threading.Thread(target=open_and_close, args=(path, start, failures))
+                   for _ in range(4)]
+        for opener in openers:
+            opener.start()
+        for opener in openers:
+            opener.join()
+        with sqlite3.connect(path) as raw:
+            assert raw.execute("PRAGMA user_version").fetchone()[0] == len(
+                store_module.MIGRATIONS)
+    assert failures == []
+
+
+async def test_postgresql_stores_opening_a_new_database_together_make_it_once(
+        pg_server: Server) -> None:
+    for attempt in range(6):
+        name = f"together_{attempt}"
+        url = await create_schema(pg_server, name)
+        try:
+            opened = await asyncio.gather(*(PgStore.open(url) for _ in range(4)))
+            try:
+                async with opened[0].pool.acquire() as db:
+                    steps = [r[0] for r in await db.fetch(
+                        "SELECT version FROM schema_version ORDER BY version")]
+                assert steps == list(range(1, len(pgstore.MIGRATIONS) + 1))
+            finally:
+                for each in opened:
+                    await each.close()
+        finally:
+            await drop_schema(pg_server, name)
+
+
+async def columns(database: Database, store: AnyStore) -> dict[str, list[str]]:
+    """Each table's columns in order, and the names of the indexes and triggers we made."""
+    if database.engine == "sqlite":
+        tables = [r[0] for r in await database.sql(
+            store, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        found = {t: [str(c[1]) for c in await database.sql(store, f"PRAGMA table_info({t})")]
+                 for t in tables}
+        made = await database.sql(store, "SELECT type, name FROM sqlite_master WHERE type IN "
+                                         "('index', 'trigger') AND sql IS NOT NULL")
+    else:
+        rows = await database.sql(
+            store, "SELECT table_name, column_name FROM information_schema.columns WHERE "
+                   "table_schema = 'public' AND table_name <> 'schema_version' "
+                   "ORDER BY table_name, ordinal_position")
+        found = {}
+        for table, column in rows:
+            found.setdefault(table, []).append(column)
+        made = await database.sql(
+            store, "SELECT 'index', indexname FROM pg_indexes WHERE schemaname = 'public' "
+                   "AND indexname NOT LIKE '%_pkey' UNION ALL SELECT 'trigger', tgname "
+                   "FROM pg_trigger WHERE NOT tgisinternal")
+    found["(made)"] = sorted(f"{kind} {name}" for kind, name in made)
+    return found
+
+
+async def test_both_engines_have_the_same_schema(pg_server: Server, tmp_path: Path) -> None:
+    """The same tables, columns (in order), indexes and triggers: a migration added to one
+    engine and not the other fails here. (PostgreSQL also refuses TRUNCATE on the log.)"""
+    assert len(pgstore.MIGRATIONS) == len(store_module.MIGRATIONS)
+    schemas = []
+    name = f"schema_{os.getpid()}"
+    for database in (Database("sqlite", str(tmp_path / "schema.db")),
+                     Database("postgresql", await create_database(pg_server, name))):
+        opened = await database.open()
+        try:
+            schemas.append(await columns(database, opened))
+        finally:
+            await opened.close()
+    await drop_database(pg_server, name)
+    sqlite_schema, postgres_schema = schemas
+    postgres_schema["(made)"].remove("trigger moves_no_truncate")
+    assert postgres_schema == sqlite_schema
+    assert "games" in sqlite_schema and "salt" in sqlite_schema["games"]
+
+
+async def test_the_engine_comes_from_the_url(tmp_path: Path, pg_server: Server,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    name = f"chosen_{os.getpid()}"
+    url = await create_database(pg_server, name)
+    try:
+        for where, engine in ((url, PgStore), (str(tmp_path / "chosen.db"), Store),
+                              (url.replace("postgresql://", "postgres://"), PgStore)):
+            monkeypatch.setenv("BOARDROOM_DB", where)
+            opened = await open_store()
+            try:
+                assert type(opened) is engine and opened.path == where
+            finally:
+                await opened.close()
+    finally:
+        await drop_database(pg_server, name)
+
+
+async def test_a_postgresql_server_that_cannot_be_reached_is_one_sentence_without_password(
+        ) -> None:
+    url = f"postgresql://boardroom:s3cret@127.0.0.1:{free_port()}/boardroom"
+    with pytest.raises(StoreError) as info:
+        await open_store(url)
+    said = str(info.value)
+    assert said.startswith("The database postgresql://boardroom:***@127.0.0.1:")
+    assert "could not be opened" in said and "s3cret" not in said
+
+
+async def test_an_older_postgresql_database_upgrades_in_place(
+        pg_database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = await pg_database.open()
+    row = await old.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await old.start_game(row.id, 42, '{"s": 1}')
+    await old.commit_move(row.id, 1, 0, "place b1", '{"s": 2}')
+    await old.close()
+
+    newer = [*pgstore.MIGRATIONS,
+             "ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT 'kept';"]
+    monkeypatch.setattr(pgstore, "MIGRATIONS", newer)
+    upgraded = await pg_database.open()
+    try:
+        assert isinstance(upgraded, PgStore)
+        async with upgraded.pool.acquire() as db:
+            assert await pgstore.schema_version(db) == len(newer)
+        kept = await upgraded.game(row.id)
+        assert kept is not None
+        assert (kept.state, kept.version, kept.seed) == ('{"s": 2}', 2, 42)
+        assert await pg_database.sql(upgraded, "SELECT note FROM games") == [("kept",)]
+        assert await upgraded.commit_move(row.id, 2, 0, "place a1", '{"s": 3}')
+        assert [m.text for m in await upgraded.moves(row.id)] == ["place b1", "place a1"]
+    finally:
+        await upgraded.close()
+
+
+async def test_a_failed_postgresql_migration_changes_nothing(pg_database: Database) -> None:
+    opened = await pg_database.open()
+    try:
+        assert isinstance(opened, PgStore)
+        broken = [*pgstore.MIGRATIONS,
+                  "CREATE TABLE extra (x INTEGER); INSERT INTO nowhere VALUES (1);"]
+        async with opened.pool.acquire() as db:
+            with pytest.raises(asyncpg.UndefinedTableError):
+                await pgstore.migrate(db, broken)
+            assert await pgstore.schema_version(db) == len(pgstore.MIGRATIONS)
+            assert await db.fetchval("SELECT to_regclass('extra')") is None
+    finally:
+        await opened.close()
+
+
+async def test_a_postgresql_database_from_a_newer_version_is_refused(
+        pg_database: Database) -> None:
+    opened = await pg_database.open()
+    await pg_database.sql(opened, "INSERT INTO schema_version VALUES (99, 0)")
+    await opened.close()
+    with pytest.raises(StoreError, match="newer Boardroom"):
+        await pg_database.open()
+
+
+# PostgreSQL says "disk full" (SQLSTATE 53100) when it cannot extend a file; a trigger says
+# the same for every write to the tables, as a full disk would.
+FULL_DISK = """
+CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'could not extend file: No space left on device'
+        USING ERRCODE = 'disk_full';
+END $$;
+CREATE TRIGGER full_games BEFORE INSERT OR UPDATE ON games
+    FOR EACH STATEMENT EXECUTE FUNCTION full_disk();
+CREATE TRIGGER full_seats BEFORE INSERT OR UPDATE OR DELETE ON seats
+    FOR EACH STATEMENT EXECUTE FUNCTION full_disk();
+"""
+
+
+async def test_a_full_postgresql_disk_says_so_and_changes_nothing(
+        pg_database: Database, caplog: pytest.LogCaptureFixture) -> None:
+    store = await pg_database.open()
+    try:
+        service = TableService(store, images=False)
+        for channel in (1, 2):
+            await service.open(channel, None, 10, "Ann", "cube-conquest")
+            await service.join(channel, 11, "Bob")
+            await service.start(channel, 10, seed=channel)
+        await store.flush()
+        assert isinstance(store, PgStore)
+        async with store.pool.acquire() as db:
+            await db.execute(FULL_DISK)
+        with caplog.at_level("ERROR", logger="boardroom.store"):
+            for channel in (100, 101):
+                with pytest.raises(StoreUnavailable) as info:
+                    await service.open(channel, None, 10, "Ann", "cube-conquest")
+                assert info.value.kind == "full" and str(info.value) == (
+                    "The game's database is full right now, so nothing was changed; please "
+                    "try again later.")
+                assert await store.active_game(channel) is None  # nothing half-made
+            user = (await service.waiting(1))[0][0]
+            move = (await service.legal_moves(1, user))[0]
+            for _ in range(2):
+                with pytest.raises(StoreUnavailable, match="full right now"):
+                    await service.play(1, user, move)
+            row = await store.game(1)
+            assert row is not None and row.version == 1 and await store.moves(1) == []
+        logged = [r for r in caplog.records if "refused a write" in r.getMessage()]
+        assert len(logged) == 1  # once, not once per refusal
+        async with store.pool.acquire() as db:  # room again
+            await db.execute("DROP TRIGGER full_games ON games; "
+                             "DROP TRIGGER full_seats ON seats")
+        await service.play(1, user, move)  # the same move, from the table in memory
+        assert (await store.game(1)).version == 2  # type: ignore[union-attr]
+        await a_move(service, 2)
+    finally:
+        await store.close()
+
+
+async def test_a_postgresql_lock_held_past_the_timeout_says_busy(
+        pg_database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pgstore, "LOCK_TIMEOUT", "50ms")
+    opened = await pg_database.open()
+    other = await asyncpg.connect(pg_database.url)  # another process
+    try:
+        service = TableService(opened, images=False)
+        await service.open(1, None, 10, "Ann", "cube-conquest")
+        async with other.transaction():  # it holds the seats' write lock
+            await other.execute("LOCK TABLE seats IN EXCLUSIVE MODE")
+            with pytest.raises(StoreUnavailable, match="busy right now") as info:
+                await service.join(1, 11, "Bob")
+            assert info.value.kind == "busy"
+            assert [s.name for s in await opened.seats(1)] == ["Ann"]  # reads still work
+        await service.join(1, 11, "Bob")
+        assert [s.name for s in await opened.seats(1)] == ["Ann", "Bob"]
+    finally:
+        await other.close()
         await opened.close()

@@ -1,0 +1,348 @@
+"""Looking back: a game's log as one seat may see it, what happened since a seat's last move
+(the digest that ``/since`` answers and a reminder carries), and a player's list of tables.
+
+Everything here is a pure function of a game's *history*: the logged moves replayed from
+the seed (``rebuild``), each with its events and time. What a reader is shown passes through
+``Event.visible_to`` and ``view()`` alone, so a seat never reads another seat's private
+events or anything its view hides: the same text comes out for any state that seat cannot
+tell apart from the real one (``tests/test_history.py`` checks it with ``determinize``).
+
+A move is numbered as the board and ``/game undo`` number it (``undo.number``: the move
+that made state version *v* is move *v* - 1). An undo entry of the log (``undo <v>``) is
+replayed as ``undo.replay`` does, shown as the taking back it was, and the moves it took
+back are marked so.
+
+Text is made for Discord: times are Discord timestamps (``<t:UNIX:R>``, shown in each
+reader's own time zone, pinging nobody), and a text is fitted to Discord's 2,000 characters
+by leaving out the oldest moves and saying so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import render
+import rules
+from bot import undo
+from bot.store import MoveRow
+from rules.core import listing
+
+LIMIT = 2000  # characters of a Discord message
+LOG_COUNT = 10  # moves /log shows when no count is given
+LOG_MOST = 25  # and at most
+POINT_KEYS = ("points", "scores", "crystals")  # a public view's points, one per seat
+PRIVATE = "\N{LOCK}"  # marks a line only the reader may see
+
+Annotate = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logged move as replayed: the state version it made, the seat it was made for,
+    when, and every event it caused (each reader sees their part). An undo entry has no
+    events; ``took_back`` lists the versions of the moves it took back."""
+
+    version: int
+    seat: int
+    time: float
+    events: tuple[rules.Event, ...]
+    took_back: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class History:
+    """A game's moves replayed from its seed.
+
+    ``states`` holds the state after the versions that were asked to be kept (1 is the
+    deal). ``lost`` holds the logged moves from the first one that no longer replays (the
+    rules changed, or a row this code does not know); they are listed without their events.
+    ``final`` is the replayed state after the last move that replayed.
+    """
+
+    game: rules.Game[Any]
+    steps: tuple[Step, ...]
+    states: Mapping[int, Any] = field(default_factory=dict)
+    lost: tuple[MoveRow, ...] = ()
+    final: Any = None
+
+    def taken_back(self) -> frozenset[int]:
+        """The versions of the moves an undo took back."""
+        return frozenset(v for step in self.steps for v in step.took_back)
+
+
+def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
+            moves: Sequence[MoveRow], *, keep: Collection[int] = ()) -> History:
+    """Replay the logged ``moves`` from the seed (events are a pure function of the moves),
+    keeping the state after each version in ``keep``. An undo entry goes back to the state
+    before the moves it takes back (played again from the deal: undos are rare). A move
+    that does not play stops the replay: it and the moves after it are ``lost``."""
+    state = game.new(players, seed, options or None)
+    states = {1: state} if 1 in keep else {}
+    steps: list[Step] = []
+    in_force: list[MoveRow] = []
+    for index, move in enumerate(moves):
+        first = undo.taken_back(move.text)
+        try:
+            if first is None:
+                state, events = game.play(state, move.seat, move.text)
+                in_force.append(move)
+                took_back: tuple[int, ...] = ()
+            else:
+                events = []
+                took_back = tuple(m.version for m in in_force if m.version >= first)
+                in_force = [m for m in in_force if m.version < first]
+                state = game.new(players, seed, options or None)
+                for kept in in_force:
+                    state, _ = game.play(state, kept.seat, kept.text)
+        except Exception:
+            return History(game, tuple(steps), states, tuple(moves[index:]), state)
+        steps.append(Step(move.version, move.seat, move.time, tuple(events), took_back))
+        if move.version in keep:
+            states[move.version] = state
+    return History(game, tuple(steps), states, (), state)
+
+
+def unreplayable(game: rules.Game[Any], moves: Sequence[MoveRow]) -> History:
+    """A history whose moves are all listed without events (the replay disagreed with the
+    stored state, so its events cannot be trusted)."""
+    return History(game, (), {}, tuple(moves), None)
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def number(version: int) -> str:
+    """'`#5`': the move that made ``version``, numbered as the board numbers moves."""
+    return f"`#{undo.number(version)}`"
+
+
+def when(moment: float, style: str = "R") -> str:
+    """A Discord timestamp: 'R' reads '3 hours ago' / 'in 2 days', 'f' a full date."""
+    return f"<t:{int(moment)}:{style}>"
+
+
+def points(view: Mapping[str, Any], players: int) -> list[int] | None:
+    """The points a public view shows, one per seat, or None if the game shows none there
+    (then the digest says nothing about points)."""
+    for key in POINT_KEYS:
+        value = view.get(key)
+        if (isinstance(value, list) and len(value) == players
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            return list(value)
+    return None
+
+
+def step_lines(step: Step, seat: int | None, labels: Sequence[str], annotate: Annotate,
+               taken_back: Collection[int] = ()) -> str:
+    """A move as ``seat`` (None: a spectator) may see it: its number and time, the public
+    events, then the reader's own private events on lines marked with a lock. A move an
+    undo took back (its version in ``taken_back``) says so."""
+    public = " ".join(e.text for e in step.events if e.to is None)
+    mine = [e.text for e in step.events if e.to is not None and e.visible_to(seat)]
+    if step.took_back:
+        moves = [undo.number(v) for v in step.took_back]
+        said = (f"{label(labels, step.seat)} took back "
+                + (f"move {moves[0]}." if len(moves) == 1 else
+                   f"moves {moves[0]} to {moves[-1]}."))
+    else:
+        said = annotate(public) if public else (
+            f"{label(labels, step.seat)} made a move." if not mine else "")
+    back = " (taken back)" if step.version in taken_back else ""
+    head = f"{number(step.version)}{back} {when(step.time)} {said}".rstrip()
+    return "\n".join([head, *(f"\u2003{PRIVATE} {annotate(text)}" for text in mine)])
+
+
+def lost_line(move: MoveRow, labels: Sequence[str]) -> str:
+    return (f"{number(move.version)} {when(move.time)} {label(labels, move.seat)} made a move "
+            "(it can't be shown: it no longer replays).")
+
+
+def label(labels: Sequence[str], seat: int) -> str:
+    return labels[seat] if 0 <= seat < len(labels) else f"seat {seat + 1}"
+
+
+def over_line(game: rules.Game[Any], state: Any, labels: Sequence[str], annotate: Annotate
+              ) -> str:
+    """'Game over: <reason> Final score: ...' once the game is over, else ''."""
+    if state is None:
+        return ""
+    outcome = game.outcome(state)
+    if outcome is None:
+        return ""
+    scores = ", ".join(f"{label(labels, s)} {p}" for s, p in enumerate(outcome.scores))
+    return f"Game over: {annotate(outcome.reason)} Final score: {scores}."
+
+
+def _fit(head: str, blocks: list[str], tail: list[str], limit: int, more: str
+         ) -> tuple[str, int]:
+    """``head``, as many of the last ``blocks`` as fit with ``tail`` in ``limit``
+    characters, then ``tail``; how many blocks were left out. ``more`` is said where the
+    left-out blocks were ('{n}' is their count)."""
+    def size(parts: list[str]) -> int:
+        return sum(len(p) + 1 for p in parts)
+
+    room = limit - size([head, *tail]) - len(more) - 8
+    kept: list[str] = []
+    for block in reversed(blocks):
+        if size([*kept, block]) > room:
+            break
+        kept.insert(0, block)
+    dropped = len(blocks) - len(kept)
+    lines = [head, *([more.format(n=dropped)] if dropped else []), *kept, *tail]
+    text = "\n".join(line for line in lines if line)
+    return (text if len(text) <= limit else text[: limit - 1] + "\u2026"), dropped
+
+
+def _blocks(past: History, seat: int | None, labels: Sequence[str], annotate: Annotate,
+            after: int = 0) -> list[tuple[int, str]]:
+    """(version, text) of every logged move after version ``after``, as ``seat`` sees it."""
+    taken_back = past.taken_back()
+    out = [(s.version, step_lines(s, seat, labels, annotate, taken_back))
+           for s in past.steps if s.version > after]
+    out += [(m.version, lost_line(m, labels)) for m in past.lost if m.version > after]
+    return out
+
+
+# --------------------------------------------------------------------------- /log
+
+
+def log_text(past: History, seat: int | None, *, count: int, labels: Sequence[str],
+             annotate: Annotate, limit: int = LIMIT) -> str:
+    """The last ``count`` moves, each as ``seat`` may see it (None: a spectator, public
+    events only), oldest first, with move numbers and times; the game's end, if over."""
+    blocks = [text for _, text in _blocks(past, seat, labels, annotate)]
+    total = len(blocks)
+    name = past.game.name
+    if not total:
+        return f"{name}: no moves yet."
+    shown = blocks[-count:]
+    head = (f"{name}: the last {len(shown)} of {total} moves" if len(shown) < total
+            else f"{name}: all {total} moves") + (
+        ", as everyone sees them:" if seat is None else
+        f", as you see them ({PRIVATE}: only you):")
+    tail = [over_line(past.game, past.final if not past.lost else None, labels, annotate)]
+    text, _ = _fit(head, shown, tail, limit, "({n} earlier moves left out to fit.)")
+    return text
+
+
+# --------------------------------------------------------------------------- /since
+
+
+def last_move(moves: Sequence[MoveRow], seat: int) -> MoveRow | None:
+    """The seat's last logged move."""
+    return next((m for m in reversed(moves) if m.seat == seat), None)
+
+
+def digest(past: History, seat: int, now: Any, *, mark: MoveRow | None,
+           labels: Sequence[str], names: Sequence[str], annotate: Annotate,
+           limit: int = LIMIT) -> str:
+    """What happened since ``seat``'s last move (``mark``; None: since the deal), from its
+    own view: the moves with what was revealed to it, how the points changed, and its
+    private picture now (the one-line summary of its view, as ``/hand`` gives it).
+
+    ``now`` is the current state; the points before are read from the public view of the
+    state after ``mark`` (``past.states`` must hold it). ``names`` are the seats' names as
+    the text shows them (escaped), for the summary.
+    """
+    game = past.game
+    after = mark.version if mark is not None else 1
+    head = (f"**Since your last move** ({number(mark.version)}, {when(mark.time)}) "
+            f"in {game.name}:" if mark is not None else
+            f"**Since the game began** in {game.name}:")
+    blocks = [text for _, text in _blocks(past, seat, labels, annotate, after)]
+    if not blocks:
+        head += " nothing has happened yet."
+    tail = [_points_line(past, now, after, labels),
+            over_line(game, now, labels, annotate), _now_line(game, now, seat, labels, names)]
+    text, _ = _fit(head, blocks, tail, limit, "({n} earlier moves left out; /log shows "
+                                              "more.)")
+    return text
+
+
+def _points_line(past: History, now: Any, after: int, labels: Sequence[str]) -> str:
+    """'Points since then: Blue (Ann) 3 → 5, Red (Bob) 2.' from the public views, or
+    'Points unchanged.'; '' where the game shows no points (the summary below has them)."""
+    players = len(labels)
+    before_state = past.states.get(after)
+    if before_state is None:
+        return ""
+    before = points(past.game.view(before_state, None), players)
+    current = points(past.game.view(now, None), players)
+    if before is None or current is None:
+        return ""
+    if before == current:
+        return "Points unchanged."
+    return "Points since then: " + ", ".join(
+        f"{label(labels, s)} {b} \u2192 {p}" if b != p else f"{label(labels, s)} {p}"
+        for s, (b, p) in enumerate(zip(before, current, strict=True))) + "."
+
+
+def _now_line(game: rules.Game[Any], now: Any, seat: int, labels: Sequence[str],
+              names: Sequence[str]) -> str:
+    """'Now: You are Blue (Ann). <your view's summary> It is your turn.'"""
+    view = game.view(now, seat)
+    view["names"] = list(names)
+    text = f"Now: you are {label(labels, seat)}. {render.summary(game.id, view)}"
+    if seat in game.to_act(now):
+        text += " It is your turn."
+    return text
+
+
+# --------------------------------------------------------------------------- /games
+
+
+@dataclass(frozen=True)
+class Seated:
+    """One of a player's tables, as ``/games`` lists it."""
+
+    channel_id: int
+    game: str  # the game's name
+    started: bool
+    yours: bool = False  # the game waits for the player
+    waiting: tuple[str, ...] = ()  # the others it waits for ('Red (Bob)')
+    since: float | None = None  # when that wait began
+    deadline: float | None = None  # when its turn time runs out (None: no turn time)
+    seated: str = ""  # before the start: who sits there
+
+
+def games_text(tables: Sequence[Seated], *, limit: int = LIMIT) -> str:
+    """The player's tables, theirs to play first (longest waiting first), then the ones
+    waiting for others, then those not started; each with its channel as a link."""
+    if not tables:
+        return ("You have no tables in this server. Open one with /game new in a channel, "
+                "or join one there with /game join.")
+
+    def order(t: Seated) -> tuple[int, float, int]:
+        return (0 if t.yours else 1 if t.started else 2,
+                t.since if t.since is not None else float("inf"), t.channel_id)
+
+    lines = [_seated_line(t) for t in sorted(tables, key=order)]
+    mine = sum(t.yours for t in tables)
+    head = (f"Your tables in this server: {len(tables)}, your turn at {mine}."
+            if mine else f"Your tables in this server: {len(tables)}; none waits for you.")
+    text = head
+    for shown, line in enumerate(lines):
+        if len(text) + len(line) + 32 > limit:  # room left for the line saying how many more
+            return f"{text}\n\u2026 and {len(lines) - shown} more."
+        text += "\n" + line
+    return text
+
+
+def _seated_line(t: Seated) -> str:
+    where = f"\u2022 <#{t.channel_id}> {t.game}: "
+    if not t.started:
+        return where + f"waiting to start. {t.seated}".rstrip()
+    if not t.waiting and not t.yours:
+        return where + "moving on (a computer player is thinking)."
+    if t.yours:
+        text = where + "**your turn**" + (f" (with {listing(list(t.waiting))})"
+                                           if t.waiting else "")
+    else:
+        text = where + f"waiting for {listing(list(t.waiting))}"
+    if t.since is not None:
+        text += f" since {when(t.since)}"
+    if t.deadline is not None:
+        text += f"; the turn time runs out {when(t.deadline)}"
+    return text + "."

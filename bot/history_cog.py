@@ -1,0 +1,68 @@
+"""The history cog: ``/games``, ``/log [count]`` and ``/since``, looking back.
+
+All three answer ephemerally: ``/games`` lists the caller's own tables, and ``/log`` and
+``/since`` show a seated caller their private events too, which must never reach the
+channel. The text comes from the service (``bot/history.py``); times are Discord
+timestamps, and the answers ping nobody (``answer``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.answer import Answer, answer
+from bot.history import LOG_COUNT, LOG_MOST
+
+if TYPE_CHECKING:
+    from bot.app import Boardroom
+
+Interaction = discord.Interaction["Boardroom"]
+
+
+class History(commands.Cog):
+    """Catching up: one's tables, a game's log, what happened since one's last move."""
+
+    def __init__(self, bot: Boardroom) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="games", description="Your tables in this server, where it "
+                          "is your turn first (only you see it).")
+    @app_commands.guild_only()
+    async def games(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.guild_id is not None
+            return Answer(await self.bot.service.games(interaction.guild_id,
+                                                       interaction.user.id))
+        await answer(interaction, work)
+
+    @app_commands.command(name="log", description="The last moves of this channel's game, "
+                          "as you may see them (only you see it).")
+    @app_commands.describe(count=f"How many moves (1-{LOG_MOST}; {LOG_COUNT} when left out)")
+    @app_commands.guild_only()
+    async def log(self, interaction: Interaction,
+                  count: app_commands.Range[int, 1, LOG_MOST] = LOG_COUNT) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            reply = await self.bot.service.log(interaction.channel_id, interaction.user.id,
+                                               count)
+            return Answer(reply.ephemeral)
+        await answer(interaction, work)
+
+    @app_commands.command(name="since", description="What happened since your last move, "
+                          "and your hand now (only you see it).")
+    @app_commands.guild_only()
+    async def since(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.channel_id is not None
+            reply = await self.bot.service.since(interaction.channel_id, interaction.user.id)
+            picture = next((p.picture for p in reply.private if p.picture is not None), None)
+            return Answer(reply.ephemeral, picture)
+        await answer(interaction, work)
+
+
+async def setup(bot: Boardroom) -> None:
+    await bot.add_cog(History(bot))
