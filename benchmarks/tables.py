@@ -21,6 +21,17 @@ random), ``play``, and ``delivered`` once the reply is "posted". Printed:
   minus an empty database's), and peak RSS.
 
 By default the process is pinned to one core (``--cores``), so the figures are one core's.
+
+    .venv/bin/python benchmarks/tables.py --db postgresql://... --processes N
+
+runs the same tables on a PostgreSQL database (an empty one: ``bot.stores.open_store``)
+from N worker processes, as N bot processes sharing it would: each drives its own
+``--tables`` tables (1,000 by default), all at once for ``--seconds``, then one move at a
+time (``--latency-moves``) while the others do the same. Printed: moves/s without
+pictures (all processes together), p99 of a move's latency (all at once, and one at a
+time per process), and where the machine's CPU went meanwhile (the bot processes, and the
+rest: the database server, and anything else running). Not pinned: the workers and the
+server share the machine's cores.
 """
 
 from __future__ import annotations
@@ -28,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import multiprocessing
 import os
 import random
 import resource
@@ -38,6 +50,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 # Import this checkout's packages, whatever the working directory or the install says.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -46,6 +59,7 @@ from PIL import Image
 
 from bot.service import Reply, TableService
 from bot.store import Store
+from bot.stores import TableStore, open_store
 from render import kit
 
 GAME = "cube-conquest"
@@ -88,7 +102,7 @@ def cpu_time() -> float:
 class Bench:
     """The tables, their players, and the driver that makes random moves for them."""
 
-    def __init__(self, service: TableService, store: Store, tables: int) -> None:
+    def __init__(self, service: TableService, store: TableStore, tables: int) -> None:
         self.service = service
         self.store = store
         self.channels = list(range(1, tables + 1))
@@ -308,6 +322,118 @@ async def main(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- several processes on one PostgreSQL database
+
+
+def machine_busy() -> float:
+    """CPU-seconds every core of the machine has been busy so far (Linux's /proc/stat)."""
+    with open("/proc/stat") as stat:
+        fields = [int(f) for f in stat.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(database: str) -> float:
+    """CPU-seconds used so far by the PostgreSQL server's backends serving ``database``
+    (Linux: their command line names it; the server's own background processes apart)."""
+    total = 0.0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as line:
+                command = line.read().replace(b"\0", b" ").decode(errors="replace")
+            if not command.startswith("postgres: ") or f" {database} " not in command:
+                continue
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+    return total
+
+
+def worker(url: str, index: int, tables: int, seconds: float, latency_moves: int,
+           barrier: multiprocessing.synchronize.Barrier,
+           results: multiprocessing.Queue[dict[str, object]]) -> None:
+    """One bot process: its own tables (channels apart from the others'), all at once
+    for ``seconds``, then one move at a time; what it measured goes to ``results``."""
+    results.put(asyncio.run(_worker(url, index, tables, seconds, latency_moves, barrier)))
+
+
+async def _worker(url: str, index: int, tables: int, seconds: float, latency_moves: int,
+                  barrier: multiprocessing.synchronize.Barrier) -> dict[str, object]:
+    store = await open_store(url)
+    service = TableService(store, images=False)
+    bench = Bench(service, store, tables)
+    bench.channels = [index * tables + c for c in range(1, tables + 1)]
+    bench.rng = random.Random(2026 + index)
+    await asyncio.gather(*(bench.open(c) for c in bench.channels))
+    barrier.wait()  # every process has its tables open: go
+    plain = await bench.load(seconds)
+    barrier.wait()
+    quiet = await bench.one_at_a_time(latency_moves)
+    barrier.wait()
+    await store.close()
+    return {"moves": plain.moves, "seconds": plain.seconds, "cpu": plain.cpu,
+            "latencies": plain.latencies, "quiet": quiet.latencies}
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def processes(args: argparse.Namespace) -> int:
+    """The benchmark over PostgreSQL from ``args.processes`` worker processes."""
+    from bot.pgstore import shown
+
+    n = args.processes
+    print(f"Boardroom tables benchmark on PostgreSQL ({shown(args.db)}): {n} process"
+          f"{'es' if n > 1 else ''} x {args.tables} tables of {GAME}, 2 players each; "
+          f"{os.cpu_count()} cores shared by the workers and the server.")
+
+    async def prepare() -> None:  # the schema, once, before the workers start
+        await (await open_store(args.db)).close()
+
+    asyncio.run(prepare())
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(n + 1)
+    results: multiprocessing.Queue[dict[str, object]] = context.Queue()
+    workers = [context.Process(target=worker, args=(
+        args.db, index, args.tables, args.seconds, args.latency_moves, barrier, results))
+        for index in range(n)]
+    for each in workers:
+        each.start()
+    database = urlsplit(args.db).path.lstrip("/") or "postgres"
+    barrier.wait()
+    busy, started, server = machine_busy(), time.perf_counter(), server_cpu(database)
+    barrier.wait()
+    busy, wall = machine_busy() - busy, time.perf_counter() - started
+    server = server_cpu(database) - server
+    barrier.wait()
+    found = [results.get() for _ in workers]
+    for each in workers:
+        each.join()
+    moves = sum(int(str(r["moves"])) for r in found)
+    cpu = sum(float(str(r["cpu"])) for r in found)
+    loaded = [x for r in found for x in r["latencies"]]  # type: ignore[attr-defined]
+    quiet = [x for r in found for x in r["quiet"]]  # type: ignore[attr-defined]
+    print(f"{'processes':>9}{'moves/s':>9}{'p50':>11}{'p99':>11}{'p99 alone':>11}"
+          f"{'bot CPU':>9}{'server':>8}{'other':>7}")
+    print(f"{n:>9}{moves / wall:>9.0f}{ms(quantile(loaded, 0.5)):>11}"
+          f"{ms(quantile(loaded, 0.99)):>11}{ms(quantile(quiet, 0.99)):>11}"
+          f"{cpu / wall:>8.2f}c{server / wall:>7.2f}c"
+          f"{max(0.0, busy - cpu - server) / wall:>6.2f}c")
+    if moves:
+        print(f"CPU per move: bot {ms(cpu / moves)}, server {ms(server / moves)}")
+    print(f"(p50/p99: all {n * args.tables} tables at once, waiting behind each other; "
+          f"'p99 alone': each process one move at a time, all processes together; CPU in "
+          f"cores busy during the all-at-once phase: the bot processes', the PostgreSQL "
+          f"server's backends for this database, and everything else the machine ran)")
+    return 0
+
+
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=1000, help="open tables (default 1000)")
@@ -326,8 +452,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                    help="SQLite synchronous mode (default NORMAL, as the bot)")
     p.add_argument("--dir", default=None, help="folder for the database files (default tmp)")
     p.add_argument("--keep", action="store_true", help="keep the database files")
+    p.add_argument("--db", default=None,
+                   help="a postgresql:// URL: the benchmark over that (empty) database")
+    p.add_argument("--processes", type=int, default=1,
+                   help="with --db: worker processes, each with its own --tables tables")
     return p.parse_args(argv)
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(parse())))
+    arguments = parse()
+    if arguments.db is not None:
+        sys.exit(processes(arguments))
+    sys.exit(asyncio.run(main(arguments)))

@@ -19,18 +19,20 @@ import sys
 
 import discord
 
+from bot.shards import ShardError, Shards, from_env
 from bot.store import StoreError
 
 log = logging.getLogger("boardroom")
 
 
-async def run(token: str) -> None:
-    """Connect and serve until the connection closes or SIGTERM/SIGINT arrives."""
+async def run(token: str, shards: Shards | None = None) -> None:
+    """Connect and serve until the connection closes or SIGTERM/SIGINT arrives; only the
+    ``shards`` named (``bot.shards``), or all of them."""
     from bot.app import create_bot
     from bot.store import check_file
 
     check_file()  # a damaged database stops the bot before it connects (StoreError)
-    bot = create_bot(None)
+    bot = create_bot(None) if shards is None else create_bot(None, shards=shards)
     loop = asyncio.get_running_loop()
     signals = (signal.SIGTERM, signal.SIGINT)
     for signum in signals:
@@ -51,17 +53,23 @@ def _stop(bot: discord.Client, signum: int) -> None:
 
 
 USAGE = """\
-usage: boardroom [try GAME [options] | verify FILE | --help]
+usage: boardroom [try GAME [options] | verify FILE | migrate-db FROM TO | --help]
 
   boardroom                 run the Discord bot: DISCORD_TOKEN from the environment
                             (BOARDROOM_DB: the database file or postgresql:// URL;
                             DISCORD_GUILD: sync commands to one server at once;
+                            BOARDROOM_SHARD_IDS, BOARDROOM_SHARD_COUNT: run only
+                            these shards, e.g. 0,1 of 4 (docs/scale.md);
                             BOARDROOM_LOG_LEVEL: INFO by default)
   boardroom try GAME ...    play in the terminal without Discord, hot-seat or against
                             computer players ('boardroom try --help' lists the options)
   boardroom verify FILE     check a finished game's move log from /game export: the
                             commitment, then every deal and roll replayed from the seed
                             (--events prints them; exit status 1 if it does not check out)
+  boardroom migrate-db FROM TO
+                            copy every table from one database (a SQLite file or a
+                            postgresql:// URL) into another, empty one; stop the bot
+                            first (docs/scale.md)
   boardroom --help          this text
 
 games: {games}
@@ -84,6 +92,10 @@ def main() -> None:
         from bot import fairness
 
         raise SystemExit(fairness.main(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "migrate-db":
+        from bot import migrate_db
+
+        raise SystemExit(migrate_db.main(sys.argv[2:]))
     if len(sys.argv) > 1:
         print(f"boardroom: unknown command {sys.argv[1][:40]!r}\n", file=sys.stderr)
         print(USAGE.format(games=", ".join(sorted(rules.GAMES))), end="", file=sys.stderr)
@@ -94,6 +106,11 @@ def main() -> None:
               "'boardroom try cube-conquest' to play in the terminal without Discord.",
               file=sys.stderr)
         raise SystemExit(2)
+    try:
+        shards = from_env()
+    except ShardError as error:
+        print(f"boardroom: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
     level = os.environ.get("BOARDROOM_LOG_LEVEL", "INFO").upper()
     numeric = logging.getLevelNamesMapping().get(level, logging.INFO)
     discord.utils.setup_logging(level=numeric)
@@ -101,7 +118,7 @@ def main() -> None:
     # the salt, which must stay secret until a game is over (bot/fairness.py).
     logging.getLogger("aiosqlite").setLevel(max(numeric, logging.INFO))
     try:
-        asyncio.run(run(token))
+        asyncio.run(run(token, shards))
     except KeyboardInterrupt:
         pass
     except discord.LoginFailure:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -26,6 +27,7 @@ from bot.buttons import BUTTONS
 from bot.desk import Desk
 from bot.scheduler import Scheduler
 from bot.service import TableService
+from bot.shards import Shards
 from bot.stores import TableStore, open_store
 
 log = logging.getLogger("boardroom.discord")
@@ -69,12 +71,16 @@ class Boardroom(commands.Bot):
     """Boardroom's client: one table service, one desk delivering its replies."""
 
     def __init__(self, database: str | TableStore | None = None, *, images: bool = True,
-                 now: Callable[[], float] = discord_clock) -> None:
+                 now: Callable[[], float] = discord_clock, shards: Shards | None = None
+                 ) -> None:
+        # The shards this process runs (ShardedBoardroom); none named: all of them.
+        sharding: dict[str, Any] = {} if shards is None else {
+            "shard_ids": list(shards.ids), "shard_count": shards.count}
         # No privileged intents: slash commands, buttons and DMs need none of them.
         # Nobody is pinged unless a message names whom it may ping (the turn line does).
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=discord.Intents.default(), tree_cls=BoardroomTree,
-                         help_command=None, allowed_mentions=NOBODY)
+                         help_command=None, allowed_mentions=NOBODY, **sharding)
         self._database = database
         self._owns_store = database is None or isinstance(database, str)
         self._images = images
@@ -142,8 +148,17 @@ class Boardroom(commands.Bot):
                 self._store = None
 
 
+class ShardedBoardroom(Boardroom, commands.AutoShardedBot):
+    """Boardroom running some of the bot's shards (``bot.shards``: the environment names
+    them), all in this one process and connection pool; other processes run the others
+    on the same PostgreSQL database (docs/scale.md)."""
+
+
 def create_bot(database: str | TableStore | None = None, *, images: bool = True,
-               now: Callable[[], float] = discord_clock) -> Boardroom:
+               now: Callable[[], float] = discord_clock, shards: Shards | None = None
+               ) -> Boardroom:
     """The bot over a database path or URL (opened and closed by the bot) or an open store;
     ``now`` is its clock (Discord's, unless a test gives another)."""
+    if shards is not None:
+        return ShardedBoardroom(database, images=images, now=now, shards=shards)
     return Boardroom(database, images=images, now=now)

@@ -38,6 +38,7 @@ import asyncpg
 from bot import store as sqlite_store
 from bot.store import (
     ACTIVE,
+    CLAIM,
     FLUSH_DELAY,
     MOVE_BATCH,
     REPORT_EVERY,
@@ -784,11 +785,23 @@ class PgStore:
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def due_waits(self, now: float, limit: int = 100) -> list[WaitRow]:
-        """The waits due by ``now``, earliest first (through the index)."""
-        rows = await self._rows(
-            "SELECT game_id, seat, since, reminded, due FROM waits "
-            "WHERE due IS NOT NULL AND due <= $1 ORDER BY due LIMIT $2", now, limit)
-        return [WaitRow(*r) for r in rows]
+        """The waits due by ``now``, earliest first (through the index), claimed for this
+        process: one statement locks them (``FOR UPDATE SKIP LOCKED``: rows another
+        process is claiming are skipped, not waited for) and moves their ``due`` to
+        ``now + CLAIM``, so no other process gets them meanwhile. Each row comes back
+        with the moment it was due."""
+        if self._delivered or self._waits:
+            await self._flush_quietly()  # the rows to claim are the latest ones
+        rows = await self._run(lambda db: db.fetch(
+            "WITH claimed AS (SELECT game_id, seat, due FROM waits "
+            "WHERE due IS NOT NULL AND due <= $1 ORDER BY due LIMIT $2 "
+            "FOR UPDATE SKIP LOCKED) "
+            "UPDATE waits SET due = $3 FROM claimed "
+            "WHERE waits.game_id = claimed.game_id AND waits.seat = claimed.seat "
+            "RETURNING waits.game_id, waits.seat, waits.since, waits.reminded, claimed.due",
+            now, limit, now + CLAIM), ordered=True)
+        return sorted((WaitRow(*r) for r in rows), key=lambda w: (w.due or 0.0, w.game_id,
+                                                                 w.seat))
 
     # -- players: quiet hours, time away, when last reminded
 

@@ -8,34 +8,34 @@ events, so nothing hidden can leak into the channel.
 Consistency, in short (details in ``bot/README.md``): each channel has a lock, a move is one
 conditional write of the state with its version, a move is committed before its reply is
 built, and a reply stays in the outbox (``undelivered``) until ``delivered`` is called.
+
+The service is built of layers, each in its own module: ``bot.tables`` (tables held, loaded,
+checked against the database and written), ``bot.pictures``, ``bot.replies``,
+``bot.computers`` (computer players) and ``bot.outbox``. This module holds the commands,
+turn clocks, looking back and undo, and still exports every name it did.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
-import os
-import re
 import secrets
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import AbstractAsyncContextManager, nullcontext
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 import render
 import rules
-from bot import fairness, history, ratings, recap, scheduler, undo
+from bot import fairness, history, ratings, scheduler, undo
+from bot.computers import CHAIN_LIMIT, _choose
+from bot.outbox import Outbox
+from bot.pictures import PICTURE_CACHE, Picture, Pictures, Shown, _cores, _pictures
+from bot.replies import Private, Reply, Tended, _private_part, _revealed
 from bot.store import (
     ChannelBusy,
-    GameRow,
     MoveRow,
     PlayerRow,
-    Rated,
     SeatRow,
     SeatTaken,
     StoreError,
@@ -43,291 +43,35 @@ from bot.store import (
     WaitRow,
 )
 from bot.stores import TableStore
+from bot.tables import (
+    NAME_LIMIT,
+    SET_ASIDE,
+    TableError,
+    Tables,
+    TableSetAside,
+    _colours,
+    _Table,
+    clean_name,
+    decode,
+    encode,
+    move_digest,
+    parse_options,
+    replay,
+)
 from rules import computer
 from rules.core import listing, normalize, quote
 
+__all__ = [
+    "CHAIN_LIMIT", "NAME_LIMIT", "PICTURE_CACHE", "SET_ASIDE", "Picture", "Private",
+    "Reply", "Shown", "TableError", "TableService", "TableSetAside", "Tended", "_Table",
+    "_choose", "_colours", "_cores", "_pictures", "_private_part", "_revealed",
+    "clean_name", "decode", "encode", "move_digest", "parse_options", "replay",
+]
+
 log = logging.getLogger("boardroom.service")
 
-NAME_LIMIT = 32  # Discord display names are at most 32 characters
-CHAIN_LIMIT = 10_000  # computer moves in a row before the service stops to ask why
-Shown = tuple[Hashable, dict[str, Any]]  # a view, and what names it among pictures
-PICTURE_CACHE = 64  # pictures kept, keyed by what their view shows (``_shown``)
 
-
-SET_ASIDE = ("This channel's game could not be read from the database and has been set "
-             "aside; the bot's operator has been told. Open a new one with /game new.")
-
-
-class TableError(rules.GameError):
-    """A table-level refusal (no table, busy channel, not seated, stale button...).
-
-    ``str(error)`` is a sentence the player reads; nothing was changed.
-    """
-
-
-class TableSetAside(TableError):
-    """The channel's table could not be read from the database and was set aside."""
-
-    def __init__(self) -> None:
-        super().__init__(SET_ASIDE)
-
-
-@dataclass(frozen=True)
-class Picture:
-    """An image and the one line that says what it shows (screen readers, notifications);
-    ``more`` holds a second image where one would be too tall (a seat's private part under
-    the table), attached with it."""
-
-    png: bytes
-    summary: str
-    more: tuple[bytes, ...] = ()
-
-
-@dataclass(frozen=True)
-class Private:
-    """What one human player reads in private (a DM): their events and their own view."""
-
-    user_id: int
-    text: str
-    picture: Picture | None
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What an action says.
-
-    ``public`` and ``picture`` go to the channel. ``private`` holds one entry per human whose
-    private view changed or who got private events. ``ephemeral`` is for the caller alone
-    (for a secret pick, what they picked: ``public`` only says that a choice was made).
-    ``mention`` lists the humans awaited next; ``version`` is the state version after the
-    action (0 before the start) and ``game`` the stored game it is about (0 before a table
-    exists): ``delivered(reply)`` marks exactly that game's version posted. For ``hand``,
-    ``private`` holds the caller's own view, meant for an ephemeral answer rather than a DM.
-    """
-
-    public: str = ""
-    picture: Picture | None = None
-    private: tuple[Private, ...] = ()
-    ephemeral: str = ""
-    mention: tuple[int, ...] = ()
-    version: int = 0
-    game: int = 0
-    over: bool = False
-    recap: Picture | None = None  # the end of a game: its points over time (bot/recap.py)
-    # The DMs' pictures, in the order of ``private``, drawn after the channel's picture so
-    # that when the channel hears of a move never depends on what the DMs show (their
-    # drawing time does). None: ``private`` already holds its pictures.
-    drawing: asyncio.Future[list[Picture | None]] | None = field(
-        default=None, compare=False, repr=False)
-
-    async def with_pictures(self) -> Reply:
-        """This reply with its DMs' pictures, once drawn: post the channel's part first."""
-        if self.drawing is None:
-            return self
-        pictures = await self.drawing
-        return replace(self, drawing=None, private=tuple(
-            replace(p, picture=picture)
-            for p, picture in zip(self.private, pictures, strict=True)))
-
-
-@dataclass(frozen=True)
-class Tended:
-    """What the scheduler has to deliver for a wait that was due: a stand-in's move (a
-    ``reply`` for ``channel_id``), or a reminder for ``user_id`` (``text``, naming the
-    channel and the game)."""
-
-    channel_id: int
-    reply: Reply | None = None
-    user_id: int = 0
-    text: str = ""
-
-
-@dataclass
-class _Table:
-    """A table as the service holds it: the stored row, its seats, and the loaded state."""
-
-    id: int
-    channel_id: int
-    game: rules.Game[Any]
-    options: dict[str, Any]
-    status: str
-    opener_id: int
-    seats: list[SeatRow]
-    seed: int | None = None
-    state: Any = None
-    version: int = 0
-    colours: list[str] = field(default_factory=list)
-    # What each human seat alone could see after the last reply, and at which version.
-    parts: dict[int, dict[str, Any]] = field(default_factory=dict)
-    parts_version: int = -1
-    # ``game.moves`` per seat of ``legal_state``, the state at ``legal_version``: worked
-    # out once per state, for autocomplete (it asks on every keystroke) and for ``play``.
-    legal: dict[int, dict[str, Any]] = field(default_factory=dict)
-    legal_version: int = -1
-    legal_state: Any = None
-    named: re.Pattern[str] | None = None  # finds colour words, for naming players
-    shown: Callable[[str], str] = str  # a name as the surface shows it in text (escaped)
-    turn_time: float | None = None  # seconds a turn may take (None: no limit)
-    reminders: bool = True
-    waits: dict[int, WaitRow] | None = None  # the stored waits, once read
-    salt: str | None = None  # secret until the game is over (``bot.fairness``)
-    commitment: str | None = None  # SHA-256 of the seed and the salt, posted at the start
-    rated: Rated | None = None  # how the last move counted for the ratings
-
-    def listed(self) -> dict[int, dict[str, Any]]:
-        """The moves worked out so far for the current state (seat -> ``game.moves``).
-
-        A state is never changed once the table holds it (``play`` returns a new one), and
-        every new state comes with a new version; the cache is keyed by both anyway.
-        """
-        if self.legal_version != self.version or self.legal_state is not self.state:
-            self.legal, self.legal_version, self.legal_state = {}, self.version, self.state
-        return self.legal
-
-    def moves(self, seat: int) -> dict[str, Any]:
-        """``game.moves`` of ``seat`` now (empty unless awaited): canonical move -> detail.
-
-        Shared with later calls at this state: callers must not change it.
-        """
-        listed = self.listed()
-        moves = listed.get(seat)
-        if moves is None:
-            moves = listed[seat] = (self.game.moves(self.state, seat)
-                                    if seat in self.awaited() else {})
-        return moves
-
-    def seat_of(self, user_id: int) -> int | None:
-        return next((s.seat for s in self.seats if s.user_id == user_id), None)
-
-    def names(self) -> list[str]:
-        """The seats' names as players gave them: for views (pictures), never for text."""
-        return [s.name for s in self.seats]
-
-    def who(self, seat: int) -> str:
-        """A seat's name for a sentence, as the surface shows names (escaped in Discord);
-        a player who resigned is marked so."""
-        row = self.seats[seat]
-        if row.handed == "resigned":
-            return f"{self.shown(row.name)} (resigned)"
-        return self.shown(row.name)
-
-    def label(self, seat: int) -> str:
-        """'Alice (Blue)': the player and the colour the rules call them by."""
-        name = self.who(seat)
-        if seat < len(self.colours):
-            return f"{name} ({self.colours[seat]})"
-        return f"{name} (seat {seat + 1})"
-
-    def opener(self) -> str:
-        return next((self.shown(s.name) for s in self.seats if s.user_id == self.opener_id),
-                    "the opener")
-
-    def computers(self) -> list[int]:
-        return [s.seat for s in self.seats if s.kind == "computer"]
-
-    def level(self) -> str:
-        """The table's computer level: its computer players', else greedy (stand-ins)."""
-        return next((s.level for s in self.seats if s.kind == "computer" and s.level
-                     and s.handed is None), "greedy")
-
-    def settings(self) -> str:
-        """'Turn time: 2d; reminders on.'"""
-        clock = ("no turn time" if self.turn_time is None
-                 else f"turn time {scheduler.duration(self.turn_time)}")
-        return f"Settings: {clock}; reminders {'on' if self.reminders else 'off'}."
-
-    def awaited(self) -> frozenset[int]:
-        return self.game.to_act(self.state) if self.state is not None else frozenset()
-
-    def seat_range(self) -> str:
-        game = self.game
-        if game.min_players == game.max_players:
-            return f"{game.min_players} players"
-        return f"{game.min_players}-{game.max_players} players"
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def encode(game: rules.Game[Any], state: Any) -> str:
-    """A state as the JSON the database keeps: ``game.dump(state)``.
-
-    For a game that keeps the base ``dump`` (the format marker, then the state's fields),
-    the fields are written straight from the state, skipping the copy ``dump`` makes to
-    hand out a dict: the same text, without copying state on every move.
-    """
-    if type(game).dump is rules.Game.dump:
-        return json.dumps({"format": 1, **vars(state)}, separators=(",", ":"))
-    return json.dumps(game.dump(state), separators=(",", ":"))
-
-
-def decode(game: rules.Game[Any], text: str) -> Any:
-    return game.load(json.loads(text))
-
-
-def replay(game: rules.Game[Any], players: int, seed: int,
-           options: dict[str, Any] | None, moves: Iterable[MoveRow]
-           ) -> tuple[Any, list[list[rules.Event]]]:
-    """The state after the logged ``moves`` (from version 1), and each entry's events. An
-    undo entry goes back to the state before the moves it takes back (``undo.replay``)."""
-    return undo.replay(game, players, seed, options, list(moves))
-
-
-def move_digest(game: int, version: int, move: str) -> str:
-    """What a move button carries instead of its move: 12 hex digits of a SHA-256 of the
-    stored game, the state version and the move, so it matches that move there and then
-    and nothing else."""
-    return hashlib.sha256(f"{game}/{version}/{move}".encode()).hexdigest()[:12]
-
-
-def clean_name(name: str) -> str:
-    """A display name on one line, at most 32 characters."""
-    return " ".join(str(name).split())[:NAME_LIMIT] or "Player"
-
-
-def _private_part(seat_view: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
-    """What a seat's view holds beyond the spectator's: the part only that seat knows."""
-    return {k: v for k, v in seat_view.items() if k != "seat" and public.get(k) != v}
-
-
-def _colours(view: dict[str, Any], players: int) -> list[str]:
-    """The seat colours the rules' events use ('Blue'), when the view lists them."""
-    colours = view.get("colours")
-    if isinstance(colours, list) and len(colours) == players and all(
-            isinstance(c, str) for c in colours):
-        return [c.capitalize() for c in colours]
-    return []
-
-
-# --------------------------------------------------------------------------- the service
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """Options as players type them: ``advanced``, ``variant=couples connect=any``.
-
-    A bare word is switched on (True); ``key=value`` gives a value (whole numbers of up to
-    six digits and true/false are understood; anything else stays text). The game itself
-    says whether it knows them and their values (``Game.check_options``).
-    """
-    options: dict[str, Any] = {}
-    for word in (text or "").replace(",", " ").split():
-        key, sep, value = word.partition("=")
-        key, lowered = key.strip().lower(), value.strip().lower()
-        if not key or (sep and not lowered):
-            raise TableError(f"{quote(word)} is not an option; write e.g. 'advanced' or "
-                             "'variant=couples'.")
-        if not sep or lowered == "true":
-            options[key] = True
-        elif lowered == "false":
-            options[key] = False
-        elif lowered.isascii() and lowered.isdigit() and len(lowered) <= 6:
-            options[key] = int(lowered)
-        else:
-            options[key] = lowered
-    return options
-
-
-class TableService:
+class TableService(Outbox):
     """Tables in channels: open, join, leave, start, play, end, and looking at them.
 
     Every method takes the channel's lock, so commands on one channel run one at a time;
@@ -341,135 +85,11 @@ class TableService:
         terminal, escaped (no markdown, no mentions) for Discord. ``now`` is the clock
         (seconds since the epoch): every time the service stores or compares comes from
         it, so a test can run days at once."""
-        self.store = store
-        self.now = now
+        Tables.__init__(self, store, shown=shown, now=now)
+        Pictures.__init__(self, images=images)
         # Told of each new due moment of a wait (the scheduler wakes early for it).
         self.on_due: Callable[[float], None] | None = None
         self._players: dict[int, PlayerRow] = {}  # quiet hours and marks, once read
-        self._thinkers: ProcessPoolExecutor | None = None  # 'strong' computer players
-        self.images = images
-        self.shown = shown
-        self._tables: dict[int, _Table] = {}
-        self._set_aside: set[int] = set()  # games set aside by this process (logged once)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._pictures: OrderedDict[Hashable, Picture] = OrderedDict()
-        self._painters: ThreadPoolExecutor | None = None
-        self._drawing = asyncio.Semaphore(2 * _cores())
-
-    def _painter(self) -> ThreadPoolExecutor:
-        """Threads that draw pictures, one per core we may use: the event loop stays free
-        while Pillow draws, and no more pictures are held in memory at once than cores."""
-        if self._painters is None:
-            self._painters = ThreadPoolExecutor(max_workers=_cores(),
-                                                thread_name_prefix="boardroom-render")
-        return self._painters
-
-    def close(self) -> None:
-        """Stop the worker processes of strong computer players (if any started)."""
-        if self._thinkers is not None:
-            self._thinkers.shutdown(wait=False, cancel_futures=True)
-            self._thinkers = None
-
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
-
-    # ----------------------------------------------------------------- loading tables
-
-    async def _load(self, row: GameRow) -> _Table:
-        """The table a stored row holds. A row that cannot be read (options or state that
-        are not valid JSON, a state ``game.load`` refuses, a game no longer known) is set
-        aside, and ``TableSetAside`` says so; every other table goes on."""
-        if row.damaged and row.status not in ("open", "playing") and (
-                row.announced >= row.version):
-            raise TableSetAside()  # set aside already
-        try:
-            if row.damaged:
-                raise ValueError(row.damaged)
-            return await self._read(row)
-        except StoreError:
-            raise  # the database, not the row: nothing to set aside
-        except Exception as error:
-            await self._put_aside(row, error)
-            raise TableSetAside() from None
-
-    async def _put_aside(self, row: GameRow, error: Exception) -> None:
-        """Set an unreadable table aside: logged once, marked in the store (which frees
-        its channel), and forgotten here."""
-        current = self._tables.get(row.channel_id)
-        if current is not None and current.id == row.id:
-            del self._tables[row.channel_id]
-        if row.id in self._set_aside:
-            return
-        self._set_aside.add(row.id)
-        log.error("Game %s in channel %s could not be read from the database and is set "
-                  "aside (%s: %s); its rows stay in the file", row.id, row.channel_id,
-                  type(error).__name__, error)
-        try:
-            await self.store.set_aside(row.id, f"{type(error).__name__}: {error}",
-                                       now=self.now())
-        except Exception:
-            log.exception("Could not mark game %s as set aside", row.id)
-
-    async def _read(self, row: GameRow) -> _Table:
-        game = rules.GAMES.get(row.game)
-        if game is None:
-            raise ValueError(f"there is no game called {row.game!r}")
-        table = _Table(id=row.id, channel_id=row.channel_id, game=game, options=row.options,
-                       status=row.status, opener_id=row.opener_id,
-                       seats=await self.store.seats(row.id), seed=row.seed,
-                       version=row.version, shown=self.shown, turn_time=row.turn_time,
-                       reminders=row.reminders, salt=row.salt, commitment=row.commitment)
-        if row.state is not None:
-            table.state = decode(game, row.state)
-            table.colours = _colours(game.view(table.state, None), len(table.seats))
-        return table
-
-    async def _active(self, channel_id: int) -> _Table:
-        """The channel's open or running table, or a sentence saying there is none."""
-        table = self._tables.get(channel_id)
-        if table is not None:
-            return table
-        row = await self.store.active_game(channel_id)
-        if row is None:
-            latest = await self.store.latest_game(channel_id)
-            if latest is not None and latest.damaged:
-                raise TableSetAside()
-            if latest is not None and latest.status in ("over", "ended"):
-                raise TableError("The game in this channel is over; open a new one with "
-                                 "/game new.")
-            raise TableError("There is no game in this channel. Open one with /game new.")
-        table = self._tables[channel_id] = await self._load(row)
-        return table
-
-    async def _latest(self, channel_id: int) -> _Table:
-        """The running table, else the channel's last one (to look at a finished game)."""
-        try:
-            return await self._active(channel_id)
-        except TableError:
-            row = await self.store.latest_game(channel_id)
-            if row is None:
-                raise
-            return await self._load(row)
-
-    async def _running(self, channel_id: int) -> _Table:
-        table = await self._active(channel_id)
-        if table.status == "open":
-            raise TableError(f"The game hasn't started yet; {table.opener()} starts it with "
-                             "/game start.")
-        return table
-
-    def _forget(self, table: _Table) -> None:
-        self._tables.pop(table.channel_id, None)
-
-    async def _reload(self, table: _Table) -> None:
-        """Drop a table whose stored row changed under us (another process wrote it)."""
-        self._forget(table)
-        row = await self.store.game(table.id)
-        if row is not None and row.status in ("open", "playing"):
-            self._tables[table.channel_id] = await self._load(row)
 
     # ----------------------------------------------------------------- before the start
 
@@ -711,87 +331,6 @@ class TableService:
             return table.game.parse(table.state, seat, normalize(text))
         except rules.GameError:
             return normalize(text)
-
-    async def _commit(self, table: _Table, seat: int, move: str, state: Any) -> None:
-        """Write one move: state and version + 1 and the log, only if nobody wrote first."""
-        if undo.is_entry(move):  # the log's word for taking moves back (``_take_back``)
-            raise TableError(f"{quote(move)} is not a move of {table.game.name}.")
-        over = table.game.outcome(state) is not None
-        if over:  # the last move, written with the ratings it changes (``bot.ratings``)
-            table.rated = await self._finish(table, seat, move, state)
-            written = table.rated is not None
-        else:
-            written = await self.store.commit_move(table.id, table.version, seat, move,
-                                                   encode(table.game, state), now=self.now())
-        if not written:
-            await self._reload(table)
-            raise TableError("Someone else moved at the same moment and the game moved on. "
-                             "Look at the latest board and try again.")
-        table.state, table.version = state, table.version + 1
-        if over:
-            table.status = "over"
-            self._forget(table)
-
-    async def _finish(self, table: _Table, seat: int, move: str, state: Any
-                      ) -> Rated | None:
-        """Write the move that ends the game with what it does to the ratings, in one
-        transaction (``Store.finish_game``); None if another writer moved the game on
-        first."""
-        outcome, now = table.game.outcome(state), self.now()
-        assert outcome is not None
-        return await self.store.finish_game(
-            table.id, table.version, seat, move, encode(table.game, state),
-            users=tuple(s.user_id or 0 for s in table.seats),
-            unrated=ratings.seated_reason(table.seats),
-            rate=ratings.rater(table.game.id, outcome, table.seats, now), now=now)
-
-    async def _computers_move(self, table: _Table, said: list[tuple[int | None, rules.Event]]
-                              ) -> None:
-        """Computer players whose input is awaited move (``rules.computer.choose`` at the
-        seat's level; a seat stored without one plays at random).
-
-        Each move is its own transaction. A computer's choice is drawn from the game's seed
-        and the version, so a game replays the same with the same seed. If anything fails,
-        the chain stops where it is; the outbox finishes it after a restart.
-        """
-        computers = set(table.computers())
-        game = table.game
-        for _ in range(CHAIN_LIMIT):
-            if table.status != "playing":
-                return
-            waiting = sorted(computers & table.awaited())
-            if not waiting:
-                return
-            seat = waiting[0]
-            try:
-                legal = table.moves(seat)
-                move = await self._choice(table, seat, table.seats[seat].level or "random")
-                state, events = game.play(table.state, seat, move, legal=legal)
-                await self._commit(table, seat, move, state)
-            except TableError:
-                return  # another process moved this table on; it carries on from there
-            except Exception:
-                log.exception("A computer player could not move in channel %s",
-                              table.channel_id)
-                return
-            said.extend((seat, e) for e in events)
-        log.error("Computer players made %s moves in a row in channel %s; stopping",
-                  CHAIN_LIMIT, table.channel_id)
-
-    async def _choice(self, table: _Table, seat: int, level: str) -> str:
-        """A computer player's move for ``seat`` at ``level``, seeded by the table's seed,
-        its version and the seat (so a game replays the same). It sees only what the seat
-        sees (``rules.computer.choose``). ``strong`` thinks in a worker process, the others
-        in a thread, so the event loop keeps answering other channels meanwhile."""
-        digest = hashlib.sha256(f"computer/{table.seed}/{table.version}/{seat}".encode())
-        seed = int.from_bytes(digest.digest()[:8], "big")
-        if level == "strong":
-            if self._thinkers is None:
-                self._thinkers = ProcessPoolExecutor(max_workers=max(1, _cores() - 1))
-            return await asyncio.wrap_future(self._thinkers.submit(
-                _choose, table.game.id, table.state, seat, level, seed))
-        return await asyncio.get_running_loop().run_in_executor(
-            None, _choose, table.game.id, table.state, seat, level, seed)
 
     # ----------------------------------------------------------------- time and absence
 
@@ -1088,131 +627,6 @@ class TableService:
         await self._computers_move(table, said)
         await self._sync_waits(table, moved={seat})
         return await self._reply(table, said, before, None, header=header)
-
-    # ----------------------------------------------------------------- replies
-
-    def _private_parts(self, table: _Table) -> dict[int, dict[str, Any]]:
-        """What each human seat alone can see now, to tell later whose view changed."""
-        if table.state is None:
-            return {}
-        public = table.game.view(table.state, None)
-        return {s.seat: _private_part(table.game.view(table.state, s.seat), public)
-                for s in table.seats if s.kind == "human"}
-
-    def _annotate(self, table: _Table, text: str) -> str:
-        """Players' names into the rules' sentences: 'Blue attacks Red' -> 'Blue (Alice)
-        attacks Red (Bob)', names at first mention; in a game whose seats have no colours,
-        'Player 2 takes stone 3' -> 'Bob takes stone 3'."""
-        labels = table.colours or [f"Player {s + 1}" for s in range(len(table.seats))]
-        if table.named is None:
-            table.named = re.compile(
-                r"\b(" + "|".join(re.escape(c) for c in labels) + r")\b")
-        seen: set[str] = set()
-
-        def named(match: re.Match[str]) -> str:
-            word = match.group(0)
-            name = table.who(labels.index(word))
-            if not table.colours:
-                return name
-            if word in seen:
-                return word
-            seen.add(word)
-            return f"{word} ({name})"
-
-        return table.named.sub(named, text)
-
-    def _view(self, table: _Table, seat: int | None) -> dict[str, Any]:
-        view = table.game.view(table.state, seat)
-        view["names"] = table.names()
-        return view
-
-    def _shown(self, table: _Table, seat: int | None) -> Shown:
-        """A seat's view (None: a spectator's) and what names it among pictures: a view is
-        made of the state, which only changes with the version, and of the names."""
-        return (table.id, table.version, seat, tuple(table.names())), self._view(table, seat)
-
-    async def _render(self, game_id: str,
-                      shown: Sequence[Shown | None], table: Picture | None = None
-                      ) -> list[Picture | None]:
-        """Pictures of views named as ``_shown`` names them (None: no picture), drawn in
-        worker threads; the last few are kept. ``table``: the channel's picture of the same
-        state, whose table every seat's picture shares (``render.pngs``)."""
-        if not self.images:
-            return [None] * len(shown)
-        todo: dict[Hashable, dict[str, Any]] = {}
-        for each in shown:
-            if each is None or each[0] in todo:
-                continue
-            key, view = each
-            if key in self._pictures:
-                self._pictures.move_to_end(key)
-            else:
-                todo[key] = view
-        drawn: dict[Hashable, Picture] = {}
-        if todo:  # one job for all of them
-            drawn = dict(zip(todo, await asyncio.get_running_loop().run_in_executor(
-                self._painter(), _pictures, game_id, list(todo.values()),
-                None if table is None else table.png), strict=True))
-        out = [None if each is None else drawn.get(each[0]) or self._pictures[each[0]]
-               for each in shown]
-        self._pictures.update(drawn)
-        while len(self._pictures) > PICTURE_CACHE:
-            self._pictures.popitem(last=False)
-        return out
-
-    async def _reply(self, table: _Table, said: list[tuple[int | None, rules.Event]],
-                     before: dict[int, dict[str, Any]], caller: int | None, *,
-                     opening: str = "", header: str = "") -> Reply:
-        """The reply after an action: public events, the board, and what changed in private."""
-        game = table.game
-        public_lines = [line for line in (header, opening) if line]
-        public_lines += [self._annotate(table, e.text) for _, e in said if e.to is None]
-        outcome = game.outcome(table.state)
-        if outcome is not None:
-            scores = ", ".join(f"{table.who(s)} {p}" for s, p in enumerate(outcome.scores))
-            public_lines.append(f"Game over: {self._annotate(table, outcome.reason)} "
-                                f"Final score: {scores}.")
-        if outcome is not None:  # only now may the seed and the salt be told
-            public_lines += _revealed(table)
-        ended = None if outcome is None else await recap.build(  # points, length, ratings
-            self.store, table, painter=self._painter() if self.images else None)
-        public_lines += ended.lines if ended is not None else []
-        caller_seat = table.seat_of(caller) if caller is not None else None
-        ephemeral = [self._annotate(table, e.text) for actor, e in said
-                     if e.to is not None and caller_seat is not None and actor == caller_seat
-                     and caller_seat in e.to]
-
-        # With pictures, a few replies at a time build their views and draw: a crowd of
-        # moves waits here holding little more than its events, not views and images.
-        drawing: AbstractAsyncContextManager[Any] = (
-            self._drawing if self.images else nullcontext())
-        async with drawing:
-            spectator = self._shown(table, None)
-            humans = [s for s in table.seats if s.kind == "human" and s.user_id is not None]
-            changed: list[tuple[SeatRow, list[str], Shown | None]] = []
-            parts = {}
-            for s in humans:
-                lines = [self._annotate(table, e.text) for _, e in said
-                         if e.to is not None and s.seat in e.to]
-                seat_view = self._shown(table, s.seat)
-                part = parts[s.seat] = _private_part(seat_view[1], spectator[1])
-                moved = s.seat in before and part != before[s.seat]
-                if lines or moved:
-                    changed.append((s, lines, seat_view if moved else None))
-            table.parts, table.parts_version = parts, table.version
-            (picture,) = await self._render(game.id, [spectator])
-            later = [v for _, _, v in changed]
-            dm_pictures = (asyncio.ensure_future(self._render(game.id, later, picture))
-                           if self.images and any(v is not None for v in later) else None)
-        private = tuple(Private(s.user_id or 0, "\n".join(lines), None)
-                        for s, lines, _ in changed)
-        mention = () if outcome is not None else tuple(
-            table.seats[s].user_id or 0 for s in sorted(table.awaited())
-            if table.seats[s].kind == "human")
-        return Reply(public="\n".join(public_lines), picture=picture, private=private,
-                     ephemeral="\n".join(ephemeral), mention=mention, version=table.version,
-                     game=table.id, over=outcome is not None, drawing=dm_pictures,
-                     recap=None if ended is None else ended.picture)
 
     # ----------------------------------------------------------------- looking back
 
@@ -1642,125 +1056,6 @@ class TableService:
             return [(table.seats[s].user_id or 0, table.label(s)) for s in sorted(table.awaited())
                     if table.seats[s].kind == "human"]
 
-    # ----------------------------------------------------------------- the outbox
-
-    async def delivered(self, reply: Reply) -> None:
-        """``reply`` was announced: its game's versions up to ``reply.version`` leave the
-        outbox. (By game, not channel: an old game's reply posted late cannot mark the
-        channel's new game.)"""
-        if reply.game:
-            self.store.mark_delivered(reply.game, reply.version)
-
-    async def undelivered(self) -> list[tuple[int, Reply]]:
-        """Replies committed but never announced (the process stopped first), to post now.
-
-        Computer players who were due to move when the process stopped move first. Each
-        reply is rebuilt by replaying the log: events are a pure function of the moves.
-        A table that cannot be read is set aside, and its channel is told so once (first
-        in the list); every other table goes on.
-        """
-        told: dict[int, tuple[int, Reply]] = {}  # game -> its channel's set-aside notice
-
-        def set_aside(row: GameRow) -> None:
-            told.setdefault(row.id, (row.channel_id, Reply(
-                public=SET_ASIDE, version=row.version, game=row.id, over=True)))
-
-        for row in await self.store.games(statuses=("playing",)):
-            async with self._lock(row.channel_id):
-                try:
-                    table = await self._active(row.channel_id)
-                except TableSetAside:
-                    set_aside(row)
-                    continue
-                except TableError:
-                    continue
-                if table.id == row.id and table.status == "playing":
-                    await self._computers_move(table, [])
-                    await self._sync_waits(table)
-        out = []
-        for row in await self.store.unannounced():
-            async with self._lock(row.channel_id):
-                try:
-                    out.append((row.channel_id, await self._catch_up(row)))
-                except TableSetAside:
-                    set_aside(row)
-                except TableError:
-                    log.warning("Game %s can no longer be shown", row.id)
-        return [*told.values(), *out]
-
-    async def undelivered_in(self, channel_id: int) -> list[Reply]:
-        """The channel's replies committed but not announced, in move order: for a retry
-        after a failed post while the bot runs."""
-        out = []
-        for row in await self.store.unannounced():
-            if row.channel_id != channel_id:
-                continue
-            async with self._lock(channel_id):
-                try:
-                    out.append(await self._catch_up(
-                        row, header="(Posted late: the channel could not be reached.)"))
-                except TableError:
-                    log.warning("Game %s can no longer be shown", row.id)
-        return out
-
-    async def _catch_up(self, row: GameRow, header: str = "(Posted after a restart.)"
-                        ) -> Reply:
-        """The reply for versions ``announced + 1 .. version`` of a stored game."""
-        table = await self._load(row)
-        game = table.game
-        try:
-            assert row.seed is not None
-            moves = await self.store.moves(row.id)
-            done = [m for m in moves if m.version <= row.announced]
-            state, _ = replay(game, len(table.seats), row.seed, row.options, done)
-            before = self._private_parts(replace(table, state=state))
-            opening = ""
-            if row.announced < 1:  # not even the start was announced
-                before = {seat: {} for seat in before}
-                opening = (f"{game.name} begins: "
-                           f"{listing([table.label(s.seat) for s in table.seats])}.")
-                if table.commitment:
-                    opening += f"\n{fairness.announced(table.commitment)}"
-            said: list[tuple[int | None, rules.Event]] = []
-            for index in range(len(done), len(moves)):
-                move = moves[index]
-                if undo.is_entry(move.text):
-                    state, _ = replay(game, len(table.seats), row.seed, row.options,
-                                      moves[:index + 1])
-                    first = undo.taken_back(move.text) or 0
-                    count = sum(1 for m in undo.in_force(moves[:index]) if m.version >= first)
-                    said.append((move.seat, self._took_back(table, move.seat, first, count)))
-                    continue
-                state, events = game.play(state, move.seat, move.text)
-                said.extend((move.seat, e) for e in events)
-            if encode(game, state) != encode(game, table.state):
-                raise ValueError("the replayed state differs from the stored one")
-        except Exception:
-            log.exception("Could not replay game %s; posting its board instead", row.id)
-            return await self._reply(table, [], {}, None,
-                                     header="(Posted after a restart; here is the board.)")
-        return await self._reply(table, said, before, None, opening=opening, header=header)
-
-
-def _cores() -> int:
-    """How many cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
-
-
-def _choose(game_id: str, state: Any, seat: int, level: str, seed: int) -> str:
-    """``rules.computer.choose`` by game id (it runs in a thread or a worker process)."""
-    return computer.choose(rules.GAMES[game_id], state, seat, level=level, seed=seed)
-
-
-def _revealed(table: _Table) -> list[str]:
-    """The line revealing a finished game's seed and salt (none for a game that never
-    started, or one started before commitments were posted)."""
-    if table.seed is None or not table.salt or not table.commitment:
-        return []
-    return [fairness.revealed(table.seed, table.salt, table.commitment)]
-
 
 def _kind(seat: SeatRow) -> str:
     """' (greedy)' after a computer player's name in the list of seats."""
@@ -1774,13 +1069,3 @@ def _span(seconds: float) -> str:
             return f"{int(seconds // size)} {unit}s"
     minutes = max(1, int(seconds // scheduler.MINUTE))
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
-def _pictures(game_id: str, views: list[dict[str, Any]], table: bytes | None = None
-              ) -> list[Picture]:
-    """Each view's attachments (``render.pngs``: one, or the table and the private part)."""
-    out = []
-    for view in views:
-        first, *more = render.pngs(game_id, view, table=table)
-        out.append(Picture(first, render.summary(game_id, view), tuple(more)))
-    return out

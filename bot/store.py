@@ -47,6 +47,9 @@ MOVE_BATCH = 200  # moves written by one statement at most
 QUICK_CHECK_BYTES = 64 * 1024 * 1024  # files up to this size are checked page by page at open
 REPORT_EVERY = 300.0  # seconds between two log lines about the same database trouble
 NEW_FILE_GRACE = 1.0  # seconds a just-made empty file may wait for its maker's header
+# Seconds a due wait handed out by ``due_waits`` is held for the process that took it:
+# tending it sets its next moment; if that process dies first, it is due again then.
+CLAIM = 60.0
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the move log.
@@ -926,10 +929,24 @@ class Store:
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def due_waits(self, now: float, limit: int = 100) -> list[WaitRow]:
-        """The waits due by ``now``, earliest first (through the index)."""
-        rows = await self._rows(
-            "SELECT game_id, seat, since, reminded, due FROM waits "
-            "WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?", (now, limit))
+        """The waits due by ``now``, earliest first (through the index), claimed for this
+        process: in the same transaction their ``due`` moves to ``now + CLAIM``, so that
+        another process on the same file (which waits for the write lock) does not get
+        them too. Each row comes back with the moment it was due."""
+        if self._delivered or self._waits:
+            await self._flush_quietly()  # the rows to claim are the latest ones
+
+        async def claim(db: aiosqlite.Connection) -> list[Any]:
+            rows = list(await db.execute_fetchall(
+                "SELECT game_id, seat, since, reminded, due FROM waits "
+                "WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?", (now, limit)))
+            async with db.executemany(
+                    "UPDATE waits SET due = ? WHERE game_id = ? AND seat = ?",
+                    [(now + CLAIM, r[0], r[1]) for r in rows]):
+                pass  # the cursor is closed on the worker thread
+            return rows
+
+        rows = await self._run(lambda db: _transaction(db, claim))
         return [WaitRow(*r) for r in rows]
 
     # -- players: quiet hours, time away, when last reminded

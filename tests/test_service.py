@@ -15,6 +15,7 @@ import pytest
 
 import render
 import rules
+from bot import pictures as pictures_module
 from bot import service as service_module
 from bot.service import Picture, Reply, TableError, TableService, encode, parse_options, replay
 from bot.store import Store
@@ -390,7 +391,7 @@ async def test_the_channel_part_is_ready_before_the_dms_pictures_are_drawn(
             assert release.wait(timeout=30)
         return draw(game_id, views, table)
 
-    monkeypatch.setattr(service_module, "_pictures", pictures)
+    monkeypatch.setattr(pictures_module, "_pictures", pictures)  # drawn in bot/pictures.py
     for _ in range(200):  # to the first move that changes a hand (placing cubes does not)
         user = (await service.waiting(CH))[0][0]
         reply = await service.play(CH, user, (await service.legal_moves(CH, user))[0])
@@ -472,14 +473,19 @@ async def test_two_processes_racing_on_one_table(service: TableService, store: S
             user = (await service.waiting(CH))[0][0]
             moves = await service.legal_moves(CH, user)
             version = (await service.board(CH)).version
-            results = await asyncio.gather(service.play(CH, user, moves[0]),
-                                           other.play(CH, user, moves[-1]),
+            # Each process checks its table against the database before a command, so the
+            # loser either lost the conditional write or already saw the winner's move.
+            results = await asyncio.gather(service.play(CH, user, moves[0], version=version),
+                                           other.play(CH, user, moves[-1], version=version),
                                            return_exceptions=True)
             applied = [r for r in results if isinstance(r, Reply)]
             lost = [r for r in results if not isinstance(r, Reply)]
             assert len(applied) == 1 and len(lost) == 1
-            assert str(lost[0]) == ("Someone else moved at the same moment and the game moved "
-                                    "on. Look at the latest board and try again.")
+            assert str(lost[0]) in (
+                "Someone else moved at the same moment and the game moved on. Look at the "
+                "latest board and try again.",
+                "That button is from an earlier turn; the game has moved on. Look at the "
+                "latest board and try again.")
             assert (await store.latest_game(CH)).version == version + 1  # type: ignore[union-attr]
         await check_log_replays(store)
     finally:

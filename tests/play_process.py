@@ -1,0 +1,58 @@
+"""One bot process for tests/test_multiprocess.py: a table service on the given database
+plays the awaited player's move at each of the channels in turn, with the version it read
+(as a button does), and writes each move it applied and delivered to ``OUT`` as
+"channel version" lines. Run as ``python -m tests.play_process URL OUT SEED CHANNEL...``.
+
+Both processes draw the same move for the same table and version, so they race for real.
+At the end the process posts what it finds undelivered (what a killed process committed
+but never posted), as the bot's outbox does at start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+
+from bot.service import TableError, TableService
+from bot.stores import open_store
+
+
+async def main(url: str, out: str, seed: int, channels: list[int]) -> None:
+    store = await open_store(url)
+    service = TableService(store, images=False)
+    try:
+        with open(out, "a", encoding="utf-8") as log:
+            for _ in range(400):
+                active = False
+                for channel in channels:
+                    waiting = await service.waiting(channel)
+                    if not waiting:
+                        continue
+                    active = True
+                    user = waiting[0][0]
+                    version = (await service.status(channel)).version
+                    moves = await service.legal_moves(channel, user)
+                    if not moves:
+                        continue
+                    pick = random.Random(f"{seed}/{channel}/{version}").choice(moves)
+                    try:
+                        reply = await service.play(channel, user, pick, version=version)
+                    except TableError:
+                        continue  # the other process moved first
+                    await service.delivered(reply)
+                    print(channel, reply.version, file=log, flush=True)
+                if not active:
+                    break
+            for channel, reply in await service.undelivered():
+                await service.delivered(reply)
+                print(channel, reply.version, "late", file=log, flush=True)
+            await store.flush()
+    finally:
+        service.close()
+        await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]),
+                     [int(c) for c in sys.argv[4:]]))

@@ -1,0 +1,133 @@
+"""Two bot processes on one database: each holds its own tables in memory, and neither
+trusts what it holds once the other has written (issue 23). Two ``TableService``s, each
+with its own ``Store`` on one SQLite file, stand for the two processes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import rules
+from bot.service import Reply, TableError, TableService, encode, replay
+from bot.store import Store
+
+GAME = "cube-conquest"
+CH = 700
+ANN, BOB, CY = 201, 202, 203
+
+
+@pytest.fixture
+async def pair(tmp_path: Path) -> AsyncIterator[tuple[TableService, TableService, Store]]:
+    """Two services, each on its own connection to one file (as two processes would be)."""
+    path = str(tmp_path / "tables.db")
+    one, two = await Store.open(path), await Store.open(path)
+    try:
+        yield TableService(one, images=False), TableService(two, images=False), one
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_join_in_one_process_is_seen_by_a_start_in_the_other(
+        pair: tuple[TableService, TableService, Store]) -> None:
+    first, second, _ = pair
+    await first.open(CH, 1, ANN, "Ann", GAME)
+    lobby = await second.board(CH)  # the second process now holds the table, Ann alone
+    assert "1 of" in (lobby.public or "")
+    await first.join(CH, BOB, "Bob")
+    await first.join(CH, CY, "Cy")
+    board = await second.board(CH)
+    assert "3 of" in (board.public or "") and "Cy" in (board.public or "")
+    started = await second.start(CH, ANN, seed=3)
+    assert started.version == 1
+    # And the first process, which held the table open, sees it started.
+    assert (await first.board(CH)).version == 1
+    assert await first.waiting(CH)
+
+
+async def test_moves_through_either_process_apply_once_and_either_shows_the_latest(
+        pair: tuple[TableService, TableService, Store]) -> None:
+    first, second, store = pair
+    await first.open(CH, 1, ANN, "Ann", GAME)
+    await second.join(CH, BOB, "Bob")
+    await first.start(CH, ANN, seed=5)
+    rng = random.Random(5)
+    services = (first, second)
+    for turn in range(30):
+        mover = services[turn % 2]  # each move through the other process
+        waiting = await mover.waiting(CH)
+        if not waiting:
+            break  # the game is over
+        user = waiting[0][0]
+        version = (await mover.board(CH)).version
+        move = rng.choice(await mover.legal_moves(CH, user))
+        reply = await mover.play(CH, user, move, version=version)
+        assert reply.version == version + 1
+        for looker in services:  # /board in either process shows the move just made
+            assert (await looker.board(CH)).version == version + 1
+    row = await store.latest_game(CH)
+    assert row is not None and row.state is not None and row.seed is not None
+    moves = await store.moves(row.id)
+    assert [m.version for m in moves] == list(range(2, row.version + 1))  # each once
+    assert row.version > 10
+    game = rules.GAMES[GAME]
+    state, _ = replay(game, 2, row.seed, row.options, moves)
+    assert encode(game, state) == row.state
+
+
+async def test_one_move_sent_through_both_processes_at_once_applies_once(
+        pair: tuple[TableService, TableService, Store]) -> None:
+    first, second, store = pair
+    await first.open(CH, 1, ANN, "Ann", GAME)
+    await first.join(CH, BOB, "Bob")
+    await first.start(CH, ANN, seed=7)
+    for _ in range(5):
+        user = (await first.waiting(CH))[0][0]
+        version = (await second.board(CH)).version  # both hold this version now
+        move = (await first.legal_moves(CH, user))[0]
+        results = await asyncio.gather(first.play(CH, user, move, version=version),
+                                       second.play(CH, user, move, version=version),
+                                       return_exceptions=True)
+        applied = [r for r in results if isinstance(r, Reply)]
+        assert len(applied) == 1 and applied[0].version == version + 1
+        assert all(isinstance(r, TableError) for r in results if not isinstance(r, Reply))
+        row = await store.latest_game(CH)
+        assert row is not None and row.version == version + 1
+        assert [m.version for m in await store.moves(row.id)] == list(range(2, version + 2))
+
+
+async def test_an_ended_table_is_not_held_on_to(
+        pair: tuple[TableService, TableService, Store]) -> None:
+    first, second, _ = pair
+    await first.open(CH, 1, ANN, "Ann", GAME)
+    await first.join(CH, BOB, "Bob")
+    await first.start(CH, ANN, seed=9)
+    assert await second.waiting(CH)
+    await first.end(CH, ANN)
+    with pytest.raises(TableError):
+        await second.play(CH, ANN, "a1")
+    await second.open(CH, 1, BOB, "Bob", GAME)  # the channel is free in the other process
+    assert "Bob" in ((await first.board(CH)).public or "")
+
+
+async def test_a_seat_handed_on_in_one_process_is_seen_by_the_other(
+        pair: tuple[TableService, TableService, Store]) -> None:
+    """A resignation does not change the version; the other process still sees it."""
+    first, second, _ = pair
+    await first.open(CH, 1, ANN, "Ann", GAME)
+    await first.join(CH, BOB, "Bob")
+    await first.start(CH, ANN, seed=9)
+    awaited = {user for user, _ in await first.waiting(CH)}
+    assert len(awaited) == 1  # the other resigns, so no computer moves (same version)
+    (idle,) = {ANN, BOB} - awaited
+    held = await second.status(CH)
+    assert "(greedy)" not in (held.public or "")
+    await first.resign(CH, idle)
+    now = await second.status(CH)
+    assert now.version == held.version and "(greedy)" in (now.public or "")
+    with pytest.raises(TableError, match="no seat"):
+        await second.resign(CH, idle)
