@@ -1,11 +1,13 @@
 """One bot process for tests/test_multiprocess.py: a table service on the given database
 plays the awaited player's move at each of the channels in turn, with the version it read
 (as a button does), and writes each move it applied and delivered to ``OUT`` as
-"channel version" lines. Run as ``python -m tests.play_process URL OUT SEED CHANNEL...``.
+"channel version" lines.
 
 Both processes draw the same move for the same table and version, so they race for real.
-At the end the process posts what it finds undelivered (what a killed process committed
-but never posted), as the bot's outbox does at start-up.
+With SWEEP (1) it then posts what it finds undelivered (what a killed process committed
+but never posted), as the bot's outbox does at start-up; only where no other process is
+still posting, since a sweep cannot tell a reply in flight from a lost one.
+Run as ``python -m tests.play_process URL OUT SEED SWEEP CHANNEL...``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from bot.service import TableError, TableService
 from bot.stores import open_store
 
 
-async def main(url: str, out: str, seed: int, channels: list[int]) -> None:
+async def main(url: str, out: str, seed: int, sweep: bool, channels: list[int]) -> None:
     store = await open_store(url)
     service = TableService(store, images=False)
     try:
@@ -40,13 +42,13 @@ async def main(url: str, out: str, seed: int, channels: list[int]) -> None:
                         reply = await service.play(channel, user, pick, version=version)
                     except TableError:
                         continue  # the other process moved first
-                    await service.delivered(reply)
-                    print(channel, reply.version, file=log, flush=True)
+                    print(channel, reply.version, file=log, flush=True)  # posted, then
+                    await service.delivered(reply)  # marked, as the bot does
                 if not active:
                     break
-            for channel, reply in await service.undelivered():
-                await service.delivered(reply)
+            for channel, reply in await service.undelivered() if sweep else []:
                 print(channel, reply.version, "late", file=log, flush=True)
+                await service.delivered(reply)
             await store.flush()
     finally:
         service.close()
@@ -54,5 +56,5 @@ async def main(url: str, out: str, seed: int, channels: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]),
-                     [int(c) for c in sys.argv[4:]]))
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1",
+                     [int(c) for c in sys.argv[5:]]))
