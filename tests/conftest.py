@@ -5,11 +5,45 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from bot.service import TableService
+from bot.store import Store
 from tests import pg
+
+NEW_YEAR = datetime(2026, 1, 1, tzinfo=UTC).timestamp()
+
+
+class Clock:
+    """The service's clock (``now``), moved by hand: ``clock.t += HOUR``."""
+
+    def __init__(self, t: float = NEW_YEAR) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A SQLite file of the test's own (tests on both engines take ``database``)."""
+    opened = await Store.open(str(tmp_path / "tables.db"))
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def service(store: Store, clock: Clock) -> TableService:
+    """The table service on ``store`` and ``clock``, without pictures."""
+    return TableService(store, images=False, now=clock)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

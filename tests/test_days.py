@@ -8,7 +8,6 @@ import asyncio
 import random
 import sqlite3
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,22 +18,12 @@ from bot import service as service_module
 from bot.scheduler import DAY, HOUR, MINUTE, clock_after, next_due, reminder_at
 from bot.service import TableError, TableService
 from bot.store import PlayerRow, Store, WaitRow
+from tests.conftest import NEW_YEAR, Clock
 from tests.pg import AnyStore, Database
 
 GAME = "cube-conquest"
 CH = 700
 ANN, BOB = 201, 202
-NEW_YEAR = datetime(2026, 1, 1, tzinfo=UTC).timestamp()
-
-
-class Clock:
-    """A clock a test moves by hand."""
-
-    def __init__(self, t: float = NEW_YEAR) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture
@@ -43,16 +32,6 @@ async def store(database: Database) -> AsyncIterator[AnyStore]:
     opened = await database.open()
     yield opened
     await opened.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(store: Store, clock: Clock) -> TableService:
-    return TableService(store, images=False, now=clock)
 
 
 async def two(service: TableService, seed: int = 1) -> None:

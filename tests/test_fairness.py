@@ -10,7 +10,6 @@ import logging
 import random
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,37 +20,10 @@ import rules
 from bot import fairness, undo
 from bot.service import Reply, TableError, TableService
 from bot.store import Store
+from tests.conftest import Clock
 
 CH, OTHER = 700, 701
 ANN, BOB = 201, 202
-START = 1_767_225_600.0  # 2026-01-01 00:00 UTC
-
-
-class Clock:
-    """The service's clock, moved by hand: a minute per move."""
-
-    def __init__(self) -> None:
-        self.at = START
-
-    def __call__(self) -> float:
-        return self.at
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "f.db"))
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(store: Store, clock: Clock) -> TableService:
-    return TableService(store, images=False, now=clock)
 
 
 def texts(reply: Reply) -> list[str]:
@@ -76,7 +48,7 @@ async def play_out(service: TableService, clock: Clock, rng: random.Random,
         waiting = await service.waiting(channel)
         user = waiting[0][0]
         moves = await service.legal_moves(channel, user)
-        clock.at += 60
+        clock.t += 60
         if watch is not None:
             watch += [*texts(await service.board(channel)), *texts(await service.status(channel)),
                       *texts(await service.hand(channel, ANN)),

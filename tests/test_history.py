@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,11 +18,11 @@ from bot import history, scheduler, undo
 from bot.history import History, Seated, Step
 from bot.scheduler import DAY, HOUR
 from bot.service import TableError, TableService
-from bot.store import MoveRow, Store
+from bot.store import MoveRow
 from rules import Event
+from tests.conftest import NEW_YEAR, Clock
 
 GAME_IDS = sorted(rules.GAMES)
-NEW_YEAR = 1767225600.0  # 2026-01-01 00:00 UTC
 BIG = 10**6  # a limit no text reaches: every line is shown
 HIDDEN_INFO = {"cube-conquest", "battle-tiles", "bomb-squares"}  # games with private events
 
@@ -300,37 +298,9 @@ def test_an_undo_in_the_log_is_shown_as_one_and_its_move_marked() -> None:
 
 # --------------------------------------------------------------------------- the service
 
-
-class Clock:
-    """A clock a test moves by hand."""
-
-    def __init__(self) -> None:
-        self.t = NEW_YEAR
-
-    def __call__(self) -> float:
-        return self.t
-
-
 CH, OTHER, ELSEWHERE = 900, 901, 902
 GUILD, GUILD_2 = 1, 2
 ANN, BOB, CY, DEE = 301, 302, 303, 304
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "history.db"))
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(store: Store, clock: Clock) -> TableService:
-    return TableService(store, images=False, now=clock)
 
 
 async def two(service: TableService, game_id: str, channel: int = CH, guild: int = GUILD,

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,35 +16,11 @@ from bot import ratings
 from bot.answer import shown_name
 from bot.service import Reply, TableService
 from bot.store import RatingRow, Store
+from tests.conftest import Clock
 
 GAME = "battle-tiles"  # two players, 24 placements: a whole game is short
 ANN, BOB, CY = 11, 12, 13
 GUILD = 1
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.time = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.time
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "ratings.db"))
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(store: Store, clock: Clock) -> TableService:
-    return TableService(store, images=False, now=clock)
 
 
 async def seat(service: TableService, channel: int, *, guild: int | None = GUILD,
@@ -65,7 +39,7 @@ async def finish(service: TableService, channel: int, clock: Clock, seed: int = 
     """The humans awaited play seeded random moves until the game is over."""
     rng = random.Random(seed)
     while True:
-        clock.time += 60
+        clock.t += 60
         waiting = await service.waiting(channel)
         if not waiting:
             break
@@ -100,7 +74,7 @@ async def test_a_game_of_humans_is_rated_when_it_ends(service: TableService, sto
     (winner,) = outcome.winners
     rated = await rows(store)
     assert set(rated) == {ANN, BOB}
-    assert all(r.games == 1 and r.updated == clock.time for r in rated.values())
+    assert all(r.games == 1 and r.updated == clock.t for r in rated.values())
     won, lost = rated[[ANN, BOB][winner]], rated[[ANN, BOB][1 - winner]]
     assert won.wins == 1 and lost.wins == 0
     assert ratings.shown(won) > 0 > ratings.shown(lost)
@@ -221,8 +195,8 @@ async def test_a_stand_in_keeps_the_game_from_counting(service: TableService, st
                                                        clock: Clock) -> None:
     await seat(service, 813)
     await service.settings(813, ANN, turn_time="1h", reminders=False)
-    clock.time += 3600 + 1
-    (due,) = await service.due(clock.time)
+    clock.t += 3600 + 1
+    (due,) = await service.due(clock.t)
     tended = await service.tend(due)
     assert tended is not None and tended.reply is not None
     assert "stands in for this turn" in tended.reply.public

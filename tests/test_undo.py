@@ -6,7 +6,6 @@ the undo, replays to the state before the move, and a restart rebuilds it."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,29 +16,12 @@ from bot import undo
 from bot.scheduler import DAY, HOUR, MINUTE
 from bot.service import Reply, TableError, TableService, decode, encode, replay
 from bot.store import MoveRow, Store
-from tests.test_days import NEW_YEAR, Clock
+from tests.conftest import Clock
 from tests.test_service import check_log_replays, snapshot
 
 CH = 900
 ANN, BOB, CY, DEE = 301, 302, 303, 304
 NAMES = {ANN: "Ann", BOB: "Bob", CY: "Cy", DEE: "Dee"}
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "undo.db"))
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(NEW_YEAR)
-
-
-@pytest.fixture
-def service(store: Store, clock: Clock) -> TableService:
-    return TableService(store, images=False, now=clock)
 
 
 async def start(service: TableService, game: str, humans: tuple[int, ...] = (ANN, BOB),
