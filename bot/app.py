@@ -25,7 +25,7 @@ from discord.ext import commands
 from bot.answer import NOBODY, apology, report_unexpected, shown_name
 from bot.buttons import BUTTONS
 from bot.desk import Desk
-from bot.scheduler import Scheduler
+from bot.scheduler import SWEEP_EVERY, Scheduler
 from bot.service import TableService
 from bot.shards import Shards
 from bot.stores import TableStore, open_store
@@ -71,8 +71,8 @@ class Boardroom(commands.Bot):
     """Boardroom's client: one table service, one desk delivering its replies."""
 
     def __init__(self, database: str | TableStore | None = None, *, images: bool = True,
-                 now: Callable[[], float] = discord_clock, shards: Shards | None = None
-                 ) -> None:
+                 now: Callable[[], float] = discord_clock, shards: Shards | None = None,
+                 sweep: bool | None = None) -> None:
         # The shards this process runs (ShardedBoardroom); none named: all of them.
         sharding: dict[str, Any] = {} if shards is None else {
             "shard_ids": list(shards.ids), "shard_count": shards.count}
@@ -89,6 +89,9 @@ class Boardroom(commands.Bot):
         self._desk: Desk | None = None
         self._scheduler: Scheduler | None = None
         self.now = now
+        # One of several processes: another may stop between writing a move and posting
+        # it, so the scheduler sweeps the outbox (``Scheduler``, ``Outbox.sweep``).
+        self.sweeps = shards is not None if sweep is None else sweep
 
     @property
     def service(self) -> TableService:
@@ -109,7 +112,8 @@ class Boardroom(commands.Bot):
         self._service = TableService(self._store, images=self._images, shown=shown_name,
                                      now=self.now)
         self._desk = Desk(self, self._service)
-        self._scheduler = Scheduler(self._service, self._desk, now=self.now)
+        self._scheduler = Scheduler(self._service, self._desk, now=self.now,
+                                    sweep_every=SWEEP_EVERY if self.sweeps else None)
         self._service.on_due = self._scheduler.wake
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -155,10 +159,12 @@ class ShardedBoardroom(Boardroom, commands.AutoShardedBot):
 
 
 def create_bot(database: str | TableStore | None = None, *, images: bool = True,
-               now: Callable[[], float] = discord_clock, shards: Shards | None = None
-               ) -> Boardroom:
+               now: Callable[[], float] = discord_clock, shards: Shards | None = None,
+               sweep: bool | None = None) -> Boardroom:
     """The bot over a database path or URL (opened and closed by the bot) or an open store;
-    ``now`` is its clock (Discord's, unless a test gives another)."""
+    ``now`` is its clock (Discord's, unless a test gives another). ``sweep``: whether its
+    scheduler sweeps the outbox for replies other processes never posted (default: when
+    it runs some of the shards, as one of several processes)."""
     if shards is not None:
-        return ShardedBoardroom(database, images=images, now=now, shards=shards)
-    return Boardroom(database, images=images, now=now)
+        return ShardedBoardroom(database, images=images, now=now, shards=shards, sweep=sweep)
+    return Boardroom(database, images=images, now=now, sweep=sweep)

@@ -281,6 +281,15 @@ class Desk:
             except Exception:
                 log.exception("Could not deliver a queued reply to channel %s", channel_id)
 
+    async def sweep(self, older_than: float) -> None:
+        """Post what other processes wrote but never posted, ``older_than`` seconds on
+        (``TableService.sweep``)."""
+        for channel_id, reply in await self.service.sweep(older_than):
+            try:
+                await self.deliver(channel_id, reply)
+            except Exception:
+                log.exception("Could not deliver a swept reply to channel %s", channel_id)
+
     # -------------------------------------------------------------- acting
 
     async def play(self, user_id: int, channel_id: int, text: str,

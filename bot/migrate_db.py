@@ -27,7 +27,8 @@ from bot.store import Store, StoreError
 from bot.stores import TableStore, is_postgres, open_store
 
 # Every table and its columns (the schema after the migrations both engines share), in
-# the order that keeps references whole: a game before its seats, moves, waits and undo.
+# the order that keeps references whole: a game before its seats, moves, waits, undo and
+# posted versions.
 TABLES: dict[str, tuple[str, ...]] = {
     "games": ("id", "channel_id", "guild_id", "game", "options", "status", "opener_id",
               "seed", "state", "version", "announced", "last_seat", "last_text", "created",
@@ -41,6 +42,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "ratings": ("guild_id", "game", "user_id", "name", "mu", "sigma", "games", "wins",
                 "updated"),
     "undos": ("game_id", "version", "seat", "asked", "due", "agreed"),
+    "posted": ("game_id", "version"),
 }
 # Columns PostgreSQL holds as DOUBLE PRECISION: a SQLite file may hold a whole number
 # there (a time of 0, a test's clock), which asyncpg takes only as a float.

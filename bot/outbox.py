@@ -4,7 +4,7 @@ what was committed but never announced is rebuilt from the move log."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -30,11 +30,21 @@ class Outbox(Replies, Computers):
                        ) -> rules.Event: ...
 
     async def delivered(self, reply: Reply) -> None:
-        """``reply`` was announced: its game's versions up to ``reply.version`` leave the
-        outbox. (By game, not channel: an old game's reply posted late cannot mark the
-        channel's new game.)"""
-        if reply.game:
-            self.store.mark_delivered(reply.game, reply.version)
+        """``reply`` was posted: the versions it told of leave the outbox. Those are the
+        versions of its game that this process wrote up to ``reply.version`` (by game, not
+        channel: an old game's reply posted late cannot mark the channel's new game), or a
+        catch-up's ``covers``. Versions another process wrote stay in the outbox until that
+        process posts them, or until a sweep finds them lost (``sweep``)."""
+        if not reply.game:
+            return
+        owed = self._owed.get(reply.game, set())
+        versions = (set(reply.covers) if reply.covers is not None
+                    else {v for v in owed if v <= reply.version})
+        for version in sorted(versions):
+            self.store.mark_delivered(reply.game, version)
+        owed -= versions
+        if not owed:
+            self._owed.pop(reply.game, None)
 
     async def undelivered(self) -> list[tuple[int, Reply]]:
         """Replies committed but never announced (the process stopped first), to post now.
@@ -66,12 +76,36 @@ class Outbox(Replies, Computers):
         for row in await self.store.unannounced():
             async with self._lock(row.channel_id):
                 try:
-                    out.append((row.channel_id, await self._catch_up(row)))
+                    reply = await self._catch_up(row)
                 except TableSetAside:
                     set_aside(row)
+                    continue
                 except TableError:
                     log.warning("Game %s can no longer be shown", row.id)
+                    continue
+            if reply is not None:
+                out.append((row.channel_id, reply))
         return [*told.values(), *out]
+
+    async def sweep(self, older_than: float) -> list[tuple[int, Reply]]:
+        """Replies that other processes committed but have not posted ``older_than``
+        seconds after the move: lost when a process stopped between writing a move and
+        posting it (a later move of the same table, posted by another process, does not
+        cover it). A reply this process is still posting is left alone; one another
+        process is still posting after ``older_than`` seconds is posted twice."""
+        cutoff = self.now() - older_than
+        out = []
+        for row in await self.store.unannounced():
+            async with self._lock(row.channel_id):
+                try:
+                    reply = await self._catch_up(
+                        row, header="(Posted late: a bot process stopped before posting it.)",
+                        skip=self._owed.get(row.id, set()), cutoff=cutoff)
+                except TableError:
+                    continue  # set aside, or no longer shown: the start-up pass says so
+            if reply is not None:
+                out.append((row.channel_id, reply))
+        return out
 
     async def undelivered_in(self, channel_id: int) -> list[Reply]:
         """The channel's replies committed but not announced, in move order: for a retry
@@ -82,25 +116,41 @@ class Outbox(Replies, Computers):
                 continue
             async with self._lock(channel_id):
                 try:
-                    out.append(await self._catch_up(
-                        row, header="(Posted late: the channel could not be reached.)"))
+                    reply = await self._catch_up(
+                        row, header="(Posted late: the channel could not be reached.)")
                 except TableError:
                     log.warning("Game %s can no longer be shown", row.id)
+                    continue
+            if reply is not None:
+                out.append(reply)
         return out
 
-    async def _catch_up(self, row: GameRow, header: str = "(Posted after a restart.)"
-                        ) -> Reply:
-        """The reply for versions ``announced + 1 .. version`` of a stored game."""
+    async def _catch_up(self, row: GameRow, header: str = "(Posted after a restart.)", *,
+                        skip: Collection[int] = (), cutoff: float | None = None
+                        ) -> Reply | None:
+        """The reply for the versions of a stored game beyond ``announced`` not yet posted
+        (``Store.posted``), leaving out ``skip`` and, given a ``cutoff``, any written after
+        that moment; None when no version is left to tell. The reply ``covers`` exactly
+        those versions, and shows the board as it stands now."""
         table = await self._load(row)
-        game = table.game
+        game = table.game  # (another process may have moved on since ``row`` was read)
+        moves = [m for m in await self.store.moves(row.id) if m.version <= row.version]
+        done = [m for m in moves if m.version <= row.announced]
+        passed = await self.store.posted(row.id) | set(skip)
+        written = {m.version: m.time for m in moves if m.version > row.announced}
+        if row.announced < 1:  # the start (version 1) is not a logged move
+            written[1] = row.started if row.started is not None else 0.0
+        wanted = {v for v, at in written.items()
+                  if v not in passed and (cutoff is None or at <= cutoff)}
+        if not wanted:
+            return None
+        covers = tuple(sorted(wanted))
         try:
             assert row.seed is not None
-            moves = await self.store.moves(row.id)
-            done = [m for m in moves if m.version <= row.announced]
             state, _ = replay(game, len(table.seats), row.seed, row.options, done)
             before = self._private_parts(replace(table, state=state))
             opening = ""
-            if row.announced < 1:  # not even the start was announced
+            if 1 in wanted:  # not even the start was announced
                 before = {seat: {} for seat in before}
                 opening = (f"{game.name} begins: "
                            f"{listing([table.label(s.seat) for s in table.seats])}.")
@@ -114,14 +164,19 @@ class Outbox(Replies, Computers):
                                       moves[:index + 1])
                     first = undo.taken_back(move.text) or 0
                     count = sum(1 for m in undo.in_force(moves[:index]) if m.version >= first)
-                    said.append((move.seat, self._took_back(table, move.seat, first, count)))
+                    if move.version in wanted:
+                        said.append((move.seat,
+                                     self._took_back(table, move.seat, first, count)))
                     continue
                 state, events = game.play(state, move.seat, move.text)
-                said.extend((move.seat, e) for e in events)
+                if move.version in wanted:
+                    said.extend((move.seat, e) for e in events)
             if encode(game, state) != encode(game, table.state):
                 raise ValueError("the replayed state differs from the stored one")
         except Exception:
             log.exception("Could not replay game %s; posting its board instead", row.id)
-            return await self._reply(table, [], {}, None,
-                                     header="(Posted after a restart; here is the board.)")
-        return await self._reply(table, said, before, None, opening=opening, header=header)
+            reply = await self._reply(table, [], {}, None,
+                                      header="(Posted after a restart; here is the board.)")
+            return replace(reply, covers=covers)
+        reply = await self._reply(table, said, before, None, opening=opening, header=header)
+        return replace(reply, covers=covers)

@@ -209,6 +209,14 @@ MIGRATIONS: list[str] = [
         agreed  TEXT    NOT NULL DEFAULT '[]'
     );
     """,
+    # 5: several processes: the versions posted beyond ``games.announced``.
+    """
+    CREATE TABLE posted (
+        game_id BIGINT  NOT NULL REFERENCES games (id),
+        version INTEGER NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    """,
 ]
 
 # The sentences players read are SQLite's, word for word, by kind.
@@ -244,6 +252,20 @@ _MOVES_SQL = (
     "AS m(id, state, seat, text, time, status, finished, version) "
     "WHERE games.id = m.id AND games.version = m.version AND games.status = 'playing' "
     "RETURNING games.id")
+
+
+# Delivered marks, as ``bot.store``'s: note a version posted beyond ``announced``, move
+# ``announced`` to the end of the run of posted versions after it, drop the notes passed.
+_POSTED_SQL = ("INSERT INTO posted (game_id, version) SELECT $1, $2 FROM games "
+               "WHERE id = $1 AND announced < $2 AND version >= $2 ON CONFLICT DO NOTHING")
+_ANNOUNCED_SQL = (
+    "UPDATE games SET announced = (SELECT MIN(p.version) FROM posted p "
+    "WHERE p.game_id = games.id AND p.version > games.announced AND NOT EXISTS ("
+    "SELECT 1 FROM posted q WHERE q.game_id = p.game_id AND q.version = p.version + 1)) "
+    "WHERE id = ANY($1::bigint[]) AND EXISTS (SELECT 1 FROM posted "
+    "WHERE posted.game_id = games.id AND posted.version = games.announced + 1)")
+_POSTED_DROP_SQL = ("DELETE FROM posted USING games WHERE posted.game_id = games.id "
+                    "AND games.id = ANY($1::bigint[]) AND posted.version <= games.announced")
 
 
 def _moves_sql(count: int) -> str:
@@ -506,6 +528,13 @@ class PgStore:
             "AND status IN ('playing', 'over') ORDER BY id")
         return [sqlite_store._game(r) for r in rows]
 
+    async def posted(self, game_id: int) -> set[int]:
+        """The game's versions beyond ``announced`` that were posted already."""
+        rows = await self._rows(
+            "SELECT p.version FROM posted p JOIN games g ON g.id = p.game_id "
+            "WHERE p.game_id = $1 AND p.version > g.announced", game_id)
+        return {r[0] for r in rows}
+
     async def set_aside(self, game_id: int, why: str, *, now: float | None = None) -> None:
         """Put aside a table whose row cannot be read: it keeps its rows and log, says
         ``why`` in ``damaged``, frees its channel (an active table becomes 'ended') and
@@ -660,9 +689,9 @@ class PgStore:
         self._flush_soon()
 
     def mark_delivered(self, game_id: int, version: int) -> None:
-        """The game's reply at ``version`` was posted: it is announced up to there (never
-        back, and never beyond the version it holds), written in batches like the waits
-        (a crash in between only means a reply is posted twice after the restart)."""
+        """The game's ``version`` was posted (that version alone; ``Store.mark_delivered``),
+        written in batches like the waits (a crash in between only means a reply is posted
+        twice after the restart)."""
         self._delivered.add((game_id, version))
         self._flush_soon()
 
@@ -686,15 +715,19 @@ class PgStore:
             return
         marks, self._delivered = sorted(self._delivered), set()
         waits, self._waits = self._waits, {}
-        rows = [(v, game_id) for game_id, v in marks]
+        rows = [(game_id, v) for game_id, v in marks]
+        touched = sorted({game_id for game_id, _ in marks})
         games = sorted(waits)
         awaited = [(w.game_id, w.seat, w.since, w.reminded, w.due)
                    for game_id in games for w in waits[game_id]]
 
         async def write(db: Connection) -> None:
-            if rows:
-                await db.executemany("UPDATE games SET announced = $1 WHERE id = $2 "
-                                     "AND version >= $1 AND announced < $1", rows)
+            if rows:  # two processes marking one game take turns (rows locked by id)
+                await db.execute("SELECT id FROM games WHERE id = ANY($1::bigint[]) "
+                                 "ORDER BY id FOR UPDATE", touched)
+                await db.executemany(_POSTED_SQL, rows)
+                for sql in (_ANNOUNCED_SQL, _POSTED_DROP_SQL):
+                    await db.execute(sql, touched)
             if games:
                 await db.execute("DELETE FROM waits WHERE game_id = ANY($1::bigint[])",
                                  games)

@@ -34,7 +34,9 @@ class Reply:
     (for a secret pick, what they picked: ``public`` only says that a choice was made).
     ``mention`` lists the humans awaited next; ``version`` is the state version after the
     action (0 before the start) and ``game`` the stored game it is about (0 before a table
-    exists): ``delivered(reply)`` marks exactly that game's version posted. For ``hand``,
+    exists). ``delivered(reply)`` marks posted the versions of that game this process
+    wrote up to ``version`` (not those another process wrote: that one posts them), or,
+    for the outbox's catch-up replies, exactly the versions in ``covers``. For ``hand``,
     ``private`` holds the caller's own view, meant for an ephemeral answer rather than a DM.
     """
 
@@ -47,6 +49,7 @@ class Reply:
     game: int = 0
     over: bool = False
     recap: Picture | None = None  # the end of a game: its points over time (bot/recap.py)
+    covers: tuple[int, ...] | None = None  # a catch-up's versions (``bot.outbox``)
     # The DMs' pictures, in the order of ``private``, drawn after the channel's picture so
     # that when the channel hears of a move never depends on what the DMs show (their
     # drawing time does). None: ``private`` already holds its pictures.

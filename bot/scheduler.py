@@ -52,6 +52,12 @@ BATCH = 100  # waits tended per read of the database
 RETRY = 10 * MINUTE  # a wait whose tending failed is tried again this much later
 MAX_SLEEP = DAY  # the loop reads the database at least this often anyway
 BACKOFF = 60.0  # after the database refused the loop's read
+# In a bot run as several processes the loop also sweeps the outbox this often, for replies
+# another process wrote and never posted (it stopped in between); a reply counts as lost
+# SWEEP_GRACE seconds after its move. (One process alone has nothing to sweep: its failed
+# posts are retried by the desk, and a restart posts what a crash left.)
+SWEEP_EVERY = 30.0
+SWEEP_GRACE = 30.0
 
 
 # --------------------------------------------------------------------------- quiet and away
@@ -208,18 +214,22 @@ class Scheduler:
     ``wake(moment)`` is called by the service when a wait gets a due moment; if the loop
     sleeps until later, its sleeping task is cancelled and a new one started (an
     ``asyncio.Event`` would do under a real loop, but a simulated clock cannot advance past
-    a bare event wait). ``close`` cancels it, so a stopped bot sends nothing.
+    a bare event wait). ``close`` cancels it, so a stopped bot sends nothing. Given
+    ``sweep_every``, it also has the desk post that often what the outbox holds that
+    another process lost (``Desk.sweep``).
     """
 
     def __init__(self, service: TableService, desk: Desk, *,
-                 now: Callable[[], float]) -> None:
+                 now: Callable[[], float], sweep_every: float | None = None) -> None:
         self.service = service
+        self.sweep_every = sweep_every
         self.desk = desk
         self.now = now
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._until = math.inf  # when the sleeping loop wakes
         self._dirty = False  # a wake came while the loop was busy: read again
+        self._swept = -math.inf  # when the loop last swept the outbox
 
     def start(self) -> None:
         if self._task is None or self._task.done():
@@ -251,11 +261,16 @@ class Scheduler:
             try:
                 self._dirty = False
                 await self.tick()
+                every = self.sweep_every
+                if every is not None and self.now() >= self._swept + every:
+                    self._swept = self.now()
+                    await self.desk.sweep(SWEEP_GRACE)
                 moment = await self.service.next_due()
                 if self._dirty:
                     continue
                 self._until = math.inf if moment is None else moment
-                delay = min(MAX_SLEEP, max(0.0, self._until - self.now()))
+                delay = min(MAX_SLEEP, every or MAX_SLEEP,
+                            max(0.0, self._until - self.now()))
             except Exception:
                 log.exception("The scheduler could not read what is due; trying again in "
                               "%d s", BACKOFF)

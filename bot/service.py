@@ -248,6 +248,7 @@ class TableService(Outbox):
             before: dict[int, dict[str, Any]] = {
                 s.seat: {} for s in table.seats if s.kind == "human"}
             table.status, table.seed, table.state, table.version = "playing", seed, state, 1
+            self._owe(table)
             table.salt, table.commitment = salt, committed
             table.colours, table.named = _colours(game.view(state, None), players), None
             said: list[tuple[int | None, rules.Event]] = []
@@ -891,6 +892,7 @@ class TableService(Outbox):
             raise TableError("Someone else moved at the same moment and the game moved on. "
                              "Look at the latest board and try again.")
         table.state, table.version = plan.before, table.version + 1
+        self._owe(table)
         await self.store.drop_undo(table.id)
         said: list[tuple[int | None, rules.Event]] = [
             (seat, self._took_back(table, seat, plan.first, len(plan.moves)))]

@@ -189,6 +189,16 @@ MIGRATIONS: list[str] = [
         agreed  TEXT    NOT NULL DEFAULT '[]'
     );
     """,
+    # 5: several processes: the versions posted beyond ``games.announced`` (every version
+    # up to which was posted). A process killed after committing a move but before posting
+    # it leaves a gap that a later move's post by another process must not cover.
+    """
+    CREATE TABLE posted (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        version INTEGER NOT NULL,
+        PRIMARY KEY (game_id, version)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 
@@ -397,6 +407,22 @@ _MOVE_SQL = ("UPDATE games SET state = ?, version = version + 1, last_seat = ?, 
 
 # UPDATE ... FROM and RETURNING (to write several moves by one statement) need SQLite 3.35.
 _BATCH_LIMIT = MOVE_BATCH if sqlite3.sqlite_version_info >= (3, 35, 0) else 1
+
+
+# Delivered marks (``Store.flush``): a version posted beyond ``announced`` (and no further
+# than the game's version) is noted in ``posted``; ``announced`` then moves up to the end
+# of the run of posted versions that follows it, if there is one; and the notes it passed
+# are dropped. ``posted`` holds only the versions beyond a gap, usually none.
+_POSTED_SQL = ("INSERT OR IGNORE INTO posted (game_id, version) SELECT ?, ? FROM games "
+               "WHERE id = ? AND announced < ? AND version >= ?")
+_ANNOUNCED_SQL = (
+    "UPDATE games SET announced = (SELECT MIN(p.version) FROM posted p "
+    "WHERE p.game_id = games.id AND p.version > games.announced AND NOT EXISTS ("
+    "SELECT 1 FROM posted q WHERE q.game_id = p.game_id AND q.version = p.version + 1)) "
+    "WHERE id = ? AND EXISTS (SELECT 1 FROM posted WHERE posted.game_id = games.id "
+    "AND posted.version = games.announced + 1)")
+_POSTED_DROP_SQL = ("DELETE FROM posted WHERE game_id = ?1 AND version <= "
+                    "(SELECT announced FROM games WHERE id = ?1)")
 
 
 @lru_cache(maxsize=MOVE_BATCH)
@@ -642,6 +668,14 @@ class Store:
             "AND status IN ('playing', 'over') ORDER BY id")
         return [_game(r) for r in rows]
 
+    async def posted(self, game_id: int) -> set[int]:
+        """The game's versions beyond ``announced`` that were posted already (a version
+        before them was not, or not yet)."""
+        rows = await self._rows(
+            "SELECT p.version FROM posted p JOIN games g ON g.id = p.game_id "
+            "WHERE p.game_id = ? AND p.version > g.announced", (game_id,))
+        return {r[0] for r in rows}
+
     async def set_aside(self, game_id: int, why: str, *, now: float | None = None) -> None:
         """Put aside a table whose row cannot be read: it keeps its rows and log, says
         ``why`` in ``damaged``, frees its channel (an active table becomes 'ended') and
@@ -800,8 +834,10 @@ class Store:
         self._flush_soon()
 
     def mark_delivered(self, game_id: int, version: int) -> None:
-        """The game's reply at ``version`` was posted: it is announced up to there (never
-        back, and never beyond the version it holds).
+        """The game's ``version`` was posted (that version alone: one before it may still
+        be on its way, or lost with a process that stopped). ``announced`` moves up over
+        every version posted without a gap; the ones beyond a gap wait in ``posted``. A
+        version the game does not hold yet is not marked.
 
         Marks are written in batches, at most ``FLUSH_DELAY`` seconds later (one commit for
         many), before any read, and when the store closes. A crash in between only means a
@@ -830,15 +866,17 @@ class Store:
             return
         marks, self._delivered = sorted(self._delivered), set()
         waits, self._waits = self._waits, {}
-        rows = [(v, game_id, v, v) for game_id, v in marks]
+        rows = [(game_id, v, game_id, v, v) for game_id, v in marks]
+        touched = [(game_id,) for game_id in sorted({game_id for game_id, _ in marks})]
         games = [(game_id,) for game_id in waits]
         awaited = [(w.game_id, w.seat, w.since, w.reminded, w.due)
                    for each in waits.values() for w in each]
 
         async def write(db: aiosqlite.Connection) -> None:
-            async with db.executemany("UPDATE games SET announced = ? WHERE id = ? "
-                                      "AND version >= ? AND announced < ?", rows):
-                pass  # the cursor is closed on the worker thread
+            for sql, parameters in ((_POSTED_SQL, rows), (_ANNOUNCED_SQL, touched),
+                                    (_POSTED_DROP_SQL, touched)):
+                async with db.executemany(sql, parameters):
+                    pass  # the cursor is closed on the worker thread
             async with db.executemany("DELETE FROM waits WHERE game_id = ?", games):
                 pass
             async with db.executemany(

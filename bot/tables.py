@@ -236,6 +236,13 @@ class Tables:
         self._tables: dict[int, _Table] = {}
         self._set_aside: set[int] = set()  # games set aside by this process (logged once)
         self._locks: dict[int, asyncio.Lock] = {}
+        # game -> versions this process wrote and has not posted yet: its replies mark them
+        # posted (``Outbox.delivered``), and its sweep leaves them alone while in flight
+        self._owed: dict[int, set[int]] = {}
+
+    def _owe(self, table: _Table) -> None:
+        """The table's version was just written here: this process is to post it."""
+        self._owed.setdefault(table.id, set()).add(table.version)
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -367,6 +374,7 @@ class Tables:
             raise TableError("Someone else moved at the same moment and the game moved on. "
                              "Look at the latest board and try again.")
         table.state, table.version = state, table.version + 1
+        self._owe(table)
         if over:
             table.status = "over"
             self._forget(table)

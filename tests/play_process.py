@@ -4,9 +4,10 @@ plays the awaited player's move at each of the channels in turn, with the versio
 "channel version" lines.
 
 Both processes draw the same move for the same table and version, so they race for real.
-With SWEEP (1) it then posts what it finds undelivered (what a killed process committed
-but never posted), as the bot's outbox does at start-up; only where no other process is
-still posting, since a sweep cannot tell a reply in flight from a lost one.
+With SWEEP (1) it then sweeps the outbox as the bot's scheduler does (``Outbox.sweep``),
+posting what a killed process committed but never posted, with one line per version a
+late reply covers ("channel version late"); at once, since the other process is gone by
+then (the bot waits ``SWEEP_GRACE`` seconds, as a reply may still be on its way).
 Run as ``python -m tests.play_process URL OUT SEED SWEEP CHANNEL...``.
 """
 
@@ -46,8 +47,9 @@ async def main(url: str, out: str, seed: int, sweep: bool, channels: list[int]) 
                     await service.delivered(reply)  # marked, as the bot does
                 if not active:
                     break
-            for channel, reply in await service.undelivered() if sweep else []:
-                print(channel, reply.version, "late", file=log, flush=True)
+            for channel, reply in await service.sweep(0.0) if sweep else []:
+                for version in reply.covers or ():
+                    print(channel, version, "late", file=log, flush=True)
                 await service.delivered(reply)
             await store.flush()
     finally:

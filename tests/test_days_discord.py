@@ -16,7 +16,10 @@ from typing import Any
 
 import discord
 
-from bot.scheduler import DAY, HOUR
+from bot.app import discord_clock
+from bot.scheduler import DAY, HOUR, SWEEP_EVERY, SWEEP_GRACE
+from bot.service import TableService
+from bot.store import Store
 from tests.test_discord import (
     World,
     assert_nothing_secret_public,
@@ -273,6 +276,35 @@ async def test_a_failed_channel_post_is_retried_in_move_order(tmp_path: Path) ->
         assert move.split()[1] in late[0].content
         await w.restart()  # delivered once: nothing more to post
         assert len(w.public()) == seen + len(late)
+
+
+async def test_a_move_another_process_wrote_but_never_posted_is_swept(tmp_path: Path
+                                                                      ) -> None:
+    """Another bot process on the same database wrote a move and stopped before posting
+    it; this bot (one of several processes: it sweeps) posts the next move at once, and
+    the lost one on its next sweep of the outbox once ``SWEEP_GRACE`` has passed, once."""
+    async with world(tmp_path) as w:
+        await seat_two(w)
+        await w.restart(sweep=True)
+        rng = random.Random(8)
+        other = await Store.open(w.path)
+        w.stores.append(other)
+        gone = TableService(other, images=False, now=discord_clock)  # the process that stopped
+        mover = await first_awaited(w)
+        move = choose(w, mover, await w.moves(mover), rng)
+        await gone.play(w.channel.id, mover.id, move)  # written, never posted
+        seen = len(w.public())
+        nxt = await first_awaited(w)
+        said(await nxt.slash(w.channel, "play",
+                             action=choose(w, nxt, await w.moves(nxt), rng)))
+        assert len(w.public()) == seen + 1  # the next move, at once
+        await w.env.advance_time(SWEEP_GRACE + SWEEP_EVERY + 1)
+        late = w.public()[seen + 1:]
+        assert len(late) == 1 and late[0].content.startswith("(Posted late: a bot process")
+        assert move.split()[1] in late[0].content
+        await w.env.advance_time(SWEEP_GRACE + SWEEP_EVERY + 1)
+        await w.restart(sweep=True)  # posted once: nothing more, now or after a restart
+        assert len(w.public()) == seen + 2
 
 
 async def test_dm_buttons_made_stale_by_another_seat_are_taken_off(tmp_path: Path) -> None:

@@ -80,11 +80,12 @@ class World:
     def dms(self, member: Any) -> list[discord.Message]:
         return member.user.dm_channel.history()
 
-    async def restart(self) -> None:
-        """Stop the bot and start a new one on the same database file."""
+    async def restart(self, **options: Any) -> None:
+        """Stop the bot and start a new one on the same database file (``options`` for
+        ``create_bot``)."""
         store = await Store.open(self.path)
         self.stores.append(store)
-        await self.env.restart_bot(create_bot(store))
+        await self.env.restart_bot(create_bot(store, **options))
 
     async def moves(self, member: Any) -> list[str]:
         return await self.bot.service.legal_moves(self.channel.id, member.id)

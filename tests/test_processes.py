@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 import rules
+from bot.scheduler import SWEEP_GRACE
 from bot.service import Reply, TableError, TableService, encode, replay
 from bot.store import Store
+from tests.conftest import Clock
 
 GAME = "cube-conquest"
 CH = 700
@@ -131,3 +133,43 @@ async def test_a_seat_handed_on_in_one_process_is_seen_by_the_other(
     assert now.version == held.version and "(greedy)" in (now.public or "")
     with pytest.raises(TableError, match="no seat"):
         await second.resign(CH, idle)
+
+
+async def test_a_reply_lost_with_its_process_is_swept_alone_after_the_grace(
+        tmp_path: Path, clock: Clock) -> None:
+    """The first process wrote Ann's move and stopped before posting it; the second then
+    wrote and posted Bob's. Ann's move stays in the outbox (Bob's post does not cover it),
+    and the second process's sweep posts it, and only it, once ``SWEEP_GRACE`` has passed.
+    A reply the sweeping process is still posting itself is never swept."""
+    path = str(tmp_path / "tables.db")
+    one, two = await Store.open(path), await Store.open(path)
+    try:
+        first = TableService(one, images=False, now=clock)
+        second = TableService(two, images=False, now=clock)
+        await first.open(CH, 1, ANN, "Ann", GAME)
+        await first.join(CH, BOB, "Bob")
+        await first.delivered(await first.start(CH, ANN, seed=5))
+        moved = []
+        for service in (first, second):  # a move through the first, the next the second
+            user = (await service.waiting(CH))[0][0]
+            moved.append((await service.legal_moves(CH, user))[0])
+            reply = await service.play(CH, user, moved[-1])
+        await second.delivered(reply)  # the first process is gone: its reply never posts
+        assert await second.sweep(SWEEP_GRACE) == []  # it may still be on its way
+        clock.t += SWEEP_GRACE + 1
+        swept = await second.sweep(SWEEP_GRACE)
+        assert [(channel, r.covers) for channel, r in swept] == [(CH, (2,))]
+        late = swept[0][1].public
+        assert late.startswith("(Posted late") and f"cube on {moved[0].split()[-1]}" in late
+        assert f"cube on {moved[1].split()[-1]}" not in late  # posted by its own process
+        await second.delivered(swept[0][1])
+        assert await two.unannounced() == []
+        # The second process's own reply, still being posted, is not the sweep's to post.
+        user = (await second.waiting(CH))[0][0]
+        await second.play(CH, user, (await second.legal_moves(CH, user))[0])
+        clock.t += SWEEP_GRACE + 1
+        assert await second.sweep(SWEEP_GRACE) == []
+        assert [g.version for g in await two.unannounced()] == [4]
+    finally:
+        await one.close()
+        await two.close()

@@ -55,6 +55,8 @@ async def test_the_bot_runs_only_the_shards_it_is_given() -> None:
     assert sharded.shard_ids == [0, 2] and sharded.shard_count == 4
     whole = create_bot(":memory:")
     assert type(whole) is Boardroom and whole.shard_count is None
+    # One of several processes sweeps the outbox for replies another never posted.
+    assert sharded.sweeps and not whole.sweeps
     # (Neither has logged in or opened its database: nothing to close.)
 
 

@@ -228,14 +228,33 @@ async def test_the_outbox_tracks_announced_versions(store: AnyStore) -> None:
     assert [g.id for g in await store.unannounced()] == [row.id]
     store.mark_delivered(row.id, 1)
     assert await store.unannounced() == []
+    for version in range(1, 4):
+        await store.commit_move(row.id, version, 0, "place b1", "{}")
+    store.mark_delivered(row.id, 3)  # version 2 was not posted (yet): a gap
+    assert [(g.announced, g.version) for g in await store.unannounced()] == [(1, 4)]
+    assert await store.posted(row.id) == {3}
+    store.mark_delivered(row.id, 99)  # beyond the latest version: nothing to mark
+    store.mark_delivered(row.id, 3)  # twice: nothing more
+    assert [(g.announced, g.version) for g in await store.unannounced()] == [(1, 4)]
+    store.mark_delivered(row.id, 2)  # the gap closes: announced runs on over 3
+    assert [(g.announced, g.version) for g in await store.unannounced()] == [(3, 4)]
+    assert await store.posted(row.id) == set()
+    store.mark_delivered(row.id, 4)
+    assert await store.unannounced() == []
+
+
+async def test_a_later_version_posted_does_not_cover_an_earlier_one(store: AnyStore) -> None:
+    """A process stopped between writing version 2 and posting it; another posted version
+    3: version 2 stays in the outbox, alone."""
+    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.start_game(row.id, 1, "{}")
     await store.commit_move(row.id, 1, 0, "place b1", "{}")
     await store.commit_move(row.id, 2, 0, "place a1", "{}")
-    store.mark_delivered(row.id, 2)
-    assert [(g.announced, g.version) for g in await store.unannounced()] == [(2, 3)]
-    store.mark_delivered(row.id, 99)  # beyond the latest version: nothing to mark
-    assert [(g.announced, g.version) for g in await store.unannounced()] == [(2, 3)]
+    store.mark_delivered(row.id, 1)
     store.mark_delivered(row.id, 3)
-    assert await store.unannounced() == []
+    await store.flush()
+    reopened = [(g.id, g.announced, g.version) for g in await store.unannounced()]
+    assert reopened == [(row.id, 1, 3)] and await store.posted(row.id) == {3}
 
 
 async def test_a_delivered_mark_goes_to_its_own_game_not_the_channels_newest(
@@ -247,9 +266,11 @@ async def test_a_delivered_mark_goes_to_its_own_game_not_the_channels_newest(
     await store.start_game(new.id, 1, "{}")
     for version in range(1, 4):
         await store.commit_move(new.id, version, 0, "place b1", "{}")
-    store.mark_delivered(old.id, 2)  # the old game's last reply, posted late
+    for version in (1, 2):  # the old game's replies, posted late
+        store.mark_delivered(old.id, version)
     assert [(g.id, g.announced) for g in await store.unannounced()] == [(new.id, 0)]
-    store.mark_delivered(new.id, 4)
+    for version in range(1, 5):
+        store.mark_delivered(new.id, version)
     assert await store.unannounced() == []
 
 
