@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import statistics
+import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -146,11 +147,14 @@ def main() -> None:
                 continue
             start = time.perf_counter()
             todo = matches(game_id, players, args.games, budget, levels)
-            if args.workers > 1:
-                with ProcessPoolExecutor(max_workers=args.workers) as pool:
-                    results = list(pool.map(play, todo, chunksize=1))
-            else:
-                results = [play(m) for m in todo]
+            results = []
+            with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+                for played in pool.map(play, todo, chunksize=1):
+                    results.append(played)
+                    if len(results) % 10 == 0:  # a long run shows it is getting on
+                        print(f"  ({len(results)} of {len(todo)} games played, "
+                              f"{time.perf_counter() - start:.0f} s)", file=sys.stderr,
+                              flush=True)
             print(report(game.name, players, results, time.perf_counter() - start), flush=True)
 
 
