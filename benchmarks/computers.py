@@ -47,15 +47,25 @@ class Played:
     points: tuple[float, ...]
     cpu: dict[str, list[float]] = field(default_factory=dict)
     moves: int = 0
+    capped: bool = False  # stopped at MOVE_CAP: a draw
+
+
+# Two computer players can go round in circles for ever where the rules set no limit (in
+# Cube Conquest, moving cubes about with no attack); such a game stops here as a draw.
+MOVE_CAP = 2000
 
 
 def play(match: Match) -> Played:
-    """Play ``match`` to its end; every seat is a computer player of its level."""
+    """Play ``match`` to its end (or ``MOVE_CAP`` moves, a draw); every seat is a computer
+    player of its level."""
     game = rules.GAMES[match.game_id]
     state = game.new(players=len(match.seats), seed=match.seed)
     cpu: dict[str, list[float]] = defaultdict(list)
     moves = 0
     while (result := game.outcome(state)) is None:
+        if moves >= MOVE_CAP:
+            share = 1.0 / len(match.seats)
+            return Played(match, (share,) * len(match.seats), dict(cpu), moves, capped=True)
         seat = min(game.to_act(state))
         level = match.seats[seat]
         start = time.process_time()
@@ -119,6 +129,9 @@ def report(game_name: str, players: int, results: list[Played], seconds: float) 
                          f" ms, max {1000 * max(times):.0f} ms ({len(times)} moves)")
     length = statistics.mean(r.moves for r in results)
     lines.append(f"  {length:.0f} moves a game")
+    capped = sum(r.capped for r in results)
+    if capped:
+        lines.append(f"  {capped} games stopped at {MOVE_CAP} moves (counted as draws)")
     return "\n".join(lines)
 
 

@@ -18,6 +18,7 @@ import functools
 import operator
 import random
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -83,6 +84,7 @@ W = FILES_N + 1
 BOARD_BITS = sum(1 << (y * W + x) for y in range(RANKS_N) for x in range(FILES_N))
 BIT_SQUARE: dict[int, str] = {y * W + x: square_name(x, y)
                               for y in range(RANKS_N) for x in range(FILES_N)}
+SQUARE_BITS: dict[str, int] = {name: 1 << bit for bit, name in BIT_SQUARE.items()}
 _FREE = str.maketrans({c: "0" for c in "#-0123"} | {".": "1"})
 
 
@@ -294,21 +296,21 @@ def _reference_bits(state: BlockState, colour: int) -> int:
         mark = str(colour)
         return sum(1 << _bit(x, y) for y, row in enumerate(state.board)
                    for x, c in enumerate(row) if c == mark)
-    return sum(1 << _bit(*square_xy(s)) for s in state.previous[colour])
+    return sum(SQUARE_BITS[s] for s in state.previous[colour])
 
 
-def _room(state: BlockState, colour: int) -> int:
+def _room(state: BlockState, colour: int, free: int) -> int:
     """How many of its unplaced squares a colour could still hope to place: no more than
-    the free squares it can reach from its previous block, since every block must touch the
-    one before (0 once it has passed). A cheap measure of the room to go on, which the
-    points as they stand do not see; skipping spaces with tokens is left out."""
+    the free squares (``free``: ``_free_bits``) it can reach from its previous block, since
+    every block must touch the one before (0 once it has passed). A cheap measure of the
+    room to go on, which the points as they stand do not see; skipping spaces with tokens
+    is left out."""
     if state.passed[colour]:
         return 0
     unplaced = sum(SIZE_OF[b] for b in state.blocks[colour])
     reference = _reference_bits(state, colour)
     if not reference:
         return unplaced
-    free = _free_bits(state.board)
     region = _grow(reference) & free
     while region.bit_count() < unplaced:
         bigger = _grow(region) & free
@@ -336,7 +338,10 @@ def _bits_of(bits: int) -> list[int]:
     return out
 
 
-_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}
+# The placements of the last positions asked about, least recently used first: a search
+# asks again and again about the position it starts from, between many others.
+_CACHE: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+_CACHE_SIZE = 32
 
 
 def _placements(state: BlockState, colour: int) -> dict[str, Any]:
@@ -347,6 +352,7 @@ def _placements(state: BlockState, colour: int) -> dict[str, Any]:
            tuple(state.previous[colour]), colour if state.connect == "any" else -1, skip)
     found = _CACHE.get(key)
     if found is not None:
+        _CACHE.move_to_end(key)
         return found
     free = _free_bits(state.board)
     reference = _reference_bits(state, colour)
@@ -376,9 +382,9 @@ def _placements(state: BlockState, colour: int) -> dict[str, Any]:
                 touched |= new
                 for i in _bits_of(new):
                     out[o.prefix + BIT_SQUARE[i]] = ("place", block, o.name, i, j - 1)
-    if len(_CACHE) > 16:
-        _CACHE.clear()
     _CACHE[key] = out
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
     return out
 
 
@@ -465,9 +471,13 @@ def _final_holders(state: BlockState) -> list[int]:
 def _own_scores(state: BlockState) -> list[int]:
     """Each seat's points if the game ended now: sets, penalty tokens, unplaced squares."""
     holders = _final_holders(state)
+    sets = [[0] * len(KINDS) for _ in range(state.players)]  # ``_sets`` of every seat
+    for point, colour in enumerate(holders):
+        if colour >= 0:
+            sets[state.owners[colour]][POINT_KIND[point]] += 1
     scores = []
     for seat in range(state.players):
-        points = sum(_set_points(n) for n in _sets(state, seat, holders))
+        points = sum(_set_points(n) for n in sets[seat])
         unplaced = sum(SIZE_OF[b] for c, owner in enumerate(state.owners) if owner == seat
                        for b in state.blocks[c])
         scores.append(points + _penalty(state, seat) - unplaced)
@@ -768,8 +778,10 @@ class BlockBuster(Game[BlockState]):
         def held(team: list[int]) -> int:
             return sum(1 for c in state.secured if c >= 0 and state.owners[c] in team)
 
+        free = _free_bits(state.board)
+
         def room(team: list[int]) -> float:
-            return sum(_room(state, c) for c, owner in enumerate(state.owners)
+            return sum(_room(state, c, free) for c, owner in enumerate(state.owners)
                        if owner in team)
 
         lead = scores[seat] - max((scores[t[0]] for t in others), default=0)
