@@ -132,8 +132,7 @@ class Outbox(Replies, Computers):
         (``Store.posted``), leaving out ``skip`` and, given a ``cutoff``, any written after
         that moment; None when no version is left to tell. The reply ``covers`` exactly
         those versions, and shows the board as it stands now."""
-        table = await self._load(row)
-        game = table.game  # (another process may have moved on since ``row`` was read)
+        # (another process may have moved on since ``row`` was read)
         moves = [m for m in await self.store.moves(row.id) if m.version <= row.version]
         done = [m for m in moves if m.version <= row.announced]
         passed = await self.store.posted(row.id) | set(skip)
@@ -142,9 +141,11 @@ class Outbox(Replies, Computers):
             written[1] = row.started if row.started is not None else 0.0
         wanted = {v for v, at in written.items()
                   if v not in passed and (cutoff is None or at <= cutoff)}
-        if not wanted:
+        if not wanted:  # e.g. a sweep finding only replies still on their way
             return None
         covers = tuple(sorted(wanted))
+        table = await self._load(row)
+        game = table.game
         try:
             assert row.seed is not None
             state, _ = replay(game, len(table.seats), row.seed, row.options, done)
