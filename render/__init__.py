@@ -2,7 +2,8 @@
 
 A renderer is a pure function of a *view* (never a state), so it cannot draw what the
 viewer may not know. Each game has one module, ``render/<game>.py``, with
-``draw(view, *, width) -> Image`` and ``summary(view) -> str``, and the two parts ``draw``
+``draw(view, *, width) -> Image``, ``summary(view) -> str`` and ``describe(view) -> str``
+(the picture as text a screen reader reads), and the two parts ``draw``
 stacks: ``table`` (the board and the seats: what everyone sees, the same for every viewer)
 and ``hand`` (what the viewing seat alone knows; None for a spectator or when it holds
 nothing).
@@ -10,6 +11,7 @@ nothing).
     render.png("cube-conquest", game.view(state, None))     # the table, for the channel
     render.pngs("cube-conquest", game.view(state, 0))       # seat 0's picture(s), for a DM
     render.summary("cube-conquest", game.view(state, None)) # the same as one line of text
+    render.describe("cube-conquest", game.view(state, 0))   # all it shows, as plain text
 """
 
 from __future__ import annotations
@@ -91,4 +93,11 @@ def _check(width: int) -> None:
 def summary(game_id: str, view: dict[str, Any]) -> str:
     """One line saying what the picture shows: whose turn, the points, the last move."""
     text: str = renderer(game_id).summary(view)
+    return text
+
+
+def describe(game_id: str, view: dict[str, Any]) -> str:
+    """The picture as text a screen reader reads (``/board``'s text): what the picture shows,
+    line by line, as the viewer may see it, with every colour said as a word."""
+    text: str = renderer(game_id).describe(view)
     return text

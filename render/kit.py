@@ -4,10 +4,11 @@ Pictures are made for Discord's message column and for phones. A picture is a st
 blocks, each as wide as the picture: a game draws its board and its own panels, and takes
 the rest from here (the header of whose turn it is, the seats' rows, the result box, the
 title over a hand, a legend). Everything is measured at a width of 1000 px and scaled
-(``Layout``); no text is smaller than 24 px there (``SMALL``), so it reads at 400 px wide.
+(``Layout``); no capital or digit is shorter than 20 px there (``LETTER``; type of 30 px,
+``SMALL``), so it reads at 400 px wide.
 
-A colour-blind-safe palette (Okabe-Ito) with a letter on every coloured piece; Pillow's
-built-in scalable font, so there is nothing to install. The only caches hold plain values:
+A colour-blind-safe palette (Okabe-Ito's hues, tuned) with a letter on every coloured piece;
+Pillow's built-in scalable font, so there is nothing to install. The only caches hold plain values:
 fonts, and the mask of a text at a size (drawing a line afresh costs ~0.4 ms, pasting its
 mask ~0.02 ms), never anything of a view.
 """
@@ -30,7 +31,8 @@ RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
 
 MAX_RATIO = 1.25  # a picture's height at most this times its width (Discord's preview)
-SMALL, TEXT, LARGE, TITLE = 26, 30, 36, 42  # type sizes at a width of 1000 (24 at least)
+SMALL, TEXT, LARGE, TITLE = 30, 32, 38, 44  # type sizes at a width of 1000 px
+LETTER = 20  # px: the least height of a capital or a digit at 1000 px (8 px on a phone)
 
 
 def rgb(code: str) -> RGB:
@@ -79,21 +81,25 @@ def ink_for(fill: RGB) -> RGB:
     return INK if contrast(fill, INK) >= contrast(fill, PAPER) else PAPER
 
 
-# Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour
-# vision deficiency. Seat colours are named as players say them; letters are all distinct.
-_OKABE_ITO = [
-    ("blue", "#0072B2", "B"),
-    ("red", "#D55E00", "R"),  # vermillion
-    ("yellow", "#F0E442", "Y"),
-    ("green", "#009E73", "G"),  # bluish green
-    ("orange", "#E69F00", "O"),
-    ("sky", "#56B4E9", "S"),
-    ("purple", "#CC79A7", "P"),  # reddish purple
+# The hues of Okabe & Ito's "Color Universal Design" palette (2008), each moved in lightness
+# and chroma (in OKLCh) until every pair is at least 20 apart in CIEDE2000 for normal vision
+# and under protanopia and deuteranopia simulation (Brettel's method, full severity): the
+# plain palette lets red and orange, yellow and orange, green and purple run together for a
+# red-green colour-blind player (12 to 18 apart). Measured in tests/test_render.py. Seat
+# colours are named as players say them; every piece also carries its letter, all distinct.
+_PALETTE = [
+    ("blue", "#3C7FF7", "B"),
+    ("red", "#A81800", "R"),
+    ("yellow", "#F8E878", "Y"),
+    ("green", "#007E67", "G"),
+    ("orange", "#CF7A00", "O"),
+    ("sky", "#88D4FF", "S"),
+    ("purple", "#6D2379", "P"),
     ("black", "#000000", "K"),
 ]
 SEAT_COLOURS: dict[str, SeatColour] = {
     name: SeatColour(name, rgb(code), letter, ink_for(rgb(code)))
-    for name, code, letter in _OKABE_ITO
+    for name, code, letter in _PALETTE
 }
 
 
@@ -106,6 +112,12 @@ def seat_colour(name: str) -> SeatColour:
 
 
 # --------------------------------------------------------------------------- text
+
+
+def letter_height(size: int) -> int:
+    """How tall a capital letter or a digit stands, in pixels, in type of ``size``."""
+    top, bottom = font(size).getbbox("H")[1::2]
+    return round(bottom - top)
 
 
 @functools.lru_cache(maxsize=64)
@@ -370,49 +382,59 @@ def listing(words: list[str]) -> str:
 
 def header(view: dict[str, Any], at: Layout, head: str, detail: str = "") -> Image.Image:
     """The top of the table: chips of the seats awaited (or of the winners), what happens
-    now in large type, and a detail line or two under it (the last move)."""
+    now in large type (wrapped, never cut), and a detail line or two under it (the last
+    move)."""
     all_seats = seats(view)
     result = view.get("result")
     shown = result["winners"] if result is not None else view.get("to_act", [])
-    details = wrap(detail, at.px(TEXT), at.body)[:2] if detail else []
     chip_size = at.px(56)
-    block = canvas(at.width, at.px(24) + chip_size + len(details) * at.px(40) + at.px(16))
-    x, top = at.margin, at.px(24)
+    x = at.margin + len(shown) * (chip_size + at.px(10)) + (at.px(8) if shown else 0)
+    heads = wrap(head, at.px(TITLE), at.width - at.margin - x, bold=True)
+    details = wrap(detail, at.px(TEXT), at.body) if detail else []
+    line = at.px(52)
+    top = at.px(24)
+    height = top + max(chip_size, line * len(heads)) + len(details) * at.px(40) + at.px(24)
+    block = canvas(at.width, height)
+    cx = at.margin
     for s in shown:
-        chip(block, (x, top, x + chip_size, top + chip_size), all_seats[s].colour, at.px(34))
-        x += chip_size + at.px(10)
-    x += at.px(8) if shown else 0
-    text(block, (x, top + chip_size // 2), fit(head, at.px(TITLE), at.width - at.margin - x,
-         bold=True), at.px(TITLE), INK, anchor="lm", bold=True)
-    y = top + chip_size + at.px(8)
-    for line in details:
-        text(block, (at.margin, y), line, at.px(TEXT), MUTED)
+        chip(block, (cx, top, cx + chip_size, top + chip_size), all_seats[s].colour, at.px(34))
+        cx += chip_size + at.px(10)
+    first = top + chip_size // 2
+    for n, words in enumerate(heads):
+        text(block, (x, first + n * line), words, at.px(TITLE), INK, anchor="lm", bold=True)
+    y = top + max(chip_size, line * len(heads)) + at.px(8)
+    for words in details:
+        text(block, (at.margin, y), words, at.px(TEXT), MUTED)
         y += at.px(40)
     return block
 
 
 def seat_rows(view: dict[str, Any], at: Layout, lines: list[str]) -> Image.Image:
-    """One row a seat: its chip, its name and ``lines[seat]`` (points, cards held...); the
-    seats awaited are shaded."""
-    row = at.px(60)
-    block = canvas(at.width, row * len(lines) + at.px(12))
+    """One row a seat: its chip, its name and ``lines[seat]`` (points, cards held...),
+    wrapped onto more lines where it is long; the seats awaited are shaded."""
+    step, size = at.px(40), at.px(44)
+    names = [fit(seat.name, at.px(TEXT), at.px(300), bold=True) for seat in seats(view)]
+    column = max([at.px(400)] + [at.margin + size + at.px(16) + text_width(
+        name, at.px(TEXT), bold=True) + at.px(20) for name in names])
+    wrapped = [wrap(line, at.px(TEXT), at.width - at.margin - column) or [""]
+               for line in lines]
+    heights = [max(at.px(60), at.px(20) + step * len(w)) for w in wrapped]
+    block = canvas(at.width, sum(heights) + at.px(12))
     draw = ImageDraw.Draw(block)
     awaited = set(view.get("to_act", []))
-    for seat, line in zip(seats(view), lines, strict=True):
-        top = at.px(6) + seat.index * row
+    top = at.px(6)
+    for seat, name, rows, row in zip(seats(view), names, wrapped, heights, strict=True):
         if seat.index in awaited:
             draw.rounded_rectangle((at.margin - at.px(10), top, at.width - at.margin + at.px(10),
                                     top + row - at.px(4)), radius=at.px(10), fill=SHADE)
-        size = row - at.px(16)
-        chip(block, (at.margin, top + at.px(6), at.margin + size, top + at.px(6) + size),
-             seat.colour, at.px(28))
-        name = fit(seat.name, at.px(TEXT), at.px(300), bold=True)
-        x = at.margin + size + at.px(16)
-        text(block, (x, top + row // 2 - at.px(2)), name, at.px(TEXT), INK, anchor="lm",
-             bold=True)
-        x = max(x + text_width(name, at.px(TEXT), bold=True) + at.px(20), at.px(400))
-        text(block, (x, top + row // 2 - at.px(2)), fit(line, at.px(TEXT), at.width - at.margin
-             - x), at.px(TEXT), INK, anchor="lm")
+        middle = top + at.px(28)
+        chip(block, (at.margin, middle - size // 2, at.margin + size, middle + size // 2),
+             seat.colour, at.px(SMALL))
+        text(block, (at.margin + size + at.px(16), middle), name, at.px(TEXT), INK,
+             anchor="lm", bold=True)
+        for n, words in enumerate(rows):
+            text(block, (column, middle + n * step), words, at.px(TEXT), INK, anchor="lm")
+        top += row
     return block
 
 
@@ -441,7 +463,7 @@ def hand_title(view: dict[str, Any], at: Layout, title: str = "Your hand") -> Im
     block = canvas(at.width, at.px(84))
     size = at.px(48)
     chip(block, (at.margin, at.px(20), at.margin + size, at.px(20) + size), seat.colour,
-         at.px(28))
+         at.px(SMALL))
     text(block, (at.margin + size + at.px(14), at.px(44)), fit(f"{title}, {seat.name}",
          at.px(LARGE), at.body - size - at.px(14), bold=True), at.px(LARGE), INK, anchor="lm",
          bold=True)
@@ -450,7 +472,7 @@ def hand_title(view: dict[str, Any], at: Layout, title: str = "Your hand") -> Im
 
 def legend(at: Layout, items: list[tuple[SeatColour, str]]) -> Image.Image:
     """Swatches with their letters and what they stand for, flowing into rows."""
-    size, gap = at.px(40), at.px(28)
+    size, gap = at.px(44), at.px(28)
     rows: list[list[tuple[SeatColour, str, int]]] = [[]]
     x = at.margin
     for colour, label in items:
@@ -464,7 +486,7 @@ def legend(at: Layout, items: list[tuple[SeatColour, str]]) -> Image.Image:
     for r, row in enumerate(rows):
         y = at.px(8) + r * (size + at.px(14))
         for colour, label, x in row:
-            chip(block, (x, y, x + size, y + size), colour, at.px(24))
+            chip(block, (x, y, x + size, y + size), colour, at.px(SMALL))
             text(block, (x + size + at.px(10), y + size // 2), label, at.px(SMALL), INK,
                  anchor="lm")
     return block

@@ -206,6 +206,12 @@ class Game(ABC, Generic[S]):
             return []
         return list(self.moves(state, seat))
 
+    def costs(self, state: S, seat: int) -> dict[str, str]:
+        """What each legal move of ``seat`` that costs something costs, in a few words a
+        player reads beside the move ('2 skips: -4 points'); free moves are left out. Every
+        list of moves shows it, free moves first; playing such a move says what it cost."""
+        return {}
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know, as JSON-able data; ``None`` is a spectator."""
