@@ -1,13 +1,16 @@
 """The pictures of a Battle Tiles view: the table everyone sees, and a seat's own hand.
 
 The table, top to bottom: who acts and what happened last (``kit.header``); the 5x5 grid
-with coordinates on every edge, each tile with its four sides (a number; a piercer's 'P'
-with a spike; a barrier's 'B' with a wall), the glowing circle of a scoring tile holding a
-lettered colour marker ('N' when neutral) and a death 'D' or life 'L' badge; the last tile
-placed framed in black, the tiles it defeated or changed in yellow; one row per seat
-(points, markers left, tiles left) and the power tokens, spent ones grey and struck
-through; a legend; at the end, the result with each seat's points broken down and the
-tiles each one holds. The hand: the seat's tiles, numbered as moves name them.
+with coordinates on every edge, each tile with its four sides (a number; a piercer as a
+black spike pointing out, a barrier as a black brick wall: shapes, since a letter 'B' would
+also be the Blue player's), the glowing circle of a scoring tile holding a lettered colour
+marker ('N' when neutral) and a death 'D' or life 'L' badge; the last tile placed framed in
+black, the tiles it defeated or changed in yellow, the tiles awaiting a choice ringed in
+the chooser's colour; one row per seat (points, markers left, tiles left); one row per seat
+of power tokens, held ones framed after 'tokens', used ones grey after 'used' (whole
+words in the smallest type); a legend of the tile symbols; at the end, the result with each
+seat's points broken down and the tiles each one holds. The hand: the seat's tiles,
+numbered as moves name them. ``describe`` says all of it as lines of text.
 
 Everything drawn comes from the view: the opponent's hand is only a count.
 """
@@ -15,29 +18,33 @@ Everything drawn comes from the view: the opponent's hand is only a count.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from render import kit
-from render.kit import INK, MUTED, PAPER, RGB, Layout, SeatColour
+from render.kit import INK, MUTED, PAPER, RGB, Layout
 
 NAME = "Battle Tiles"
 
 FACE: RGB = kit.rgb("#F3EEE2")  # a tile
-LIT: RGB = kit.rgb("#F6DE8D")  # a tile defeated or changed in the last turn
+LIT: RGB = kit.rgb("#F2C94C")  # a tile defeated or changed in the last turn
 GLOW: RGB = kit.rgb("#FFF6C8")  # the glowing circle of a scoring tile
 MAT: RGB = kit.rgb("#A9A293")  # the table under the tiles
 HOLE: RGB = kit.rgb("#C9C3B6")  # an empty square
-SPENT: RGB = kit.rgb("#D4D4D4")  # a power token used up
+SPENT: RGB = kit.rgb("#DCDCDC")  # a power token used up (its word in MUTED: 5:1)
 POWERS = ["rotate", "chaos", "death", "life"]
 BADGES = {"death": ("D", INK, PAPER), "life": ("L", PAPER, INK)}  # letter, fill, ink
-LEGEND = [(SeatColour("piercer", FACE, "P", INK), "piercer"),
-          (SeatColour("barrier", FACE, "B", INK), "barrier"),
-          (SeatColour("neutral", GLOW, "N", MUTED), "neutral"),
-          (SeatColour("death", INK, "D", PAPER), "death"),
-          (SeatColour("life", PAPER, "L", INK), "life")]
-
+COLOUR_WORDS = ["Red", "Blue"]  # the seats as the rules' sentences name them
+_RED, _BLUE = kit.seat_colour("red").fill, kit.seat_colour("blue").fill
+# Colours a player tells apart (each also carries a letter or a shape: R, B and N on the
+# markers; the last move is said in the header; the awaited tile is named there too).
+TOLD_APART: dict[str, dict[str, RGB]] = {
+    "markers": {"red": _RED, "blue": _BLUE, "neutral": GLOW},
+    "tiles": {"tile": FACE, "changed last turn": LIT},
+    "frames": {"placed last": INK, "red's choice": _RED, "blue's choice": _BLUE},
+}
 
 # --------------------------------------------------------------------------- words
 
@@ -139,16 +146,133 @@ def summary(view: dict[str, Any]) -> str:
     return " ".join(" ".join(parts).split())
 
 
+def _reason(view: dict[str, Any]) -> str:
+    """Why the game ended, its colour words ('Red wins') followed by the players' names."""
+    said = [_said(s) for s in kit.seats(view)]
+    return re.sub(r"\b(Red|Blue)\b", lambda m: said[COLOUR_WORDS.index(m[0])],
+                  str(view["result"]["reason"]))
+
+
+def describe(view: dict[str, Any]) -> str:
+    """The picture as lines a screen reader reads: what happens now and last, each seat's
+    points, markers, tiles and tokens, the grid row by row (sides north, east, south,
+    west), and in a seat's view its hand."""
+    all_seats = kit.seats(view)
+    said = [_said(s) for s in all_seats]
+    head, detail = status({**view, "names": [s.spoken for s in all_seats]})
+    if view.get("result") is not None:
+        head = f"game over, {head}. {_reason(view).rstrip('.')}"
+    lines = [f"{NAME}: {head}."] + ([detail] if detail else [])
+    last = last_move(view, [s.spoken for s in all_seats])
+    if last and last not in detail:
+        lines.append(f"Last move: {last}")
+    for s, who in enumerate(said):
+        held = view["tokens"][s]
+        used = [p for p in POWERS if p not in held]
+        tiles = view["hand_counts"][s] + view["stack_counts"][s]
+        lines.append(f"{who}: {_plural(view['scores'][s], 'point')} "
+                     f"({_plural(view['held'][s], 'opponent marker')} won), "
+                     f"{_plural(view['markers'][s], 'marker')} and {_plural(tiles, 'tile')} "
+                     f"left; tokens: {kit.listing(held) or 'none'}"
+                     + (f" (used: {kit.listing(used)})." if used else "."))
+    lines.append("Grid, sides north-east-south-west:")
+    colours = view["colours"]
+    empty = []
+    for row in range(view["size"], 0, -1):
+        tiles = []
+        for sq in view["grid"]:
+            if not sq["square"].endswith(str(row)) or len(sq["square"]) != 2:
+                continue
+            if sq["sides"] is None:
+                empty.append(sq["square"])
+                continue
+            marks = []
+            if sq["scoring"]:
+                marks.append(f"{colours[sq['marker']]} marker" if sq["marker"] is not None
+                             else "neutral")
+            if sq["token"]:
+                marks.append(f"{sq['token']} token")
+            tiles.append(f"{sq['square']} {'-'.join(_side(v) for v in sq['sides'])}"
+                         + (f" {', '.join(marks)}" if marks else ""))
+        if tiles:
+            lines.append(f"Row {row}: {'; '.join(tiles)}.")
+    if len(empty) == len(view["grid"]):
+        lines.append("The grid is empty.")
+    elif empty:
+        lines.append(f"Empty: {', '.join(empty)}.")
+    if view.get("seat") is not None and "hand" in view:
+        hand = "; ".join(f"tile {t['number']} {'-'.join(_side(v) for v in t['sides'])}"
+                         f"{' scoring' if t['scoring'] else ''}" for t in view["hand"])
+        lines.append(f"Your hand: {hand or 'empty'}.")
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------- tiles
 
 _OUTWARD = [(0, -1), (1, 0), (0, 1), (-1, 0)]  # north, east, south, west on the picture
 
 
+def _spike(draw: ImageDraw.ImageDraw, centre: tuple[float, float], side: int, size: float
+           ) -> None:
+    """A piercer: a black spearhead pointing out of ``side``, ``size`` long, on a shaft."""
+    dx, dy = _OUTWARD[side]
+    cx, cy = centre
+    tip = (cx + dx * size * 0.5, cy + dy * size * 0.5)
+    base = (cx - dx * size * 0.05, cy - dy * size * 0.05)
+    half = size * 0.42
+    draw.polygon([tip, (base[0] - dy * half, base[1] + dx * half),
+                  (base[0] + dy * half, base[1] - dx * half)], fill=INK)
+    shaft = max(2, round(size * 0.16))
+    draw.line([base, (cx - dx * size * 0.5, cy - dy * size * 0.5)], fill=INK, width=shaft)
+
+
+def _wall(image: Image.Image, centre: tuple[float, float], side: int, length: int,
+          thick: int, mortar: RGB) -> None:
+    """A barrier: a black brick wall along ``side``, two courses of staggered bricks."""
+    wall = kit.canvas(length, thick, INK)
+    draw = ImageDraw.Draw(wall)
+    line = max(1, thick // 9)
+    draw.line([(0, thick // 2), (length, thick // 2)], fill=mortar, width=line)
+    for course, joints in ((0, (1 / 3, 2 / 3)), (1, (1 / 6, 1 / 2, 5 / 6))):
+        y0, y1 = course * thick // 2, (course + 1) * thick // 2
+        for joint in joints:
+            x = round(joint * length)
+            draw.line([(x, y0), (x, y1)], fill=mortar, width=line)
+    if side % 2:  # east and west walls stand upright
+        wall = wall.transpose(Image.Transpose.ROTATE_90)
+    image.paste(wall, (round(centre[0] - wall.width / 2), round(centre[1] - wall.height / 2)))
+
+
+def _badge(image: Image.Image, box: tuple[float, float, float, float], token: str,
+           small: int, line: int) -> None:
+    """A death ('D', black) or life ('L', white) token lying on a tile."""
+    letter, back, ink = BADGES[token]
+    ImageDraw.Draw(image).rounded_rectangle(box, radius=(box[2] - box[0]) / 5, fill=back,
+                                            outline=INK, width=line)
+    kit.text(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), letter, small, ink,
+             anchor="mm", bold=True)
+
+
+def _marker(image: Image.Image, centre: tuple[float, float], r: float, marker: str | None,
+            small: int, line: int) -> None:
+    """A scoring tile's glowing circle: a lettered colour marker (a colour name), 'N' for a
+    neutral tile (None), or empty ('': a tile in hand, not yet marked)."""
+    colour = kit.seat_colour(marker) if marker else None
+    c = centre
+    ImageDraw.Draw(image).ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r),
+                                  fill=colour.fill if colour else GLOW,
+                                  outline=INK if colour else MUTED, width=line)
+    if colour is not None:
+        kit.text(image, c, colour.letter, small, colour.ink, anchor="mm", bold=True)
+    elif marker is None:
+        kit.text(image, c, "N", small, MUTED, anchor="mm", bold=True)
+
+
 @functools.lru_cache(maxsize=1024)
 def _tile(sides: tuple[Any, ...], scoring: bool, marker: str | None, token: str | None,
           size: int, number: int, small: int, fill: RGB, ground: RGB) -> Image.Image:
-    """A tile on ``ground``: its sides, a scoring tile's glowing circle with its marker
-    (a colour name; None: neutral, 'N'; '': none yet, in a hand), a death or life badge."""
+    """A tile on ``ground``: its sides (numbers; a piercer's spike, a barrier's wall), a
+    scoring tile's glowing circle with its marker, a death or life badge."""
     tile = kit.canvas(size, size, ground)
     draw = ImageDraw.Draw(tile)
     line = max(2, size // 60)
@@ -157,33 +281,20 @@ def _tile(sides: tuple[Any, ...], scoring: bool, marker: str | None, token: str 
     c = size / 2
     for side, value in enumerate(sides):
         dx, dy = _OUTWARD[side]
-        x, y = c + dx * size * 0.3, c + dy * size * 0.3
-        if value == "P":  # a spike pointing out of the side
-            kit.triangle(draw, (c + dx * size * 0.435, c + dy * size * 0.435), size * 0.05,
-                         90 * ((side + 3) % 4), INK)
-        elif value == "B":  # a wall along the side
-            half, thick = size * 0.25, size * 0.025
-            mx, my = c + dx * (c - thick - 2 * line), c + dy * (c - thick - 2 * line)
-            draw.rectangle((mx - max(abs(dy) * half, thick), my - max(abs(dx) * half, thick),
-                            mx + max(abs(dy) * half, thick), my + max(abs(dx) * half, thick)),
-                           fill=INK)
-        kit.text(tile, (x, y), str(value), number, INK, anchor="mm")
+        if value == "P":
+            _spike(draw, (c + dx * size * 0.3, c + dy * size * 0.3), side, size * 0.26)
+        elif value == "B":
+            _wall(tile, (c + dx * size * 0.32, c + dy * size * 0.32), side, round(size * 0.42),
+                  round(size * 0.2), fill)
+        else:
+            kit.text(tile, (c + dx * size * 0.3, c + dy * size * 0.3), str(value), number, INK,
+                     anchor="mm")
     if scoring:
-        r = size * 0.17
-        colour = kit.seat_colour(marker) if marker else None
-        draw.ellipse((c - r, c - r, c + r, c + r), fill=colour.fill if colour else GLOW,
-                     outline=INK if colour else MUTED, width=line)
-        if colour is not None:
-            kit.text(tile, (c, c), colour.letter, small, colour.ink, anchor="mm", bold=True)
-        elif marker is None:
-            kit.text(tile, (c, c), "N", small, MUTED, anchor="mm", bold=True)
+        _marker(tile, (c, c), size * 0.17, marker, small, line)
     if token in BADGES:
-        letter, back, ink = BADGES[token]
         b = max(size * 0.22, small * 1.2)
-        x0, y0 = size * 0.04, size * 0.96 - b
-        draw.rounded_rectangle((x0, y0, x0 + b, y0 + b), radius=b / 5, fill=back, outline=INK,
-                               width=line)
-        kit.text(tile, (x0 + b / 2, y0 + b / 2), letter, small, ink, anchor="mm", bold=True)
+        x0, y0 = line, size - line - b  # in the corner, clear of the side numbers
+        _badge(tile, (x0, y0, x0 + b, y0 + b), token, small, line)
     return tile
 
 
@@ -257,36 +368,68 @@ def _seat_lines(view: dict[str, Any]) -> list[str]:
 
 @functools.lru_cache(maxsize=64)
 def _token(power: str, held: bool, size: int, at_width: int) -> Image.Image:
-    """A power token as a labelled pill: white while held, grey and struck through spent."""
+    """A power token as a labelled pill: white and framed while held; grey, unframed and
+    after the word 'used' once spent (the word stays whole, so it reads)."""
     at = Layout(at_width)
-    w, h = kit.text_width(power, size) + at.px(20), at.px(48)
+    w, h = kit.text_width(power, size, bold=held) + at.px(24), at.px(48)
     pill = kit.canvas(w, h)
-    draw = ImageDraw.Draw(pill)
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=at.px(10),
-                           fill=PAPER if held else SPENT, outline=INK if held else MUTED,
-                           width=max(1, at.px(2)))
-    kit.text(pill, (w / 2, h / 2), power, size, INK if held else MUTED, anchor="mm")
-    if not held:
-        draw.line((at.px(6), h // 2, w - at.px(6), h // 2), fill=INK, width=max(1, at.px(3)))
+    ImageDraw.Draw(pill).rounded_rectangle((0, 0, w - 1, h - 1), radius=at.px(12),
+                                           fill=PAPER if held else SPENT,
+                                           outline=INK if held else SPENT,
+                                           width=max(2, at.px(3)))
+    kit.text(pill, (w / 2, h / 2), power, size, INK if held else MUTED, anchor="mm",
+             bold=held)
     return pill
 
 
 def _tokens(view: dict[str, Any], at: Layout) -> Image.Image:
-    """Each seat's chip and its four power tokens, side by side."""
-    chip, height = at.px(40), at.px(48)
-    block = kit.canvas(at.width, height + at.px(16))
-    top = at.px(8)
-    half = at.body // view["players"]
+    """One row a seat: its chip, the power tokens it holds, then those it has used."""
+    chip, height, step = at.px(44), at.px(48), at.px(58)
+    block = kit.canvas(at.width, view["players"] * step + at.px(10))
+    size = at.px(kit.SMALL)
     for seat in kit.seats(view):
-        x = at.margin + seat.index * half
-        kit.chip(block, (x, top + (height - chip) // 2, x + chip, top + (height + chip) // 2),
-                 seat.colour, at.px(24))
-        x += chip + at.px(12)
-        for power in POWERS:
-            pill = _token(power, power in view["tokens"][seat.index], at.px(kit.SMALL),
-                          at.width)
+        top = at.px(6) + seat.index * step
+        middle = top + height // 2
+        x = at.margin
+        kit.chip(block, (x, middle - chip // 2, x + chip, middle + chip // 2), seat.colour,
+                 size)
+        x += chip + at.px(14)
+        held = view["tokens"][seat.index]
+        x = kit.text(block, (x, middle), "tokens" if held else "no tokens left", size, INK,
+                     anchor="lm")[2] + at.px(12)
+        used = [p for p in POWERS if p not in held]
+        for n, power in enumerate(held + used):
+            if n == len(held):
+                x = kit.text(block, (x + at.px(12), middle), "used", size, MUTED,
+                             anchor="lm")[2] + at.px(12)
+            pill = _token(power, n < len(held), size, at.width)
             block.paste(pill, (x, top))
             x += pill.width + at.px(8)
+    return block
+
+
+def _legend(at: Layout) -> Image.Image:
+    """What the tile symbols mean: piercer, barrier, a neutral tile, death and life."""
+    box, gap, size = at.px(48), at.px(30), at.px(kit.SMALL)
+    items = [("piercer", "piercer"), ("barrier", "barrier"), ("neutral", "neutral tile"),
+             ("death", "death"), ("life", "life")]
+    block = kit.canvas(at.width, box + at.px(20))
+    draw = ImageDraw.Draw(block)
+    x, top, line = at.margin, at.px(8), max(2, at.px(2))
+    for kind, label in items:
+        square = (x, top, x + box, top + box)
+        c = (x + box / 2, top + box / 2)
+        if kind in BADGES:
+            _badge(block, square, kind, size, line)
+        else:
+            draw.rounded_rectangle(square, radius=box // 6, fill=FACE, outline=INK, width=line)
+            if kind == "piercer":
+                _spike(draw, (c[0], c[1] + box * 0.06), 0, box * 0.62)
+            elif kind == "barrier":
+                _wall(block, c, 0, round(box * 0.7), round(box * 0.34), FACE)
+            else:
+                _marker(block, c, box * 0.4, None, size, line)
+        x = kit.text(block, (x + box + at.px(10), c[1]), label, size, INK, anchor="lm")[2] + gap
     return block
 
 
@@ -319,9 +462,10 @@ def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     above = [kit.header(view, at, *status(view))]
     below = [kit.seat_rows(view, at, _seat_lines(view))]
     if over:
-        below.append(kit.result_box(view, at, _breakdown(view, at)))
+        named = {**view, "result": {**view["result"], "reason": _reason(view)}}
+        below.append(kit.result_box(named, at, _breakdown(view, at)))
     else:
-        below += [_tokens(view, at), kit.legend(at, LEGEND)]
+        below += [_tokens(view, at), _legend(at)]
     rest = sum(b.height for b in above + below) + 2 * at.px(48)
     size = int(view["size"])
     cell = min((at.body - 2 * at.px(40)) // size, (at.tallest - rest) // size)

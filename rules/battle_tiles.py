@@ -3,7 +3,9 @@ tile it defeats carries the attack on in a straight line, capturing scoring tile
 
 2 players (red, blue), no chance after the shuffle except each draw from one's own stack;
 hidden hands and hidden stack order. Every rule and every decision taken where the seed is
-silent: ``battle-tiles.md``.
+silent: ``battle-tiles.md``; the player's guide: ``guides/battle-tiles.md``. Every effect is
+said as it happens (a token's effect, a capture and its points, an attack that fails and
+why, death striking), and a move that uses a power token says so in ``costs``.
 
 Read top to bottom: components, state, setup, the turn (place, attack and chains, power
 tokens, the follow-up choices), the end, then the contract methods (moves, parsing, views).
@@ -161,6 +163,11 @@ def _draw(state: TilesState, seat: int, events: list[Event]) -> None:
         tile = state.stacks[seat].pop()
         state.hands[seat].append(tile)
         drawn.append(tile)
+    if not drawn and len(state.hands[seat]) < HAND_SIZE:
+        left = len(state.hands[seat])
+        holds = f"{left} tile{'s' if left != 1 else ''} left in hand" if left else "no tile left"
+        events.append(Event(f"{colour(seat)}'s stack is empty, so no tile is drawn: {holds}.",
+                            kind="draw", data={"seat": seat}))
     for tile in drawn:
         events.append(Event(f"{colour(seat)} draws a tile.", kind="draw", data={"seat": seat}))
         events.append(Event(f"You draw {describe(tile)}; it is tile {len(state.hands[seat])} "
@@ -185,45 +192,74 @@ def _place(state: TilesState, seat: int, slot: int, square: int, power: str | No
     state.sides[square] = list(TILE_SIDES[tile])
     state.scoring[square] = TILE_SCORING[tile]
     state.placed += 1
-    state.last = {"seat": seat, "square": SQUARES[square], "power": power, "defeated": [],
+    name = SQUARES[square]
+    state.last = {"seat": seat, "square": name, "power": power, "defeated": [],
                   "captured": [], "rotated": None, "swapped": [], "struck": False}
     with_power = f" with the {power} token" if power else ""
-    events = [Event(f"{colour(seat)} places {describe(tile)} on {SQUARES[square]}"
-                    f"{with_power}.", kind="place",
-                    data={"seat": seat, "square": SQUARES[square], "power": power})]
+    events = [Event(f"{colour(seat)} places {describe(tile)} on {name}{with_power}.",
+                    kind="place", data={"seat": seat, "square": name, "power": power})]
+    if power is not None:
+        events.append(Event(_token_effect(seat, power, name), kind="power",
+                            data={"seat": seat, "token": power, "square": name}))
     if power is not None and power != "rotate":  # rotate is spent only when it turns a tile
         state.tokens[seat].remove(power)
     if power in ("death", "life"):
         state.token[square] = power
     if power == "life":
         state.scoring[square] = True
-        events.append(Event(f"The life token makes {SQUARES[square]} a scoring tile.",
-                            kind="power"))
     if state.scoring[square]:
         _mark(state, seat, square, events)
     if power == "chaos":
         return events + _chaos(state, seat, square)
     state.rotating = power == "rotate"
     state.chain = [[square, d] for d in range(3, -1, -1)]  # popped from the end: N first
+    if all(NEXT[square][d] < 0 or state.tile[NEXT[square][d]] < 0 for d in range(4)):
+        events.append(Event(f"{name} touches no tile by a side, so it attacks nothing.",
+                            kind="attack", data={"square": name}))
     return events + _resolve(state, seat)
+
+
+def _token_effect(seat: int, power: str, name: str) -> str:
+    """What playing a power token does, said as it is played (and what it costs)."""
+    who = colour(seat)
+    if power == "death":
+        return (f"{who} spends the death token: it stays on {name}, and whoever defeats "
+                f"{name} later (either player) loses every marker they have on the grid, "
+                "once that turn's attacks are over.")
+    if power == "life":
+        return (f"{who} spends the life token: it stays on {name}, which is a scoring tile "
+                "for the rest of the game.")
+    if power == "chaos":
+        return (f"{who} spends the chaos token: {name} attacks nothing; instead the tiles "
+                "touching its corners change marker colour.")
+    return (f"{who} plays the rotate token: each time a tile is defeated this turn, {who} "
+            "may turn it a quarter before its chain goes on. It is spent only when it turns "
+            "a tile.")
 
 
 def _mark(state: TilesState, seat: int, square: int, events: list[Event]) -> None:
     """Put the seat's colour marker on a scoring tile, or leave it neutral without one."""
+    name = SQUARES[square]
     if state.markers[seat] > 0:
         state.markers[seat] -= 1
         state.marker[square] = seat
+        events.append(Event(f"{name} is a scoring tile: {colour(seat)} puts a "
+                            f"{COLOURS[seat]} marker on it (1 point while it stays "
+                            f"{COLOURS[seat]}).", kind="mark",
+                            data={"seat": seat, "square": name}))
         return
     state.marker[square] = -1
     state.ran_out = True
-    events.append(Event(f"{colour(seat)} has no colour marker left: {SQUARES[square]} stays "
-                        "neutral.", kind="neutral"))
+    events.append(Event(f"{colour(seat)} has no colour marker left: {name} stays "
+                        "neutral.", kind="neutral", data={"seat": seat, "square": name}))
 
 
 def _resolve(state: TilesState, seat: int) -> list[Event]:
     """Carry out the attacks still in ``state.chain``, depth first, until they are all done
-    or a defeated tile waits for the rotate decision; then end the turn."""
+    or a defeated tile waits for the rotate decision; then end the turn. Attacks that fail
+    are said together, so a turn that defeats nothing says why."""
     events: list[Event] = []
+    failed: list[str] = []
     while state.chain:
         source, direction = state.chain.pop()
         target = NEXT[source][direction]
@@ -232,62 +268,98 @@ def _resolve(state: TilesState, seat: int) -> list[Event]:
         attack = state.sides[source][direction]
         defence = state.sides[target][(direction + 2) % 4]
         if not beats(attack, defence):
+            failed.append(_failure(source, target, attack, defence))
             continue
         events += _defeat(state, seat, source, target, attack, defence)
         if state.rotating:
             state.phase = "rotate"
             state.pending = {"square": target, "direction": direction}
-            events.append(Event(f"{colour(seat)} may turn {SQUARES[target]} with the rotate "
-                                "token before its chain goes on.", kind="rotate"))
-            return events
+            return events + _failures(failed) + [Event(
+                f"{colour(seat)} may turn {SQUARES[target]} with the rotate token before its "
+                f"chain goes on {DIRECTIONS[direction]}.", kind="rotate")]
         state.chain.append([target, direction])
-    return events + _end_turn(state, seat)
+    return events + _failures(failed) + _end_turn(state, seat)
+
+
+def _failure(source: int, target: int, attack: int, defence: int) -> str:
+    """Why one attack failed: 'c3 (2) against c4 (3)', 'a tie', a barrier."""
+    by, at = SQUARES[source], SQUARES[target]
+    if attack == BARRIER:
+        return f"{by}'s barrier side never attacks {at}"
+    if defence == BARRIER:
+        return f"{by} ({side_word(attack)}) against {at}'s barrier, which holds against all"
+    tie = ", a tie" if attack == defence else ""
+    return f"{by} ({attack}) against {at} ({defence}){tie}"
+
+
+def _failures(failed: list[str]) -> list[Event]:
+    """The attacks that failed, as one sentence (none: no sentence)."""
+    if not failed:
+        return []
+    said = "Attacks that fail" if len(failed) > 1 else "An attack that fails"
+    return [Event(f"{said}: {'; '.join(failed)}.", kind="attack")]
 
 
 def _defeat(state: TilesState, seat: int, source: int, target: int, attack: int,
             defence: int) -> list[Event]:
     """A tile is defeated: capture it if it is a scoring tile that is not the attacker's."""
     assert state.last is not None
-    state.last["defeated"].append(SQUARES[target])
+    at = SQUARES[target]
+    state.last["defeated"].append(at)
     state.defeats[seat] += 1
-    text = (f"{SQUARES[source]} ({side_word(attack)}) defeats {SQUARES[target]} "
-            f"({side_word(defence)})")
-    if state.token[target] == "death":
-        state.struck = True
-        text += ", which carries the death token"
+    text = f"{SQUARES[source]} ({side_word(attack)}) defeats {at} ({side_word(defence)})"
     owner = state.marker[target]
-    if state.scoring[target] and owner != seat:
-        state.last["captured"].append(SQUARES[target])
+    if not state.scoring[target]:
+        text += ", not a scoring tile: nothing to capture"
+    elif owner == seat:
+        text += f", {colour(seat)}'s own tile: no capture"
+    else:
+        state.last["captured"].append(at)
         if owner >= 0:
             state.held[seat] += 1
-            text += f" and captures it: {colour(seat)} takes {colour(owner)}'s marker"
+            text += (f" and captures it: {colour(seat)} takes {colour(owner)}'s marker "
+                     "(1 point)")
         else:
-            text += " and captures the neutral tile"
+            text += " and captures the neutral tile (no opponent marker on it to take)"
         if state.markers[seat] > 0:
             state.markers[seat] -= 1
             state.marker[target] = seat
+            text += (f" and puts a {COLOURS[seat]} marker on it (1 point while it stays "
+                     f"{COLOURS[seat]})")
         else:
             state.marker[target] = -1
             state.ran_out = True
             text += f"; {colour(seat)} has no marker to put on it, so it is left neutral"
-    return [Event(text + ".", kind="defeat",
-                  data={"from": SQUARES[source], "square": SQUARES[target]})]
+    events = [Event(text + ".", kind="defeat", data={"from": SQUARES[source], "square": at})]
+    if state.token[target] == "death":
+        again = " (it strikes once a turn)" if state.struck else ""
+        state.struck = True
+        events.append(Event(f"{at} carries the death token: death strikes {colour(seat)} "
+                            f"once this turn's attacks are over{again}.", kind="death",
+                            data={"seat": seat, "square": at}))
+    return events
 
 
 def _rotate(state: TilesState, seat: int, turn: int | None) -> list[Event]:
     """The rotate decision on the tile just defeated; its chain then goes on straight."""
     assert state.pending is not None and state.last is not None
     square, direction = state.pending["square"], state.pending["direction"]
-    events = []
+    name = SQUARES[square]
     if turn is not None:
         sides = state.sides[square]
         state.sides[square] = sides[-1:] + sides[:-1] if turn == 1 else sides[1:] + sides[:1]
         state.rotating = False
         state.tokens[seat].remove("rotate")
         way = "clockwise" if turn == 1 else "counter-clockwise"
-        state.last["rotated"] = SQUARES[square]
-        events.append(Event(f"{colour(seat)} turns {SQUARES[square]} {way} with the rotate "
-                            "token.", kind="rotate", data={"square": SQUARES[square]}))
+        state.last["rotated"] = name
+        facing = side_word(state.sides[square][direction])
+        text = (f"{colour(seat)} turns {name} {way} and spends the rotate token: its sides "
+                f"now read {'-'.join(side_word(v) for v in state.sides[square])}, and its "
+                f"{facing} faces {DIRECTIONS[direction]}, where its chain goes on.")
+    else:
+        text = (f"{colour(seat)} leaves {name} as it is; the rotate token waits for the next "
+                "tile defeated this turn.")
+    events = [Event(text, kind="rotate", data={"square": name, "turned": turn is not None})]
     state.pending = None
     state.phase = "place"
     state.chain.append([square, direction])
@@ -302,9 +374,12 @@ def _chaos(state: TilesState, seat: int, square: int) -> list[Event]:
     ``neutral`` move at a time (only one colour can ever be short).
     """
     assert state.last is not None
-    events = [Event("Chaos: the placed tile does not attack; the markers on the tiles at its "
-                    "corners change colour.", kind="power")]
+    events: list[Event] = []
     targets = [j for j in DIAGONALS[square] if state.marker[j] >= 0]
+    if not targets:
+        events.append(Event(f"No tile touching {SQUARES[square]}'s corners carries a colour "
+                            "marker, so chaos changes nothing (the token is spent all the "
+                            "same).", kind="chaos"))
     new = {SQUARES[j]: 1 - state.marker[j] for j in targets}
     for j in targets:
         state.markers[state.marker[j]] += 1
@@ -318,9 +393,9 @@ def _chaos(state: TilesState, seat: int, square: int) -> list[Event]:
             state.phase = "chaos"
             state.pending = {"colour": owner, "short": short, "new": new}
             have = state.markers[owner]
-            events.append(Event(f"{colour(owner)} has only {have} marker"
-                                f"{'s' if have != 1 else ''} for {len(wanting)} tiles: "
-                                f"{colour(seat)} chooses which "
+            events.append(Event(f"Chaos: {colour(owner)} has only {have} marker"
+                                f"{'s' if have != 1 else ''} for {len(wanting)} tiles "
+                                f"({listing(sorted(wanting))}): {colour(seat)} chooses which "
                                 f"{'tile stays' if short == 1 else f'{short} tiles stay'} "
                                 "neutral.", kind="chaos"))
             return events
@@ -332,8 +407,8 @@ def _finish_chaos(state: TilesState, seat: int, new: dict[str, int]) -> list[Eve
     for name, owner in sorted(new.items()):
         state.markers[owner] -= 1
         state.marker[INDEX[name]] = owner
-        swapped.append(f"{name} is now {COLOURS[owner]}")
-    events = [Event(f"Chaos: {listing(swapped)}.", kind="chaos")] if swapped else []
+        swapped.append(f"{name} from {COLOURS[1 - owner]} to {COLOURS[owner]}")
+    events = [Event(f"Chaos turns {listing(swapped)}.", kind="chaos")] if swapped else []
     return events + _end_turn(state, seat)
 
 
@@ -341,9 +416,13 @@ def _leave_neutral(state: TilesState, seat: int, square: int) -> list[Event]:
     """Chaos short of markers: the current player leaves one of the tiles neutral."""
     pending = state.pending
     assert pending is not None
-    del pending["new"][SQUARES[square]]
+    name = SQUARES[square]
+    was = COLOURS[1 - pending["new"][name]]
+    del pending["new"][name]
     pending["short"] -= 1
-    events = [Event(f"{colour(seat)} leaves {SQUARES[square]} neutral.", kind="chaos")]
+    events = [Event(f"{colour(seat)} leaves {name} neutral: its {was} marker went back and "
+                    f"{colour(pending['colour'])} has no marker for it.", kind="chaos",
+                    data={"square": name})]
     if pending["short"] > 0:
         return events
     state.pending = None
@@ -360,15 +439,19 @@ def _end_turn(state: TilesState, seat: int) -> list[Event]:
         for j in lost:
             state.marker[j] = -1
         state.last["struck"] = True
+        points = f"{len(lost)} point{'s' if len(lost) != 1 else ''}"
         what = (f"their markers on {listing([SQUARES[j] for j in lost])} are discarded "
-                "from the game and those tiles are neutral" if lost
+                f"from the game and those tiles are neutral ({colour(seat)} loses {points}; "
+                "opponent markers already won are kept)" if lost
                 else "they have no marker on the grid, so nothing is lost")
         events.append(Event(f"Death strikes {colour(seat)}: {what}.", kind="death",
                             data={"seat": seat, "squares": [SQUARES[j] for j in lost]}))
     state.struck = False
     if state.rotating:
-        events.append(Event(f"No tile was turned: {colour(seat)} keeps the rotate token.",
-                            kind="rotate", data={"seat": seat}))
+        why = ("nothing was defeated" if not state.last["defeated"]
+               else f"{colour(seat)} left every defeated tile as it was")
+        events.append(Event(f"No tile was turned ({why}): {colour(seat)} keeps the rotate "
+                            "token.", kind="rotate", data={"seat": seat}))
     state.rotating = False
     state.chain = []
     state.pending = None
@@ -384,12 +467,18 @@ def _end_turn(state: TilesState, seat: int) -> list[Event]:
                         f"{'s' if empty != 1 else ''} left empty)." if empty
                         else "The grid is full.")
         events.append(Event(f"The game ends: {state.result}", kind="end"))
+    else:
+        events.append(Event(f"{colour(other)} has no tile left: {colour(seat)} places "
+                            "again.", kind="skip", data={"seat": other}))
     return events
 
 
 # --------------------------------------------------------------------------- the game
 
 TOKEN_WORDS = set(TOKENS)
+# What a move that uses a power token costs, as a list of moves shows it beside the move.
+TOKEN_COSTS = {**{t: f"spends the {t} token" for t in TOKENS},
+               "rotate": "spent only if it turns a tile", "turn": "spends the rotate token"}
 LEFT_WORDS = {"left", "ccw", "anticlockwise", "counterclockwise", "counter-clockwise"}
 RIGHT_WORDS = {"right", "cw", "clockwise"}
 FILLER = {"at", "on", "with", "the", "tile", "token", "using", "to", "use", "power", "leave",
@@ -482,6 +571,17 @@ class BattleTiles(Game[TilesState]):
                 if not TILE_SCORING[tile]:
                     for power in powers:
                         out[f"{where} with {power}"] = ("place", slot, i, power)
+        return out
+
+    def costs(self, state: TilesState, seat: int) -> dict[str, str]:
+        """A power token is used once a game: placing with one spends it (rotate only when
+        it turns a tile), and so does turning a tile in the rotate decision."""
+        out = {}
+        for move, detail in self.moves(state, seat).items():
+            if detail[0] == "place" and detail[3] is not None:
+                out[move] = TOKEN_COSTS[detail[3]]
+            elif detail[0] == "rotate" and detail[1] is not None:
+                out[move] = TOKEN_COSTS["turn"]
         return out
 
     def apply(self, state: TilesState, seat: int, move: str, detail: Any) -> list[Event]:

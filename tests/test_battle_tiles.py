@@ -88,6 +88,11 @@ def markers_on(state: TilesState) -> dict[str, str]:
             for i in range(25) if state.scoring[i]}
 
 
+def texts(events: list[rules.Event]) -> list[str]:
+    """The public sentences of a move."""
+    return [e.text for e in events if e.to is None]
+
+
 def scores(state: TilesState) -> list[int]:
     return [bt._score(state, s) for s in (RED, BLUE)]
 
@@ -361,13 +366,15 @@ def test_the_rotate_token_is_spent_only_when_it_turns_a_tile(hand_tiles: Any) ->
     quiet = position(hands=[[red], [1]])
     after, events = GAME.play(quiet, RED, "place 1 at c3 with rotate")  # nothing to defeat
     assert after.tokens[RED] == bt.TOKENS and GAME.to_act(after) == {BLUE}
-    assert "No tile was turned: Red keeps the rotate token." in [e.text for e in events]
+    assert ("No tile was turned (nothing was defeated): Red keeps the rotate token."
+            in texts(events))
     state = position({"c4": "1 1 1 1", "d3": "1 1 1 1 *B"}, hands=[[red], [1]])
     paused, _ = GAME.play(state, RED, "place 1 at c3 with rotate")
     again, _ = GAME.play(paused, RED, "no rotate")
     declined, events = GAME.play(again, RED, "no rotate")
     assert declined.tokens[RED] == bt.TOKENS and GAME.to_act(declined) == {BLUE}
-    assert "No tile was turned: Red keeps the rotate token." in [e.text for e in events]
+    assert ("No tile was turned (Red left every defeated tile as it was): Red keeps the "
+            "rotate token." in texts(events))
     view = GAME.view(declined, None)
     assert "rotate" in view["tokens"][RED]
 
@@ -383,7 +390,7 @@ def test_chaos_replaces_the_attack_and_swaps_the_markers_at_the_corners(hand_til
     assert markers_on(after) == {"b4": "B", "d2": "R", "c4": "B"}
     assert after.markers == [4, 3] and after.held == [0, 0]
     assert after.last is not None and after.last["defeated"] == []
-    assert any(e.text == "Chaos: b4 is now blue and d2 is now red." for e in events)
+    assert "Chaos turns b4 from red to blue and d2 from blue to red." in texts(events)
 
 
 def test_chaos_short_of_markers_lets_the_current_player_choose_the_neutral_tiles(
@@ -555,3 +562,159 @@ def test_only_a_seats_own_view_holds_its_hand_and_determinize_keeps_it() -> None
         assert Counter(twin.hands[BLUE] + twin.stacks[BLUE]) == Counter(range(12))
         changed += twin.hands[BLUE] != state.hands[BLUE]
     assert changed >= 5
+
+
+# --------------------------------------------------------------------------- every effect said
+
+
+def test_a_placed_scoring_tile_says_whose_marker_it_takes(hand_tiles: Any) -> None:
+    scoring = hand_tiles(0, "1 1 1 1", scoring=True)
+    _, events = GAME.play(position(hands=[[scoring], [1]]), RED, "place 1 at c3")
+    assert texts(events)[:3] == [
+        "Red places a scoring tile 1-1-1-1 on c3.",
+        "c3 is a scoring tile: Red puts a red marker on it (1 point while it stays red).",
+        "c3 touches no tile by a side, so it attacks nothing."]
+
+
+def test_attacks_that_fail_say_why(hand_tiles: Any) -> None:
+    """c3 (2 2 2 B) against c4's 3, d3's tie at 2, c2's barrier; its barrier side (west)
+    never attacks b3."""
+    tile = hand_tiles(0, "2 2 2 B")
+    state = position({"c4": "9 9 3 9", "d3": "9 9 9 2", "c2": "B 9 9 9", "b3": "1 1 1 1"},
+                     hands=[[tile], [1]])
+    _, events = GAME.play(state, RED, "place 1 at c3")
+    assert ("Attacks that fail: c3 (2) against c4 (3); c3 (2) against d3 (2), a tie; "
+            "c3 (2) against c2's barrier, which holds against all; c3's barrier side never "
+            "attacks b3.") in texts(events)
+
+
+def test_each_defeat_says_what_it_captured_or_why_nothing(hand_tiles: Any) -> None:
+    """North: blue's scoring c4 is captured; east: d3 is no scoring tile; south: red's own
+    c2; west: the neutral b3."""
+    red = hand_tiles(0, "5 5 5 5")
+    state = position({"c4": "1 1 1 1 *B", "d3": "1 1 1 1", "c2": "1 1 1 1 *R",
+                      "b3": "1 1 1 1 *N"}, hands=[[red], [1]])
+    after, events = GAME.play(state, RED, "place 1 at c3")
+    said = texts(events)
+    assert ("c3 (5) defeats c4 (1) and captures it: Red takes Blue's marker (1 point) and "
+            "puts a red marker on it (1 point while it stays red).") in said
+    assert "c3 (5) defeats d3 (1), not a scoring tile: nothing to capture." in said
+    assert "c3 (5) defeats c2 (1), Red's own tile: no capture." in said
+    assert ("c3 (5) defeats b3 (1) and captures the neutral tile (no opponent marker on it to "
+            "take) and puts a red marker on it (1 point while it stays red).") in said
+    assert scores(after) == [1 + 3, 0]
+
+
+def test_death_says_when_it_is_laid_set_off_and_what_it_took(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "1 1 1 1")
+    _, events = GAME.play(position(hands=[[red], [1]]), RED, "place 1 at c3 with death")
+    assert ("Red spends the death token: it stays on c3, and whoever defeats c3 later "
+            "(either player) loses every marker they have on the grid, once that turn's "
+            "attacks are over.") in texts(events)
+    blue = hand_tiles(1, "5 1 5 1")
+    state = position({"c4": "1 1 1 1 !death", "c2": "1 1 1 1 *R", "a1": "1 1 1 1 *B"},
+                     hands=[[0], [blue]], turn=BLUE)
+    _, events = GAME.play(state, BLUE, "place 1 at c3")
+    said = texts(events)
+    assert ("c4 carries the death token: death strikes Blue once this turn's attacks are "
+            "over.") in said
+    assert ("Death strikes Blue: their markers on a1 and c2 are discarded from the game and "
+            "those tiles are neutral (Blue loses 2 points; opponent markers already won are "
+            "kept).") in said
+    assert said.index("Death strikes Blue: their markers on a1 and c2 are discarded from the "
+                      "game and those tiles are neutral (Blue loses 2 points; opponent markers "
+                      "already won are kept).") > said.index(
+        "c4 carries the death token: death strikes Blue once this turn's attacks are over.")
+    empty = position({"c4": "1 1 1 1 !death"}, hands=[[0], [blue]], turn=BLUE)
+    _, events = GAME.play(empty, BLUE, "place 1 at c3")
+    assert ("Death strikes Blue: they have no marker on the grid, so nothing is lost."
+            in texts(events))
+
+
+def test_life_says_the_tile_now_scores_and_takes_a_marker(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "1 1 1 1")
+    _, events = GAME.play(position(hands=[[red], [1]]), RED, "place 1 at c3 with life")
+    assert texts(events)[1:3] == [
+        "Red spends the life token: it stays on c3, which is a scoring tile for the rest of "
+        "the game.",
+        "c3 is a scoring tile: Red puts a red marker on it (1 point while it stays red)."]
+    _, events = GAME.play(position(hands=[[red], [1]], markers=[0, 6]), RED,
+                          "place 1 at c3 with life")
+    assert "Red has no colour marker left: c3 stays neutral." in texts(events)
+
+
+def test_chaos_says_what_it_does_and_why_it_changed_nothing(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "9 9 9 9")
+    state = position({"b4": "1 1 1 1", "d2": "1 1 1 1 *N", "c4": "1 1 1 1 *B"},
+                     hands=[[red], [1]])
+    after, events = GAME.play(state, RED, "place 1 at c3 with chaos")
+    assert texts(events)[1:3] == [
+        "Red spends the chaos token: c3 attacks nothing; instead the tiles touching its "
+        "corners change marker colour.",
+        "No tile touching c3's corners carries a colour marker, so chaos changes nothing "
+        "(the token is spent all the same)."]
+    assert "chaos" not in after.tokens[RED] and markers_on(after)["c4"] == "B"
+
+
+def test_chaos_short_of_markers_says_who_chooses_and_what_was_left(hand_tiles: Any) -> None:
+    red = hand_tiles(0, "1 1 1 1")
+    state = position({"b4": "1 1 1 1 *R", "d4": "1 1 1 1 *R", "b2": "1 1 1 1 *R",
+                      "d2": "1 1 1 1 *B"}, hands=[[red], [1]], markers=[0, 1])
+    paused, events = GAME.play(state, RED, "place 1 at c3 with chaos")
+    assert ("Chaos: Blue has only 2 markers for 3 tiles (b2, b4 and d4): Red chooses which "
+            "tile stays neutral.") in texts(events)
+    _, events = GAME.play(paused, RED, "neutral b4")
+    assert texts(events)[:2] == [
+        "Red leaves b4 neutral: its red marker went back and Blue has no marker for it.",
+        "Chaos turns b2 from red to blue, d2 from blue to red and d4 from red to blue."]
+
+
+def test_rotate_says_how_it_turned_the_tile_and_where_the_chain_goes(hand_tiles: Any
+                                                                    ) -> None:
+    red = hand_tiles(0, "5 1 1 1")
+    state = position({"c4": "1 1 1 6 *B", "c5": "1 1 5 1 *B"}, hands=[[red], [1]])
+    paused, events = GAME.play(state, RED, "place 1 at c3 with rotate")
+    said = texts(events)
+    assert ("Red plays the rotate token: each time a tile is defeated this turn, Red may turn "
+            "it a quarter before its chain goes on. It is spent only when it turns a tile."
+            ) in said
+    assert "Red may turn c4 with the rotate token before its chain goes on north." in said
+    _, events = GAME.play(paused, RED, "rotate c4 right")
+    assert texts(events)[0] == ("Red turns c4 clockwise and spends the rotate token: its "
+                                "sides now read 6-1-1-1, and its 6 faces north, where its "
+                                "chain goes on.")
+    _, events = GAME.play(paused, RED, "no rotate")
+    assert texts(events)[0] == ("Red leaves c4 as it is; the rotate token waits for the next "
+                                "tile defeated this turn.")
+
+
+def test_an_empty_stack_and_a_skipped_turn_are_said() -> None:
+    state = position(hands=[[5, 6], [7]], stacks=[[], []], turn=BLUE)
+    after, events = GAME.play(state, BLUE, "place 1 at a1")
+    assert "Blue's stack is empty, so no tile is drawn: no tile left." in texts(events)
+    _, events = GAME.play(after, RED, "place 1 at a2")
+    said = texts(events)
+    assert "Red's stack is empty, so no tile is drawn: 1 tile left in hand." in said
+    assert "Blue has no tile left: Red places again." in said
+
+
+# --------------------------------------------------------------------------- costs
+
+
+def test_moves_that_use_a_power_token_say_what_they_cost(hand_tiles: Any) -> None:
+    state = position(hands=[[0, 5], [1]])  # tile 1 scores (no token), tile 2 does not
+    moves = GAME.legal_moves(state, RED)
+    costs = GAME.costs(state, RED)
+    assert GAME.legal_moves(state, RED) == moves  # asking costs changes nothing
+    assert costs["place 2 at a1 with death"] == "spends the death token"
+    assert costs["place 2 at a1 with life"] == "spends the life token"
+    assert costs["place 2 at a1 with chaos"] == "spends the chaos token"
+    assert costs["place 2 at a1 with rotate"] == "spent only if it turns a tile"
+    assert set(costs) == {m for m in moves if " with " in m}  # plain placements are free
+    assert all(len(c) <= 30 for c in costs.values())
+    red = hand_tiles(0, "5 1 1 1")
+    paused, _ = GAME.play(position({"c4": "1 1 1 1"}, hands=[[red], [1]]), RED,
+                          "place 1 at c3 with rotate")
+    assert GAME.costs(paused, RED) == {"rotate c4 left": "spends the rotate token",
+                                       "rotate c4 right": "spends the rotate token"}
+    assert GAME.costs(paused, BLUE) == {}

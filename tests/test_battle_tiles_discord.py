@@ -46,7 +46,10 @@ async def test_two_members_play_a_whole_battle_tiles_game(tmp_path: Path) -> Non
             assert len(awaited) == 1, "one player acts at a time"
             member, moves = awaited[0]
             seat = w.players.index(member)
-            assert moves == GAME.legal_moves(state, seat)
+            legal, costs = GAME.legal_moves(state, seat), GAME.costs(state, seat)
+            # free moves first, then those that spend a power token, each in the game's order
+            assert moves == [m for m in legal if m not in costs] + [m for m in legal
+                                                                   if m in costs]
             powered = [m for m in moves if " with " in m]
             move = rng.choice(powered if powered and rng.random() < 0.4 else moves)
             before = await w.version()

@@ -246,3 +246,70 @@ def test_the_opening_picture_says_who_was_drawn_to_start() -> None:
     assert pictures[0] != pictures[1]
     after, _ = GAME.play(state, state.first, GAME.legal_moves(state, state.first)[0])
     assert "starts" not in bt.status(GAME.view(after, None))[0]
+
+
+def drawn(monkeypatch: pytest.MonkeyPatch, draw: Any) -> list[tuple[str, int]]:
+    """Every line of text ``draw()`` puts on a picture, with its type size."""
+    lines: list[tuple[str, int]] = []
+    real = kit.text
+
+    def recording(image: Image.Image, xy: tuple[float, float], line: str, size: int,
+                  fill: kit.RGB, **options: Any) -> kit.Box:
+        lines.append((line, size))
+        return real(image, xy, line, size, fill, **options)
+
+    monkeypatch.setattr(kit, "text", recording)
+    draw()
+    return lines
+
+
+def test_piercer_and_barrier_are_shapes_not_the_letters_of_seats(monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    """'B' meant both the Blue player and a barrier: sides are now a spike and a wall, and
+    the only letters on a tile are its numbers and its marker's or token's letter."""
+    bt._tile.cache_clear()
+    lines = drawn(monkeypatch, lambda: bt._tile(("P", "B", 1, 2), True, "blue", "death", 140,
+                                                34, 30, bt.FACE, bt.MAT))
+    assert sorted(line for line, _ in lines) == ["1", "2", "B", "D"]  # B: the blue marker
+    plain = bt._tile((1, 1, 1, 1), False, None, None, 140, 34, 30, bt.FACE, bt.MAT)
+    spiked = bt._tile(("P", 1, 1, 1), False, None, None, 140, 34, 30, bt.FACE, bt.MAT)
+    walled = bt._tile(("B", 1, 1, 1), False, None, None, 140, 34, 30, bt.FACE, bt.MAT)
+    assert len({plain.tobytes(), spiked.tobytes(), walled.tobytes()}) == 3
+    legend = drawn(monkeypatch, lambda: bt._legend(kit.Layout(1000)))
+    assert [line for line, _ in legend] == ["piercer", "barrier", "N", "neutral tile", "D",
+                                            "death", "L", "life"]
+
+
+def test_used_tokens_read_whole_after_the_word_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spent tokens were 7 px words struck through: now whole words in the smallest type,
+    grey, after 'used'; held ones framed and bold, after 'tokens'."""
+    bt._token.cache_clear()
+    view = GAME.view(moments()["mid"], None)
+    view["tokens"] = [["rotate", "life"], []]
+    lines = [line for line, size in drawn(monkeypatch, lambda: bt._tokens(view,
+                                                                          kit.Layout(1000)))
+             if size >= kit.SMALL]
+    # (a pill is drawn once and kept: the second seat's 'chaos' and 'death' are pasted)
+    assert lines == ["R", "tokens", "rotate", "life", "used", "chaos", "death",
+                     "B", "no tokens left", "used", "rotate", "life"]
+
+
+def test_the_text_alternative_reads_the_whole_picture() -> None:
+    state = moments()["mid"]
+    view = {**GAME.view(state, 0), "names": ["Alice", "Bob"]}
+    text = bt.describe(view)
+    lines = text.splitlines()
+    assert lines[0].startswith("Battle Tiles: ")
+    for s, name in enumerate(("Alice (Red)", "Bob (Blue)")):
+        line = next(x for x in lines if x.startswith(name + ":"))
+        assert f"{view['scores'][s]} point" in line and "tokens:" in line
+    for sq in view["grid"]:
+        if sq["sides"] is not None:
+            assert f"{sq['square']} " in text
+    for tile in view["hand"]:
+        assert f"tile {tile['number']} " in lines[-1]
+    assert "barrier" in text or "piercer" in text
+    assert "Your hand" not in bt.describe({**GAME.view(state, None), "names": ["A", "B"]})
+    over = {**GAME.view(moments()["over"], None), "names": ["Alice", "Bob"]}
+    assert bt.describe(over).startswith("Battle Tiles: game over, ")
+    assert "Red wins" not in bt.describe(over) or "(Red) wins" in bt.describe(over)
