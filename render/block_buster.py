@@ -17,6 +17,7 @@ import functools
 import json
 import math
 import re
+from collections import Counter
 from importlib import resources
 from typing import Any
 
@@ -34,10 +35,18 @@ SHAPES: dict[str, list[tuple[int, int]]] = {
 # points for 0, 1, 2... point blocks of one shape: 0, 3, 7, 12, then 18, 25 (the pattern)
 SET_POINTS: list[int] = [*_DATA["set_points"], 18, 25]
 
-FACE: RGB = kit.rgb("#F3EEE2")  # an empty square inside the placing area
-OUT: RGB = kit.rgb("#B9B4AA")  # a square outside it
-PLATE: RGB = kit.rgb("#D9D2C3")  # a point block nobody has won
-LINE: RGB = kit.rgb("#CFC8B8")  # the lines between squares
+# An empty square, a square outside the placing area and a point block nobody has won stay
+# 20 apart (CIEDE2000, also under protanopia and deuteranopia) from the seat colours and the
+# outside (an empty square and a tile differ by the tile's border and shape instead).
+FACE: RGB = kit.rgb("#FFFFFF")  # an empty square inside the placing area
+OUT: RGB = kit.rgb("#A7A3B4")  # a square outside it
+PLATE: RGB = kit.rgb("#E2DED0")  # a point block nobody has won
+LINE: RGB = kit.rgb("#D6D0C2")  # the lines between squares
+
+_SEATS: dict[str, RGB] = {n: kit.seat_colour(n).fill for n in _DATA["colours"]}
+TOLD_APART: dict[str, dict[str, RGB]] = {
+    "seats": _SEATS, "squares": {"empty": FACE, "outside the area": OUT, **_SEATS},
+    "point blocks": {"nobody's yet": PLATE, "outside the area": OUT, **_SEATS}}
 
 
 # --------------------------------------------------------------------------- words
@@ -87,8 +96,22 @@ _PLAYER = re.compile(r"\bPlayer (\d+)\b")
 
 
 def _said(view: dict[str, Any], line: str) -> str:
-    """The rules' sentence with names for 'Player 1' (the special 2-player game)."""
-    return _PLAYER.sub(lambda m: _given(view, int(m.group(1)) - 1) or m.group(0), line)
+    """The rules' sentence with names for 'Player 1' (the special 2-player game), or after
+    each colour's first mention ('Blue (Alice) wins') where a seat has one colour."""
+    line = _PLAYER.sub(lambda m: _given(view, int(m.group(1)) - 1) or m.group(0), line)
+    if len(view["owners"]) != int(view["players"]):
+        return line
+    named = {_colour_word(view, c): _given(view, int(o)) for c, o in enumerate(view["owners"])}
+    seen: set[str] = set()
+
+    def name(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if word in seen or not named[word]:
+            return word
+        seen.add(word)
+        return f"{word} ({named[word]})"
+
+    return re.sub(r"\b(" + "|".join(named) + r")\b", name, line)
 
 
 def _anchor(squares: list[str]) -> str:
@@ -99,7 +122,7 @@ def _anchor(squares: list[str]) -> str:
 
 
 def _last(view: dict[str, Any]) -> str:
-    """'Last: Alice (Blue) placed 5L r90 at c4, skipping 1.', or ''."""
+    """'Last: Alice (Blue) placed 5L r90 at c4, skipping 1 for -2.', or ''."""
     last = view.get("last")
     if not last:
         return ""
@@ -108,7 +131,7 @@ def _last(view: dict[str, Any]) -> str:
     if last["kind"] == "pass":
         return f"Last: {who} passed."
     skipped = int(last["skipped"])
-    extra = f", skipping {skipped}" if skipped else ""
+    extra = f", skipping {skipped} for {-2 * skipped}" if skipped else ""
     return (f"Last: {who} placed {str(last['block']).upper()} {last['orientation']} at "
             f"{_anchor(last['squares'])}{extra}.")
 
@@ -137,10 +160,11 @@ def rule(view: dict[str, Any]) -> str:
     mover, skip = _colour_word(view, turn), int(view["max_skip"])
     if not view["previous"][turn]:
         return f"{mover}'s first block: anywhere inside the boundary."
+    touch = "any of your blocks" if view.get("connect") == "any" else "your previous block"
     if skip:
-        return (f"{mover}: touch your previous block, or skip up to {skip} space"
+        return (f"{mover}: touch {touch}, or skip up to {skip} space"
                 f"{'s' if skip > 1 else ''} (-2 each).")
-    return f"{mover}: touch your previous block (no skipping left)."
+    return f"{mover}: touch {touch} (no skipping left)."
 
 
 def _blocks_left(view: dict[str, Any], seat: int) -> list[str]:
@@ -161,17 +185,66 @@ def summary(view: dict[str, Any]) -> str:
     parts = [f"{NAME}, {lead}.", f"{word}: {scores}."]
     if result is None and view.get("last"):
         parts.append(_last(view))
-    seat = view.get("seat")
-    if seat is not None:
-        left = _blocks_left(view, int(seat))
-        parts.append(f"Your blocks: {', '.join(b.upper() for b in left)}." if left
-                     else "You have placed all your blocks.")
-    return " ".join(" ".join(parts).split())
+    return " ".join(" ".join(parts + _yours(view)).split())
 
 
-def breakdown(view: dict[str, Any]) -> list[str]:
+def _yours(view: dict[str, Any]) -> list[str]:
+    """A seat's view: 'Your blocks: 5I, 4O.' (none for a spectator)."""
+    if view.get("seat") is None:
+        return []
+    left = _blocks_left(view, int(view["seat"]))
+    return [f"Your blocks: {', '.join(b.upper() for b in left)}." if left
+            else "You have placed all your blocks."]
+
+
+def describe(view: dict[str, Any]) -> str:
+    """The picture as lines a screen reader reads: whose turn and the last move, each seat,
+    each point block's standing (spaces of its 12 each colour holds), each colour's blocks
+    on the board by the square a move names (only how many, should the lines not fit one
+    message) and its previous block, and a seat's own blocks."""
+    result = view.get("result")
+    in_play = sum(p["in_play"] for p in view["point_blocks"])
+    lines = [f"{NAME}, {view['players']} players, {in_play} point blocks in the placing area."]
+    if result:
+        lines += [f"Game over: {_said(view, str(result['reason']))}", *breakdown(view)]
+    else:
+        turn = int(view["turn"])
+        mover = _spoken(view, int(view["owners"][turn]), _colour_word(view, turn))
+        lines.append(" ".join(w for w in (f"{mover} to place a block.", _last(view),
+                                          rule(view)) if w))
+        lines += [f"{_spoken(view, s, _seat_words(view, s))}: {_seat_line(view, s)}."
+                  for s in range(int(view["players"]))]
+    standing: list[str] = []
+    for p in view["point_blocks"]:
+        held = sorted(((n, c) for c, n in enumerate(p["counts"]) if n), reverse=True)
+        if not p["in_play"] or not held:
+            continue
+        won = p["secured"] if p["secured"] is not None else p["leader"] if result else None
+        mark = ("won" if won is not None else "leads" if p["leader"] is not None else "")
+        counts = [f"{_colour_word(view, c)} {n}" for n, c in held]
+        counts[0] = f"{counts[0]} {mark}" if mark else f"tied, {counts[0]}"
+        standing.append(f"{p['kind']} {p['squares'][0]}: {', '.join(counts)}")
+    lines.append("Point blocks, spaces held of 12: " + ("; ".join(standing) or "none yet") + ".")
+    lines += _yours(view)
+    for full in (True, False):
+        board = []
+        for colour in range(len(view["owners"])):
+            placed = [f"{b['block'].upper()} {_anchor(b['squares'])}" for b in view["placed"]
+                      if int(b["colour"]) == colour]
+            if placed:
+                board.append(f"{_colour_word(view, colour)} blocks: "
+                             f"{', '.join(placed) if full else len(placed)}; previous on "
+                             f"{' '.join(view['previous'][colour])}.")
+        text = "\n".join(lines + board)
+        if len(text) <= 1900:
+            break
+    return text
+
+
+def breakdown(view: dict[str, Any], *, short: bool = False) -> list[str]:
     """Where each seat's points come from: the point blocks it won by shape (each point
-    block goes to the colour holding most of its spaces), penalties, unplaced squares."""
+    block goes to the colour holding most of its spaces; ``short``: only how many, so that
+    a line fits the picture's width), penalties, unplaced squares."""
     lines = []
     for seat in range(int(view["players"])):
         mine = set(_seat_colours(view, seat))
@@ -182,6 +255,10 @@ def breakdown(view: dict[str, Any]) -> list[str]:
         sets = [f"{n} {kind}{'s' if n > 1 else ''} {SET_POINTS[n]}"
                 for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))]
         unplaced = sum(len(SHAPES[b]) for b in _blocks_left(view, seat))
+        won = sum(kinds.values())
+        if short and won:
+            sets = [f"{won} point block{'s' if won > 1 else ''} "
+                    f"{sum(SET_POINTS[n] for n in kinds.values())}"]
         parts = [*sets] or ["no point blocks"]
         parts += [f"penalty {view['penalties'][seat]}", f"unplaced {-unplaced}"]
         lines.append(f"{_seat_name(view, seat)} {view['own_scores'][seat]}: {', '.join(parts)}")
@@ -207,12 +284,18 @@ def _seated(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def _seat_line(view: dict[str, Any], seat: int) -> str:
-    """'12 points, penalty -3, 9 blocks left'."""
-    left = len(_blocks_left(view, seat))
-    passed = all(view["passed"][c] for c in _seat_colours(view, seat))
-    words = _seat_words(view, seat) + ": " if _given(view, seat) else ""
-    blocks = "passed" if passed and left else f"{left} block{'s' if left != 1 else ''} left"
-    return f"{words}{view['scores'][seat]} points, penalty {view['penalties'][seat]}, {blocks}"
+    """'-46 points, penalty -7, 10 blocks left' (the chip and name say the colour), or for
+    a seat of two colours '-8 points, penalty -8, Blue 7 left, Yellow passed'."""
+    def left(colour: int, one: bool) -> str:
+        n = len(view["blocks"][colour])
+        unit = "" if not one else " block" if n == 1 else " blocks"
+        return "passed" if view["passed"][colour] and n else f"{n}{unit} left"
+
+    colours = _seat_colours(view, seat)
+    head = f"{view['scores'][seat]} points, penalty {view['penalties'][seat]}"
+    if len(colours) > 1:
+        return ", ".join([head, *(f"{_colour_word(view, c)} {left(c, False)}" for c in colours)])
+    return f"{head}, {left(colours[0], True)}"
 
 
 def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
@@ -236,7 +319,7 @@ def _around(view: dict[str, Any], at: kit.Layout) -> tuple[Image.Image, Image.Im
     head, detail = status(view)
     top = kit.header(seated, at, head, detail)
     if view.get("result") is not None:
-        lines = [line for text in breakdown(view)
+        lines = [line for text in breakdown(view, short=True)
                  for line in kit.wrap(text, at.px(kit.TEXT), at.body - at.px(40))]
         result = {**view["result"], "reason": _said(view, str(view["result"]["reason"]))}
         return top, kit.result_box({**view, "result": result}, at, lines)
@@ -370,7 +453,7 @@ def _point_block(image: Image.Image, grid: Grid, point: dict[str, Any],
     image.paste(_plate(size, fill, ink, str(point["kind"]), max(2, at.px(4))),
                 (x0 + inset, y0 + inset))
     band = (x0 + inset * 2, y0 + inset + round(size * 0.54), x0 + size, y0 + size)
-    centre = ((band[0] + band[2]) / 2, (band[1] + band[3]) / 2)
+    centre = (x0 + inset + size / 2, (band[1] + band[3]) / 2)
     label = "TIE" if point["in_play"] and max(point["counts"]) > 0 else ""
     if won is None and leader is not None:  # a lead, not yet won: a band in its colour
         ImageDraw.Draw(image).rectangle(band, fill=colours[leader].fill, outline=INK,
@@ -378,6 +461,8 @@ def _point_block(image: Image.Image, grid: Grid, point: dict[str, Any],
         ink = colours[leader].ink
     if leader is not None:
         label = f"{colours[leader].letter} {point['counts'][leader]}"
+        if kit.text_width(label, at.px(kit.SMALL), bold=True) > size:  # 'G10', not 'G 10'
+            label = label.replace(" ", "")
     if label:
         kit.text(image, centre, label, at.px(kit.SMALL), ink, anchor="mm", bold=True)
 
@@ -388,24 +473,28 @@ def _plate(size: int, fill: RGB, ink: RGB, kind: str, border: int) -> Image.Imag
     tile = Image.new("RGB", (size, size), fill)
     draw = ImageDraw.Draw(tile)
     draw.rectangle((0, 0, size - 1, size - 1), outline=INK, width=border)
-    s = round(size * 0.42)
-    left, top = (size - s) // 2, round(size * 0.08)
-    icon(draw, kind, (left, top, left + s, top + s), ink)
+    s = round(size * 0.5)
+    left, top = (size - s) // 2, round(size * 0.03)
+    icon(draw, kind, (left, top, left + s, top + s), ink, fill)
     return tile
 
 
-def icon(draw: ImageDraw.ImageDraw, kind: str, box: Box, fill: RGB = INK) -> None:
-    """A point block's shape: circle, triangle, diamond, star or hexagon."""
+def icon(draw: ImageDraw.ImageDraw, kind: str, box: Box, fill: RGB = INK,
+         ground: RGB = PAPER) -> None:
+    """A point block's shape: circle (a ring, so that it never looks like the hexagon at
+    phone size), triangle, diamond, star or hexagon; ``ground`` shows through the ring."""
     x0, y0, x1, y1 = box
     cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2
     if kind == "circle":
         draw.ellipse(box, fill=fill)
+        hole = r * 0.45
+        draw.ellipse((cx - hole, cy - hole, cx + hole, cy + hole), fill=ground)
         return
     count, start = {"triangle": (3, -90), "diamond": (4, -90), "hexagon": (6, 0),
                     "star": (10, -90)}.get(kind, (4, 45))
     points = []
     for k in range(count):
-        reach = r if kind != "star" or k % 2 == 0 else r * 0.45
+        reach = r if kind != "star" or k % 2 == 0 else r * 0.42
         angle = math.radians(start + 360 * k / count)
         points.append((cx + reach * math.cos(angle),
                        cy + reach * math.sin(angle) + (r * 0.15 if kind == "triangle" else 0)))
@@ -422,9 +511,8 @@ def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
         return None
     at = kit.Layout(width)
     seat = int(view["seat"])
-    parts: list[Image.Image | None] = [kit.hand_title(_seated(view), at, "Your blocks")]
-    for colour in _seat_colours(view, seat):
-        parts.append(_shapes(view, colour, at))
+    parts: list[Image.Image | None] = [kit.hand_title(_seated(view), at, "Your blocks"),
+                                       *(_shapes(view, c, at) for c in _seat_colours(view, seat))]
     mine = kit.seat_colour(view["colours"][_seat_colours(view, seat)[0]])
     word = mine.name.capitalize()
     parts.append(kit.legend(at, [
@@ -435,8 +523,9 @@ def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
     mover = view.get("result") is None and int(view["owners"][view["turn"]]) == seat
     parts.append(_note(at, [
         *([rule(view)] if mover else []),
-        "A move: block, turn, square, e.g. '5L r90 c4'. r90 turns a quarter clockwise, f "
-        "mirrors first; the square is the block's lowest row, leftmost square.",
+        "A move: block, turn, square, e.g. '5L r90 c4'. Blocks lie here as r0; r90 turns "
+        "a quarter clockwise, f0-f270 mirror first. The square is the leftmost of the "
+        "block's lowest row once turned: the dot, as drawn.",
         f"A point block goes to the colour holding most of its 12 spaces; "
         f"{view['shape_win']} of one shape win at once. Penalty tokens left: "
         f"{supply.get('-2', 0)} of -2, {supply.get('-1', 0)} of -1."]))
@@ -444,39 +533,52 @@ def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
 
 
 def _shapes(view: dict[str, Any], colour: int, at: kit.Layout) -> Image.Image:
-    """One colour's blocks still to place, as shapes with their names ('2x5L': two)."""
+    """One colour's blocks still to place, as shapes lying as a move's r0 names them, with
+    their names ('2x5L': two) and a dot on the square a move names (the leftmost square of
+    the lowest row); rows as tall as their tallest block."""
     fill = kit.seat_colour(view["colours"][colour])
     blocks: list[str] = view["blocks"][colour]
-    counts: dict[str, int] = {}
-    for b in blocks:
-        counts[b] = counts.get(b, 0) + 1
+    counts = Counter(blocks)  # in the order of the blocks
     squares = sum(len(SHAPES[b]) for b in blocks)
     title = (f"{_colour_word(view, colour)}: {len(blocks)} blocks, {squares} squares"
              + (" (passed)" if view["passed"][colour] else ""))
-    unit, gap, label = at.px(20), at.px(22), at.px(kit.SMALL)
-    tallest = max((max(c[1] for c in SHAPES[b]) + 1 for b in counts), default=1)
-    row = tallest * unit + label + at.px(24)
-    slots = []
-    x, y = at.margin, at.px(52)
+    titles = kit.wrap(title, at.px(kit.TEXT), at.body, bold=True)
+    unit, gap, label = at.px(26), at.px(22), at.px(kit.SMALL)
+    rows: list[list[tuple[str, str, int, int]]] = [[]]  # name, word, slot's left, width
+    x = at.margin
     for name, count in counts.items():
         wide = max(c[0] for c in SHAPES[name]) + 1
         word = name.upper() if count == 1 else f"{count}x{name.upper()}"
         slot = max(wide * unit, kit.text_width(word, label, bold=True))
-        if x + slot > at.width - at.margin:
-            x, y = at.margin, y + row
-        slots.append((name, word, x + (slot - wide * unit) // 2, x + slot / 2, y))
+        if rows[-1] and x + slot > at.width - at.margin:
+            rows.append([])
+            x = at.margin
+        rows[-1].append((name, word, x, slot))
         x += slot + gap
-    block = kit.canvas(at.width, y + (row if counts else at.px(10)) + at.px(8))
-    kit.text(block, (at.margin, at.px(8)), kit.fit(title, at.px(kit.TEXT), at.body, bold=True),
-             at.px(kit.TEXT), INK, bold=True)
+    tall = [max((max(c[1] for c in SHAPES[n]) + 1 for n, *_ in row), default=0) for row in rows]
+    top = at.px(8) + len(titles) * at.px(44) + at.px(8)
+    height = sum(t * unit + label + at.px(24) for t in tall) if counts else at.px(10)
+    block = kit.canvas(at.width, top + height + at.px(8))
+    for n, line in enumerate(titles):
+        kit.text(block, (at.margin, at.px(8) + n * at.px(44)), line, at.px(kit.TEXT), INK,
+                 bold=True)
     draw = ImageDraw.Draw(block)
-    for name, word, left, middle, y in slots:
-        bottom = y + tallest * unit
-        for cx, cy in SHAPES[name]:
-            bx, by = left + cx * unit, bottom - (cy + 1) * unit
-            draw.rectangle((bx, by, bx + unit, by + unit), fill=fill.fill, outline=INK,
-                           width=max(1, at.px(2)))
-        kit.text(block, (middle, bottom + at.px(6)), word, label, INK, anchor="mt", bold=True)
+    y = top
+    for row, high in zip(rows, tall, strict=True):
+        bottom = y + high * unit
+        for name, word, left, slot in row:
+            cells = SHAPES[name]
+            left += (slot - (max(c[0] for c in cells) + 1) * unit) // 2
+            for cx, cy in cells:
+                bx, by = left + cx * unit, bottom - (cy + 1) * unit
+                draw.rectangle((bx, by, bx + unit, by + unit), fill=fill.fill, outline=INK,
+                               width=max(1, at.px(2)))
+            ax, r = min(cx for cx, cy in cells if cy == 0), unit * 0.38  # the anchor's dot
+            dx, dy = left + (ax + 0.5) * unit, bottom - 0.5 * unit
+            draw.ellipse((dx - r, dy - r, dx + r, dy + r), fill=fill.ink)
+            kit.text(block, (left + (max(c[0] for c in cells) + 1) * unit / 2,
+                             bottom + at.px(6)), word, label, INK, anchor="mt", bold=True)
+        y = bottom + label + at.px(24)
     return block
 
 

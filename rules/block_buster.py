@@ -266,13 +266,23 @@ def _deal(players: int, seed: int, variant: str, connect: str) -> BlockState:
         passed=[False] * colours, placed=[], secured=[-1] * len(POINT_BLOCKS), last=None,
         result=None, shape_winner=None,
     )
-    table = DATA["starting_penalties"][variant if variant != "standard" else str(players)]
-    seats_in_order = list(dict.fromkeys(owners[c] for c in order))
-    for seat, tokens in zip(seats_in_order, table, strict=False):
+    for seat, tokens in enumerate(_starting_tokens(state)):
         for token in tokens:
             state.tokens[seat].append(token)
             state.supply[str(token)] -= 1
     return state
+
+
+def _starting_tokens(state: BlockState) -> list[list[int]]:
+    """The penalty tokens each seat takes before the first block: the starting player's
+    (and with 3-4 players the second's), by the variant and the number of players."""
+    table = DATA["starting_penalties"][
+        state.variant if state.variant != "standard" else str(state.players)]
+    out: list[list[int]] = [[] for _ in range(state.players)]
+    seats_in_order = list(dict.fromkeys(state.owners[c] for c in state.order))
+    for seat, tokens in zip(seats_in_order, table, strict=False):
+        out[seat] = list(tokens)
+    return out
 
 
 # --------------------------------------------------------------------------- placements
@@ -491,7 +501,8 @@ def _scores(state: BlockState) -> list[int]:
 
 
 def _advance(state: BlockState, events: list[Event]) -> None:
-    """The next colour in turn order that has not passed; none left: the game ends."""
+    """The next colour in turn order that has not passed; none left: the game ends, and the
+    final count says who won what."""
     n = len(state.order)
     at = state.order.index(state.turn)
     for k in range(1, n + 1):
@@ -501,6 +512,7 @@ def _advance(state: BlockState, events: list[Event]) -> None:
             return
     state.result = "Every colour has passed."
     events.append(Event(f"The game ends: {state.result}", kind="end"))
+    events.extend(_final_count(state))
 
 
 def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Event]:
@@ -508,6 +520,9 @@ def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Even
     o = ORIENTATION_OF[block, orientation]
     y0, x0 = divmod(anchor, W)
     cells = _cells_at(o, x0, y0)
+    points = sorted({RING_OF[xy] for xy in cells})  # only these rings can change
+    flat = "".join(state.board)
+    before = {point: (_counts(state, point, flat), state.secured[point]) for point in points}
     rows = [list(row) for row in state.board]
     for x, y in cells:
         rows[y][x] = str(colour)
@@ -521,18 +536,18 @@ def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Even
     if skipped:
         state.tokens[seat].extend([SKIP_TOKEN] * skipped)
         state.supply[str(SKIP_TOKEN)] -= skipped
-        tokens = "a -2 token" if skipped == 1 else f"{skipped} -2 tokens"
-        text += (f", skipping {skipped} space{'s' if skipped > 1 else ''} for {tokens} "
-                 f"(penalties now {_penalty(state, seat)})")
+        tokens = "a -2 penalty token" if skipped == 1 else f"{skipped} -2 penalty tokens"
+        text += (f", skipping {skipped} space{'s' if skipped > 1 else ''}: that costs "
+                 f"{tokens}, {SKIP_TOKEN * skipped} points (penalties now "
+                 f"{_penalty(state, seat)})")
     state.last = {"colour": colour, "kind": "place", "block": block,
                   "orientation": orientation, "squares": squares, "skipped": skipped}
     events = [Event(text + ".", kind="place", data={"colour": colour, "squares": squares})]
-    for point in sorted({RING_OF[xy] for xy in cells if xy in RING_OF}):
-        if state.secured[point] < 0:  # only the rings the block lies on can change
+    flat = "".join(state.board)
+    for point in points:
+        if state.secured[point] < 0:
             state.secured[point] = _secure(state, point)
-            if state.secured[point] >= 0:
-                events.append(Event(f"{colour_said(state, state.secured[point])} has won "
-                                    f"the {POINT_NAME[point]} for good.", kind="secure"))
+        events.append(_standing(state, colour, point, *before[point], flat))
     need = _shape_win(state)
     for s in range(state.players):
         sets = _sets(state, s, state.secured)
@@ -545,9 +560,119 @@ def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Even
                 state.result += f": {_side_name(state, team)} win"
             state.result += "."
             events.append(Event(f"The game ends at once: {state.result}", kind="end"))
+            events.extend(_final_count(state))
             return events
     _advance(state, events)
     return events
+
+
+# --------------------------------------------------------------------------- in words
+
+
+def _standing(state: BlockState, colour: int, point: int, was: list[int], secured: int,
+              flat: str) -> Event:
+    """What a block placed on a point block's spaces did there: the spaces the colour now
+    holds, and who leads, takes the lead, ties or has won the point block for good."""
+    counts = _counts(state, point, flat)
+    held, who = counts[colour], colour_name(colour)
+    text = f"{who} holds {held} of the 12 spaces of the {POINT_NAME[point]}"
+    others = [n for c, n in enumerate(counts) if c != colour]
+    second = max(others, default=0)
+    leader, led = _leader(counts), _leader(was)
+    if secured >= 0:
+        owner = "it" if secured == colour else colour_name(secured)
+        text += f", which {owner} has already won for good: nothing changes there."
+    elif state.secured[point] == colour:
+        text += (f" and has won it for good ({held} to {second}): no other colour can "
+                 "catch up.")
+        return Event(text, kind="secure", data={"colour": colour, "point": point})
+    elif leader == colour:
+        taken = f"takes the lead from {colour_name(led)}" if led not in (None, colour) \
+            else "leads"
+        text += f" and {taken} ({held} to {second})."
+    elif leader is None:
+        tied = [colour_name(c) for c, n in enumerate(counts) if n == held and c != colour]
+        text += f", as many as {listing(tied)}: tied, so as it stands nobody wins it."
+    else:
+        text += f"; {colour_name(leader)} leads with {counts[leader]}."
+    return Event(text, kind="lead", data={"colour": colour, "point": point})
+
+
+def _skip_cost(skipped: int) -> str:
+    """What skipping costs, as a list of moves shows it: 'skips 2 spaces: -4 (2 tokens)'."""
+    spaces = "1 space" if skipped == 1 else f"{skipped} spaces"
+    tokens = "1 token" if skipped == 1 else f"{skipped} tokens"
+    return f"skips {spaces}: {SKIP_TOKEN * skipped} ({tokens})"
+
+
+SKIP_COSTS = [_skip_cost(n) for n in range(-FLOOR // -SKIP_TOKEN + 1)]
+
+
+def _unplaced(state: BlockState, colour: int) -> int:
+    return sum(SIZE_OF[b] for b in state.blocks[colour])
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _final_count(state: BlockState) -> list[Event]:
+    """The count at the end: which colour wins each point block (most of its 12 spaces),
+    which point blocks nobody wins and why, and each seat's score line by line."""
+    holders = _final_holders(state)
+    flat = "".join(state.board)
+    events = []
+    for colour in state.order:
+        won = [p for p, c in enumerate(holders) if c == colour]
+        if won:
+            items = [f"the {POINT_NAME[p]} ({_counts(state, p, flat)[colour]} of 12)"
+                     for p in won]
+            events.append(Event(
+                f"At the count, {colour_said(state, colour)} wins "
+                f"{_plural(len(won), 'point block')} by holding most of the 12 spaces: "
+                f"{listing(items)}.", kind="count", data={"colour": colour, "points": won}))
+    tied, empty = [], 0
+    for p, c in enumerate(holders):
+        counts = _counts(state, p, flat)
+        if c < 0 and max(counts) > 0:
+            tied.append(f"the {POINT_NAME[p]} ({max(counts)} each)")
+        elif c < 0 and _ring(state, p, flat).count(EMPTY) == 12:
+            empty += 1
+    if tied:
+        events.append(Event(f"Nobody wins {listing(tied)}: a tie for the most spaces wins "
+                            "nobody the point block.", kind="count"))
+    if empty:
+        events.append(Event(f"Nobody wins {_plural(empty, 'point block')} whose 12 spaces "
+                            "are all empty.", kind="count"))
+    own = _own_scores(state)
+    starting = _starting_tokens(state)
+    for seat in range(state.players):
+        events.append(Event(_score_line(state, seat, holders, starting[seat], own[seat]),
+                            kind="score", data={"seat": seat}))
+    if state.variant == "couples":
+        events.append(Event(listing([f"{_side_name(state, t)} score {_scores(state)[t[0]]} "
+                                     "together" for t in _teams(state)]) + ".", kind="score"))
+    return events
+
+
+def _score_line(state: BlockState, seat: int, holders: list[int], starting: list[int],
+                total: int) -> str:
+    """'Blue scores 4: 2 circles 7, 1 star 3; penalty tokens -5 (-3 at the start, 1 skip
+    -2); 1 square unplaced -1.'"""
+    sets = _sets(state, seat, holders)
+    won = [f"{_plural(n, KINDS[k])} {_set_points(n)}" for k, n in enumerate(sets) if n]
+    tokens = state.tokens[seat]
+    if tokens[:len(starting)] != starting:  # a position set up by hand
+        starting = []
+    skips = len(tokens) - len(starting)
+    causes = ([f"{sum(starting)} at the start"] if starting else []) + \
+        ([f"{_plural(skips, 'skip')} {SKIP_TOKEN * skips}"] if skips else [])
+    penalty = f"penalty tokens {sum(tokens)}" + (f" ({', '.join(causes)})" if causes else "")
+    unplaced = sum(_unplaced(state, c) for c, o in enumerate(state.owners) if o == seat)
+    parts = [", ".join(won) or "no point blocks", penalty,
+             f"{_plural(unplaced, 'square')} unplaced {-unplaced}" if unplaced
+             else "every block placed"]
+    return f"{seat_name(state, seat)} scores {total}: {'; '.join(parts)}."
 
 
 # --------------------------------------------------------------------------- the game
@@ -607,25 +732,51 @@ class BlockBuster(Game[BlockState]):
         state.passed[colour] = True
         state.last = {"colour": colour, "kind": "pass", "block": None, "orientation": None,
                       "squares": [], "skipped": 0}
-        left = sum(SIZE_OF[b] for b in state.blocks[colour])
-        squares = f"{left} square{'s' if left != 1 else ''} left over"
+        left = _unplaced(state, colour)
+        cost = (f"its {_plural(left, 'square')} left over will cost {left} "
+                f"point{'s' if left != 1 else ''} at the end")
         if not state.blocks[colour]:
             why = "has no block left and passes"
         elif detail[-1] == "could skip":
-            why = f"passes rather than skip ({squares}) and places no more blocks"
+            why = f"passes rather than skip and places no more blocks: {cost}"
         else:
-            why = f"cannot place a block ({squares}) and passes"
+            why = f"cannot place a block and passes for good: {cost}"
         events = [Event(f"{colour_said(state, colour)} {why}.", kind="pass",
-                        data={"colour": colour})]
+                        data={"colour": colour, "left": left})]
         _advance(state, events)
         return events
+
+    def costs(self, state: BlockState, seat: int) -> dict[str, str]:
+        """Each placement that skips spaces ('skips 2 spaces: -4 (2 tokens)'), and 'pass'
+        while blocks are left: a colour that passes places no more, and its squares left
+        over count against it ('no more blocks: -27 points'). From ``moves``, which already
+        knows the spaces each placement skips."""
+        if seat not in self.to_act(state):
+            return {}
+        found = self.moves(state, seat)
+        out = {move: SKIP_COSTS[detail[-1]] for move, detail in found.items()
+               if detail[-1] and detail[0] == "place"}
+        left = _unplaced(state, state.turn)
+        if "pass" in found and left:
+            out["pass"] = f"no more blocks: -{left} point{'s' if left != 1 else ''}"
+        return out
 
     # -- reading what players type
 
     def notation_hint(self, state: BlockState, seat: int) -> str:
-        return ("Moves look like '5l r90 c4': the block, how it lies (r0, r90, r180, r270 "
-                "turn it clockwise; f0-f270 mirror it first) and the square of its lowest "
-                "row's leftmost square; or 'pass' when nothing fits.")
+        """Block, turn, square; when 'pass' is allowed; what a skip costs."""
+        colour = state.turn
+        what = "any of your blocks" if state.connect == "any" else "your previous block"
+        if _reference_bits(state, colour):
+            after = (f" A block apart from {what} skips spaces, -2 points each; 'pass' only "
+                     "when none can touch it.")
+        else:
+            after = (" Your first block goes anywhere inside the boundary; 'pass' only when "
+                     "none fits.")
+        return ("A move is block, turn, square: '5l r90 c4' is the 5l turned a quarter "
+                "clockwise (r0 as drawn, r90-r270 turned, f0-f270 mirrored first; only "
+                "distinct turns are listed: 4o has only r0) with its lowest row's leftmost "
+                "square on c4." + after)
 
     def parse(self, state: BlockState, seat: int, text: str) -> str:
         words = [w for w in text.split() if w not in ("at", "on", "to", "place", "put",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections import Counter
 from functools import partial
 from pathlib import Path
@@ -173,8 +174,8 @@ def test_seed_example_skipping_one_space_costs_one_minus_two_token() -> None:
     state = position(squares={"e5": BLUE}, previous=[["e5"], []])
     after, events = GAME.play(state, BLUE, "1i e7")
     assert after.tokens[BLUE] == [-2] and after.supply["-2"] == 7
-    assert events[0].text == ("Blue places 1i r0 at e7, skipping 1 space for a -2 token "
-                              "(penalties now -2).")
+    assert events[0].text == ("Blue places 1i r0 at e7, skipping 1 space: that costs a -2 "
+                              "penalty token, -2 points (penalties now -2).")
     beside, _ = GAME.play(state, BLUE, "1i f5")
     assert beside.tokens[BLUE] == []  # f5 shares a side with e5
     corner, _ = GAME.play(position(squares={"e5": BLUE, "f5": RED, "e6": RED},
@@ -186,7 +187,8 @@ def test_seed_example_skipping_two_spaces_costs_two_tokens() -> None:
     state = position(squares={"e5": BLUE}, previous=[["e5"], []], tokens=[[-2], []])
     after, events = GAME.play(state, BLUE, "1i e8")
     assert after.tokens[BLUE] == [-2, -2, -2] and after.supply["-2"] == 5
-    assert "skipping 2 spaces for 2 -2 tokens (penalties now -6)" in events[0].text
+    assert ("skipping 2 spaces: that costs 2 -2 penalty tokens, -4 points (penalties now -6)"
+            in events[0].text)
 
 
 def test_penalties_never_go_below_minus_ten() -> None:
@@ -234,7 +236,8 @@ def test_pass_when_nothing_fits_and_the_game_ends_when_every_colour_has_passed()
             "1i r0 e7 does not touch your previous block: skipping 1 space would take your "
             "penalties from -10 to -12, below -10.")
     after, events = GAME.play(state, BLUE, "pass")
-    assert events[0].text == "Blue cannot place a block (54 squares left over) and passes."
+    assert events[0].text == ("Blue cannot place a block and passes for good: its 54 squares "
+                              "left over will cost 54 points at the end.")
     assert after.passed[BLUE] and after.turn == RED
     refused(after, RED, "pass", IllegalMove,
             "You may only pass when no block can touch your previous block; you can still "
@@ -248,7 +251,8 @@ def test_pass_when_nothing_fits_and_the_game_ends_when_every_colour_has_passed()
     done, events = GAME.play(done, RED, "pass")
     assert events[0].text == "Red has no block left and passes."
     done, events = GAME.play(done, BLUE, "pass")
-    assert events[-1].text == "The game ends: Every colour has passed."
+    assert [e.text for e in events if e.kind == "end"] == [
+        "The game ends: Every colour has passed."]
     assert GAME.to_act(done) == frozenset()
     outcome = GAME.outcome(done)
     assert outcome is not None and outcome.ending == "points"
@@ -271,8 +275,8 @@ def test_seed_a_blocked_player_may_use_penalty_tokens_or_pass() -> None:
     skipped, _ = GAME.play(state, YELLOW, "1i e3")
     assert skipped.tokens[YELLOW] == [-2]
     after, events = GAME.play(state, YELLOW, "pass")
-    assert events[0].text == ("Yellow passes rather than skip (59 squares left over) and "
-                              "places no more blocks.")
+    assert events[0].text == ("Yellow passes rather than skip and places no more blocks: its "
+                              "59 squares left over will cost 59 points at the end.")
     assert after.passed[YELLOW] and after.tokens[YELLOW] == [] and after.turn == BLUE
     for _ in range(4):  # a player who passed is out: the others go round without Yellow
         (seat,) = GAME.to_act(after)
@@ -333,7 +337,8 @@ def test_three_of_a_shape_win_at_once_with_two_players() -> None:
     state = GAME.load({**GAME.dump(state), "secured": [
         BLUE if p["squares"][0] in ("j6", "f14") else -1 for p in POINT_BLOCKS]})
     after, events = GAME.play(state, BLUE, "1i i20")
-    assert events[-1].text == "The game ends at once: Blue won 3 circle point blocks."
+    assert [e.text for e in events if e.kind == "end"] == [
+        "The game ends at once: Blue won 3 circle point blocks."]
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == {BLUE}
     assert GAME.to_act(after) == frozenset()
@@ -348,7 +353,8 @@ def test_four_of_a_shape_win_at_once_with_three_players_three_do_not() -> None:
         BLUE if p["squares"][0] in ("j10", "r10") else -1 for p in POINT_BLOCKS]})
     after, events = GAME.play(state, BLUE, "1i a15")
     assert after.result is None and after.turn == RED
-    assert "Blue has won the star point block on b14 for good." in [e.text for e in events]
+    assert ("Blue holds 7 of the 12 spaces of the star point block on b14 and has won it for "
+            "good (7 to 0): no other colour can catch up.") in [e.text for e in events]
     assert [POINT_BLOCKS[n]["kind"] for n, s in enumerate(after.secured) if s == BLUE] == [
         "star"] * 3
     ring_n18 = ["m17", "n17", "o17", "p17", "m18", "p18", "m19", "p19"]
@@ -357,7 +363,8 @@ def test_four_of_a_shape_win_at_once_with_three_players_three_do_not() -> None:
     fourth = GAME.load({**GAME.dump(fourth), "secured": [
         BLUE if p["squares"][0] in ("j10", "r10", "n18") else -1 for p in POINT_BLOCKS]})
     after, events = GAME.play(fourth, BLUE, "1i a15")
-    assert events[-1].text == "The game ends at once: Blue won 4 star point blocks."
+    assert [e.text for e in events if e.kind == "end"] == [
+        "The game ends at once: Blue won 4 star point blocks."]
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == {BLUE}
 
@@ -367,7 +374,9 @@ def test_a_point_block_is_won_for_good_once_no_colour_can_catch_up() -> None:
     state = position(squares=six, previous=[["e6"], []])
     after, events = GAME.play(state, BLUE, "1i e7")  # 7 of 12: nobody else can reach 7
     assert after.secured[DIAMOND_E5] == BLUE
-    assert "Blue has won the diamond point block on f6 for good." in [e.text for e in events]
+    assert events[1].kind == "secure" and events[1].text == (
+        "Blue holds 7 of the 12 spaces of the diamond point block on f6 and has won it for "
+        "good (7 to 0): no other colour can catch up.")
     close = position(squares=dict.fromkeys(RING_E5[:5], BLUE) | {"h8": RED},
                      previous=[["h5"], []])
     after, _ = GAME.play(close, BLUE, "1i h6")  # 6 against 1 with 5 empty: not yet
@@ -404,8 +413,8 @@ def test_special_two_player_game_three_of_a_shape_over_both_colours_win_at_once(
     state = GAME.load({**GAME.dump(state), "secured": [
         {"f14": BLUE, "b18": YELLOW}.get(p["squares"][0], -1) for p in POINT_BLOCKS]})
     after, events = GAME.play(state, 0, "1i i8")
-    assert events[-1].text == ("The game ends at once: Player 1 (Blue and Yellow) won 3 "
-                               "circle point blocks.")
+    assert [e.text for e in events if e.kind == "end"] == [
+        "The game ends at once: Player 1 (Blue and Yellow) won 3 circle point blocks."]
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == {0} and outcome.ending == "shape"
 
@@ -580,3 +589,145 @@ def test_random_games_end_in_every_variant(options: dict[str, Any] | None) -> No
                                                        "seed": GAME.determinize(state, 0, 5).seed})
     with pytest.raises(GameError):
         GAME.play(state, 0, "pass")
+
+
+# --------------------------------------------------------------------------- costs
+
+
+def test_costs_name_every_skip_and_leave_free_moves_out() -> None:
+    state = position(squares={"e5": BLUE}, previous=[["e5"], []])
+    moves = GAME.moves(state, BLUE)
+    listed = GAME.legal_moves(state, BLUE)
+    costs = GAME.costs(state, BLUE)
+    assert costs["1i r0 e7"] == "skips 1 space: -2 (1 token)"
+    assert costs["1i r0 e8"] == "skips 2 spaces: -4 (2 tokens)"
+    assert "1i r0 e6" not in costs and "pass" not in moves  # free: it touches e5
+    assert set(costs) == {m for m, detail in moves.items() if detail[-1]}
+    assert all(len(phrase) <= 30 for phrase in costs.values())
+    assert GAME.legal_moves(state, BLUE) == listed  # the order is untouched
+    assert GAME.costs(state, RED) == {}  # not Red's turn
+    after, events = GAME.play(state, BLUE, "1i e8")  # playing it says what it cost
+    assert "2 -2 penalty tokens, -4 points (penalties now -4)" in events[0].text
+    assert sum(after.tokens[BLUE]) == -4
+
+
+def test_costs_name_what_passing_costs_a_colour_with_blocks_left() -> None:
+    # Yellow's previous block on e1 is hemmed in (the seed's example 1): it may skip or pass.
+    state = position(3, squares={"e1": YELLOW, "f1": BLUE, "e2": BLUE},
+                     previous=[["f1"], [], ["e1"]], turn=YELLOW)
+    costs = GAME.costs(state, YELLOW)
+    assert costs["pass"] == "no more blocks: -59 points"
+    assert costs["1i r0 e3"] == "skips 1 space: -2 (1 token)"
+    assert set(costs) == set(GAME.legal_moves(state, YELLOW))  # nothing here is free
+    done = position(squares={"e5": BLUE}, previous=[["e5"], []], blocks=[[], []])
+    assert GAME.legal_moves(done, BLUE) == ["pass"] and GAME.costs(done, BLUE) == {}
+
+
+def test_costs_are_cheap_for_a_first_block_on_the_whole_board() -> None:
+    state = GAME.new(4, seed=1)
+    (seat,) = GAME.to_act(state)
+    GAME.moves(state, seat)  # worked out once, as the bot does for the list
+    began = time.perf_counter()
+    costs = GAME.costs(state, seat)
+    assert costs == {} and len(GAME.legal_moves(state, seat)) > 2000
+    assert time.perf_counter() - began < 0.05
+
+
+# --------------------------------------------------------------------------- in words
+
+
+def standing(squares: dict[str, int], move: str, **kw: Any) -> list[str]:
+    """What Blue's ``move`` said about the point blocks it lies on."""
+    kw.setdefault("previous", [["e5"], []])
+    state = position(squares={"e5": BLUE} | squares, **kw)
+    _, events = GAME.play(state, BLUE, move)
+    return [e.text for e in events if e.kind in ("lead", "secure")]
+
+
+def test_each_point_block_a_block_lies_on_is_said_with_who_leads() -> None:
+    ring = "of the 12 spaces of the diamond point block on f6"
+    assert standing({}, "1i e6") == [f"Blue holds 2 {ring} and leads (2 to 0)."]
+    assert standing({"h8": RED, "h7": RED}, "2i r0 e6") == [
+        f"Blue holds 3 {ring} and takes the lead from Red (3 to 2)."]
+    assert standing({"h8": RED}, "1i e6") == [f"Blue holds 2 {ring} and leads (2 to 1)."]
+    assert standing({"h8": RED, "h7": RED}, "1i e6") == [
+        f"Blue holds 2 {ring}, as many as Red: tied, so as it stands nobody wins it."]
+    assert standing({"h8": RED, "h7": RED, "h6": RED}, "1i e6") == [
+        f"Blue holds 2 {ring}; Red leads with 3."]
+    won = dict.fromkeys(["h8", "h7", "h6", "h5", "g8", "f8", "e8"], RED)
+    assert standing(won, "1i e6", secured=[1 if n == DIAMOND_E5 else -1
+                                           for n in range(len(POINT_BLOCKS))]) == [
+        f"Blue holds 2 {ring}, which Red has already won for good: nothing changes there."]
+    # A block across two cells says what it did on both point blocks.
+    assert standing({"e6": BLUE}, "2i r90 h5", previous=[["e6"], []]) == [
+        f"Blue holds 3 {ring} and leads (3 to 0).",
+        "Blue holds 1 of the 12 spaces of the circle point block on j6 and leads (1 to 0)."]
+
+
+def test_the_final_count_says_who_wins_each_point_block_and_each_score() -> None:
+    """The game ends by passing: every point block's winner, the ties and the empty ones,
+    and each seat's score with where its penalty tokens came from."""
+    squares = dict.fromkeys(RING_E5[:7], BLUE) | dict.fromkeys(RING_E5[7:9], RED)
+    squares |= {"i5": BLUE, "j5": RED}  # one each on the circle point block on j6
+    state = position(squares=squares, previous=[["e7"], ["e8"]], blocks=[[], ["1i"]],
+                     passed=[False, True], tokens=[[-2, -2, -2], []])
+    after, events = GAME.play(state, BLUE, "pass")
+    said = [e.text for e in events]
+    assert said == [
+        "Blue has no block left and passes.",
+        "The game ends: Every colour has passed.",
+        "At the count, Blue wins 1 point block by holding most of the 12 spaces: the diamond "
+        "point block on f6 (7 of 12).",
+        "Nobody wins the circle point block on j6 (1 each): a tie for the most spaces wins "
+        "nobody the point block.",
+        "Nobody wins 11 point blocks whose 12 spaces are all empty.",
+        "Blue scores -3: 1 diamond 3; penalty tokens -6 (-2 at the start, 2 skips -4); every "
+        "block placed.",
+        "Red scores -1: no point blocks; penalty tokens 0; 1 square unplaced -1."]
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.scores == (-3, -1)
+
+
+def test_sets_of_one_shape_are_scored_in_words() -> None:
+    squares = {s: BLUE for ring in RINGS_3P.values() for s in ring[:7]}
+    state = position(3, squares=squares, previous=[["a13"], [], []], blocks=[[], [], []],
+                     passed=[False, True, True], tokens=[[-2], [-1], []])
+    _, events = GAME.play(state, BLUE, "pass")
+    assert "Blue scores 10: 3 stars 12; penalty tokens -2 (-2 at the start); every block " \
+           "placed." in [e.text for e in events]
+
+
+def test_a_set_won_at_once_is_counted_too() -> None:
+    squares = dict.fromkeys(["i5", "j5", "k5", "l5", "i6", "i7", "i8"], BLUE)
+    squares |= dict.fromkeys(["e13", "f13", "g13", "h13", "e14", "e15", "e16"], BLUE)
+    squares |= dict.fromkeys(["i17", "j17", "k17", "l17", "i18", "i19"], BLUE)
+    state = position(squares=squares, previous=[["i19"], []])
+    state = GAME.load({**GAME.dump(state), "secured": [
+        BLUE if p["squares"][0] in ("j6", "f14") else -1 for p in POINT_BLOCKS]})
+    _, events = GAME.play(state, BLUE, "1i i20")
+    kinds = [e.kind for e in events]
+    assert kinds.index("end") < kinds.index("count") < kinds.index("score")
+    assert any(e.text.startswith("Blue scores ") and "3 circles 12" in e.text for e in events)
+
+
+def test_couples_hear_their_team_score() -> None:
+    squares = dict.fromkeys(RING_E5[:7], YELLOW)
+    state = position(4, squares=squares, options={"variant": "couples"}, turn=GREEN,
+                     previous=[[], [], ["e5"], []], blocks=[[], ["1i"], [], []],
+                     passed=[True, True, True, False], tokens=[[], [], [], []])
+    _, events = GAME.play(state, GREEN, "pass")
+    assert events[-1].text == "Blue and Yellow score 3 together and Red and Green score -1 " \
+                              "together."
+
+
+def test_the_notation_hint_says_what_a_move_looks_like_now() -> None:
+    first = position()
+    hint = GAME.notation_hint(first, BLUE)
+    assert "'5l r90 c4'" in hint and "first block goes anywhere" in hint
+    assert GAME.parse(first, BLUE, "5l r90 c4") == "5l r90 c4"
+    later = position(squares={"e5": BLUE}, previous=[["e5"], []])
+    assert "apart from your previous block skips spaces, -2 points each" in \
+        GAME.notation_hint(later, BLUE)
+    any_ = position(squares={"e5": BLUE}, previous=[["e5"], []], options={"connect": "any"})
+    assert "any of your blocks" in GAME.notation_hint(any_, BLUE)
+    assert len(GAME.notation_hint(any_, BLUE)) < 340  # with a refusal, under 400

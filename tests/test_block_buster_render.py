@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import io
 import random
+import re
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ import rules
 from render import block_buster as drawing
 from render import kit
 from tests.pictures import pixels
-from tests.test_block_buster import _ended, rings
+from tests.test_block_buster import BLUE, DIAMOND_E5, RED, RING_E5, _ended, position, rings
 
 GAME = rules.GAMES["block-buster"]
 GID = "block-buster"
@@ -151,6 +152,12 @@ def test_the_final_picture_marks_each_point_blocks_winner_and_lists_them() -> No
                           if part.split()[0].isdigit())
             assert counted == held, lines[seat]
             assert f" {view['own_scores'][seat]}: " in lines[seat]
+            named = {**view, "names": ["Alice", "Bob", "Chidi", "Dana"][: view["players"]]}
+            short = drawing.breakdown(named, short=True)[seat]  # as the picture has it
+            assert short.split(": ", 1)[1].startswith(
+                f"{held} point block" if held else "no point blocks"), short
+            at = kit.Layout(1000)  # one line a player in the result box
+            assert len(kit.wrap(short, at.px(kit.SMALL), at.body - at.px(40))) == 1, short
 
 
 class Drawn:
@@ -208,3 +215,56 @@ def test_width_option_scales_and_small_widths_are_refused() -> None:
     assert decoded(render.png(GID, view, width=1400)).width == 1400
     with pytest.raises(ValueError, match="at least"):
         render.png(GID, view, width=200)
+
+
+def test_seat_rows_fit_one_line_and_name_each_colour_of_a_two_colour_seat() -> None:
+    view = {**GAME.view(samples(4, ())[2], None), "names": ["Alice", "Bob", "Chidi", "Dana"]}
+    lines = [drawing._seat_line(view, s) for s in range(4)]
+    at = kit.Layout(1000)
+    for line in lines:  # the chip and the name say the colour; the rest fits beside them
+        assert re.fullmatch(r"-?\d+ points, penalty -?\d+, (\d+ blocks? left|passed)", line)
+        assert kit.text_width(line, at.px(kit.TEXT)) <= at.width - at.margin - at.px(400)
+    special = {**GAME.view(samples(2, (("variant", "special-2p"),))[2], None),
+               "names": ["Alice", "Bob"]}
+    line = drawing._seat_line(special, 0)
+    assert re.fullmatch(r"-?\d+ points, penalty -?\d+, Blue (\d+ left|passed), Yellow "
+                        r"(\d+ left|passed)", line), line
+
+
+def test_the_picture_as_text_names_the_seats_the_point_blocks_and_your_blocks() -> None:
+    state = position(squares=dict.fromkeys(RING_E5[:7], BLUE) | {"h8": RED},
+                     previous=[["e7"], ["h8"]], turn=RED,
+                     secured=[BLUE if n == DIAMOND_E5 else -1 for n in range(25)])
+    view = {**GAME.view(state, RED), "names": ["Alice", "Bob"]}
+    text = render.describe(GID, view)
+    lines = text.splitlines()
+    assert lines[0] == "Block Buster, 2 players, 13 point blocks in the placing area."
+    assert lines[1] == ("Bob (Red) to place a block. Red: touch your previous block, or skip "
+                        "up to 5 spaces (-2 each).")
+    assert lines[2].startswith("Alice (Blue): ") and lines[3].startswith("Bob (Red): ")
+    assert "diamond f6: Blue 7 won, Red 1" in text
+    assert text.endswith("Your blocks: " + ", ".join(b.upper() for b in view["blocks"][RED])
+                         + ".")
+    over = {**GAME.view(special_end(), None), "names": ["Alice", "Bob"]}
+    assert "Game over: Every colour has passed. Alice (Blue and Yellow) wins" in \
+        render.describe(GID, over)
+
+
+def test_a_result_names_the_players_after_their_colours() -> None:
+    state = _ended(2, dict.fromkeys(RING_E5[:7], BLUE), blocks=[[], []])
+    view = {**GAME.view(state, None), "names": ["Alice", "Bob"]}
+    assert "game over: Every colour has passed. Blue (Alice) wins on points" in \
+        render.summary(GID, view)
+
+
+def test_the_hand_dots_the_square_a_move_names_and_circles_are_rings() -> None:
+    view = GAME.view(GAME.new(2, seed=1), 0)
+    block = drawing._shapes(view, 0, kit.Layout(1000))
+    ink = kit.seat_colour("blue").ink
+    dots = sum(1 for x in range(block.width) for y in range(0, block.height, 2)
+               if block.getpixel((x, y)) == ink)
+    assert dots > 14 * 50  # a dot on each of the 14 blocks
+    tile = drawing._plate(100, drawing.PLATE, kit.INK, "circle", 4)
+    assert tile.getpixel((50, 28)) == drawing.PLATE  # the hole in the ring
+    assert drawing._plate(100, drawing.PLATE, kit.INK, "hexagon", 4).getpixel((50, 28)) == \
+        kit.INK
