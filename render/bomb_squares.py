@@ -1,16 +1,15 @@
 """The pictures of a Bomb Squares view: the table everyone sees, and a seat's mint tin.
 
-The table: who acts and the last move (``kit.header``); the square cards and one place
-around them, files below and ranks on the left. A card is tinted in its colour and holds a
-3x3: the bomb in the middle (a ringed, lettered disc), the card's colour tag left of it, a
-tower's 'T' right of it, its sections above and below, filled clockwise from the top left
-(meeples as lettered discs, a landmine as a black 'L'); a token card is one large disc. The
-last move's cards are framed; the empty places a card may join are named. Then the dice and
-supplies, a row per seat and a legend (left out when the cards would be too small to read);
-at the end, the result with where each seat's crystals came from and who won which tokens.
-The hand: the seat's mint tin cards, what it armed, its secret bet, its held square card.
-Nobody owns a colour, so seats are drawn in sky and black (then purple, orange): never a
-meeple's colour.
+The table: who acts and what they may do (``kit.header``); the square cards and one place
+around them, files below, ranks left. A card is four marks, each readable on a phone: top
+left a chip of its colour with its sections ('R4': red, 4 sections), top right its bomb (a
+ringed, lettered disc; on a black square when a lookout tower guards it), bottom left its
+meeples (a lettered disc and how many), bottom right 'L' for a landmine. A filled card is
+drawn in full colour, an open one pale; a token card is one large disc. The last move's
+cards are framed; open places are named. Then the dice and supplies, a row per seat (numbered
+grey chips: nobody owns a colour) and a legend, left out when the cards would be too small
+(the guide's 'symbols' topic says the same). The hand: the seat's mint tin cards, what it
+armed, its secret bet, its held square card. ``describe`` says it all as text.
 """
 
 from __future__ import annotations
@@ -25,58 +24,95 @@ from render.kit import INK, MUTED, PAPER, RGB, SHADE, Layout, SeatColour
 
 NAME = "Bomb Squares"
 LETTER = {"red": "R", "green": "G", "blue": "B", "orange": "O", "yellow": "Y", "purple": "P"}
-SEATS = ["sky", "black", "purple", "orange"]  # seat chips: not the meeples' colours
-SLOTS = [(0, 0), (1, 0), (2, 0), (2, 2), (1, 2), (0, 2)]  # sections, clockwise
-MIN_CELL = 78  # at 1000 px: a slot's lettered disc (26 px across) holds 24 px type
+MEEPLES = ("green", "blue", "red", "yellow")
+MIN_WIDE, MIN_HIGH = 86, 80  # a card's place at 1000 px: two rows of lettered discs
 CARDS = {"meeple": "another meeple", "crystals": "2 crystals", "bomb": "another bomb",
          "square": "another square card", "skip": "a player loses a turn",
          "stop": "stops a player's roll"}
 
 TABLE: RGB = kit.rgb("#D9D2C3")  # the table under the cards
 EMPTY: RGB = kit.rgb("#EEE9DE")  # an empty place on the table
+PALE = 0.88  # an open card's face: this far from its colour to white
 
 
 def fill(colour: str) -> RGB:
     return kit.seat_colour(colour).fill
 
 
-def _tint(colour: RGB) -> RGB:
-    """A card's pale face: five sevenths of the way from its colour to white."""
-    r, g, b = (round(v + (255 - v) * 5 / 7) for v in colour)
-    return r, g, b
-
-
-TINTS = {name: _tint(fill(name)) for name in LETTER}
-LEGEND = [(SeatColour(n, fill(n), LETTER[n], kit.ink_for(fill(n))), n) for n in LETTER] + [
-    (SeatColour("landmine", INK, "L", PAPER), "landmine"),
-    (SeatColour("tower", INK, "T", PAPER), "tower")]
+TINTS: dict[str, RGB] = {name: (round(r + (255 - r) * PALE), round(g + (255 - g) * PALE),
+                                 round(b + (255 - b) * PALE))
+                          for name, (r, g, b) in ((n, fill(n)) for n in LETTER)}
+# Colours players tell apart (tests/test_render.py measures them under colour blindness):
+# the six of cards, bombs and tokens (meeples and dice use four of them), and each card's
+# full face (filled) against its pale one (open).
+TOLD_APART: dict[str, dict[str, RGB]] = {
+    "cards, bombs and tokens": {name: fill(name) for name in LETTER},
+    "meeples": {name: fill(name) for name in MEEPLES},
+    "dice": {name: fill(name) for name in ("red", "blue", "yellow", "green")},
+    **{f"{name} card filled or open": {"filled": fill(name), "open": TINTS[name]}
+       for name in LETTER},
+}
 
 
 # --------------------------------------------------------------------------- words
 
 
-def seated(view: dict[str, Any]) -> dict[str, Any]:
-    """The view as the kit's blocks take it: seats named ('Player 2' without a display
-    name) and coloured apart from the game's pieces."""
-    given = view.get("names") or []
-    names = [str(given[s]) if s < len(given) and given[s] else f"Player {s + 1}"
-             for s in range(view["players"])]
-    return {**view, "names": names, "colours": SEATS[: view["players"]]}
-
-
 def _names(view: dict[str, Any], *, spoken: bool = False) -> list[str]:
-    return [s.spoken if spoken else s.name for s in kit.seats(seated(view))]
+    """The seats' names ('Player 2' without a display name); nobody owns a colour, so the
+    kit draws them as numbered grey chips."""
+    return [s.spoken if spoken else s.name for s in kit.seats(view)]
 
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-DOING = {"start": "draw a square card or sell", "place": "place the square card or keep it",
-         "bomb": "put the {pending} bomb on a card", "meeple": "place the {pending} meeple",
-         "act": "roll, shop, play a card or end the turn", "switch": "switch a bomb",
-         "rolled": "move meeples, attack or end the turn", "landmine": "lay the landmine",
-         "tower": "put up the lookout tower", "tokens": "lay set tokens"}
+# What the seat to act may do, a phrase per group of first words of moves: the first
+# phrase when one of them is surely legal (``view['offers']``), the second when it hangs
+# on a card only that seat sees (``view['maybe']``). tests/test_bomb_squares_render.py
+# holds them to the legal moves over random games.
+PROMPTS: dict[str, list[tuple[tuple[str, ...], str, str]]] = {
+    "start": [(("place",), "place the held card", "place the held card"),
+              (("draw",), "draw a square card", "draw anew if it fits nowhere for free"),
+              (("continue",), "go on without a card", "go on if it fits nowhere for free"),
+              (("sell",), "sell mint tin cards", "")],
+    "place": [(("place",), "place the drawn card", "place the drawn card"),
+              (("keep",), "keep it", "keep it if no place is free")],
+    "bomb": [(("bomb",), "put the {pending} bomb on a card", ""), (("redraw",), "redraw it", "")],
+    "meeple": [(("meeple",), "place the {pending} meeple", ""), (("redraw",), "redraw it", ""),
+               (("clear",), "give it up to clear a landmine", "")],
+    "act": [(("roll",), "roll the dice", ""), (("done",), "end the turn", ""),
+            (("second",), "place a second card", ""), (("switch",), "switch a bomb", ""),
+            (("landmine", "tower", "airplane", "unmine", "buy"), "shop", ""),
+            (("bonus",), "take the bonus meeple", ""),
+            (("card", "arm"), "play a mint tin card", "play a bought mint tin card")],
+    "rolled": [(("attack",), "attack", ""), (("from", "to", "fly"), "move meeples", ""),
+               (("reroll",), "reroll dice", ""), (("done",), "end the turn", "")],
+    "switch": [(("switch",), "pick the bomb to switch", ""), (("with",), "pick its swap", "")],
+    "landmine": [(("landmine",), "lay the landmine on a card", "")],
+    "tower": [(("tower",), "put the lookout tower on a bomb", "")],
+    "tokens": [(("token",), "lay set tokens on empty cards", "")],
+    "bets": [(("bet",), "bet on the green die", "")],
+    "challenge": [(("challenge", "no"), "challenge the win or not", "")],
+    "sale": [(("buy", "no"), "buy a mint tin card or not", "")],
+}
+
+
+def prompt(view: dict[str, Any]) -> tuple[list[str], list[tuple[str, ...]]]:
+    """What the seat to act may do, a phrase each ('roll the dice', 'shop', 'end the
+    turn'), and the groups of first words of moves those phrases offer."""
+    offers, maybe = set(view.get("offers") or []), set(view.get("maybe") or [])
+    phrases, groups = [], []
+    for verbs, sure, unsure in PROMPTS.get(view["phase"], []):
+        phrase = sure if offers & set(verbs) else unsure if maybe & set(verbs) else ""
+        if phrase:
+            phrases.append(phrase.format(pending=view.get("pending") or ""))
+            groups.append(verbs)
+    return phrases, groups
+
+
+def _or(phrases: list[str]) -> str:
+    return " or ".join([", ".join(phrases[:-1]), phrases[-1]] if phrases[1:] else phrases)
 
 
 def last_move(view: dict[str, Any], who: list[str]) -> str:
@@ -84,19 +120,20 @@ def last_move(view: dict[str, Any], who: list[str]) -> str:
     return f"Last move by {who[last['seat']]}: {last['text']}." if last else ""
 
 
-def status(view: dict[str, Any], who: list[str] | None = None) -> tuple[str, str]:
-    """The headline (who acts, doing what) and the detail under it."""
+def status(view: dict[str, Any], who: list[str] | None = None, *, first: bool = False,
+           last: bool = True) -> tuple[str, str]:
+    """The headline (who acts, doing what) and the detail under it; ``first``: only the
+    first thing they may do in the headline, the others opening the detail; ``last``: the
+    last move in the detail (the picture frames its cards anyway)."""
     who = who or _names(view)
-    result = view.get("result")
-    if result is not None:
-        winners = [who[s] for s in result["winners"]]
-        best = max(view["crystals"])
-        verb = "wins" if len(winners) == 1 else "draw"
-        return f"{kit.listing(winners)} {verb} with {best} crystals", ""
+    if view.get("result") is not None:
+        winners = [who[s] for s in view["result"]["winners"]]
+        return (f"{kit.listing(winners)} {'wins' if len(winners) == 1 else 'draw'} with "
+                f"{max(view['crystals'])} crystals", "")
     phase, attack = view["phase"], view.get("attack")
+    waiting = kit.listing([who[s] for s in view["to_act"]])
     if phase == "bets" and attack:
-        waiting = [who[s] for s in view["to_act"]]
-        return (f"Bets on the green die: {kit.listing(waiting)}",
+        return (f"Bets on the green die: {waiting}",
                 f"{who[attack['attacker']]} attacks {attack['to']} from {attack['from']} "
                 f"with power {attack['power']}. The furthest guess wins 2 crystals.")
     if phase == "challenge" and attack:
@@ -104,17 +141,22 @@ def status(view: dict[str, Any], who: list[str] | None = None) -> tuple[str, str
                 f"{who[attack['attacker']]} won on {attack['to']}: green {attack['green']}, "
                 f"toughness {attack['toughness']} < power {attack['power']}.")
     if phase == "sale" and view.get("sale"):
-        waiting = [who[s] for s in view["to_act"]]
-        return (f"{who[view['sale']['seller']]} sells: {kit.listing(waiting)} to answer",
+        return (f"{who[view['sale']['seller']]} sells: {waiting} to answer",
                 "Buy one mint tin card, face down, for 1 crystal.")
-    what = DOING.get(phase, phase).format(pending=view.get("pending") or "")
-    detail = last_move(view, who) or f"{who[view['turn']]} was drawn to start."
-    rolled = [f"{die} {value}" for die, value in view["dice"].items() if value]
-    if rolled and not (view.get("last") or {}).get("text", "").startswith("rolled"):
-        detail = f"Dice: {kit.listing(rolled)}. " + detail
+    what = prompt(view)[0]
+    parts = []
     if phase == "tokens" and view.get("to_place"):
-        detail = f"Tokens to lay: {kit.listing(view['to_place'])}. " + detail
-    return f"{who[view['turn']]}: {what}", detail
+        parts.append(f"Tokens to lay: {kit.listing(view['to_place'])}.")
+    if first and len(what) > 1:
+        parts.append(f"Or {_or(what[1:])}.")
+        what = what[:1]
+    moved = last_move(view, who) if last else ""
+    rolled = [f"{die} {value}" for die, value in view["dice"].items() if value]
+    if rolled and "rolled" not in moved:
+        parts.append(f"Dice: {kit.listing(rolled)}.")
+    if last:
+        parts.append(moved or f"{who[view['turn']]} was drawn to start.")
+    return f"{who[view['turn']]}: {_or(what)}", " ".join(parts)
 
 
 def reason(view: dict[str, Any], who: list[str]) -> str:
@@ -145,17 +187,64 @@ def summary(view: dict[str, Any]) -> str:
 
 
 def _private_words(view: dict[str, Any], who: list[str]) -> str:
-    words = [f"Your mint tin: for sale {', '.join(view.get('for_sale') or []) or 'none'}; "
-             f"bought {', '.join(view.get('bought') or []) or 'none'}."]
-    for armed in view.get("armed") or []:
-        words.append(f"Armed: {armed['card']} against {who[armed['against']]}.")
-    held = view.get("held")
-    if held:
-        words.append(f"You hold a {held['colour']} {held['sections']}-section square card.")
-    bet = (view.get("attack") or {}).get("my_bet")
-    if bet:
-        words.append(f"Your secret bet: {bet}.")
-    return " ".join(words)
+    held, bet = view.get("held"), (view.get("attack") or {}).get("my_bet")
+    return " ".join([
+        f"Your mint tin: for sale {', '.join(view.get('for_sale') or []) or 'none'}; "
+        f"bought {', '.join(view.get('bought') or []) or 'none'}.",
+        *(f"Armed: {a['card']} against {who[a['against']]}." for a in view.get("armed") or []),
+        f"You hold a {held['colour']} {held['sections']}-section square card." if held else "",
+        f"Your secret bet: {bet}." if bet else ""]).strip()
+
+
+def _by_colour(entries: list[tuple[str, str]]) -> str:
+    """'red a1 2, c3 4; green b2 6' from (colour, words) pairs, colours in the game's
+    order."""
+    groups: dict[str, list[str]] = {}
+    for colour, words in entries:
+        groups.setdefault(colour, []).append(words)
+    order = [*LETTER, *(c for c in groups if c not in LETTER)]
+    return "; ".join(f"{c} {', '.join(groups[c])}" for c in order if c in groups)
+
+
+def _board_words(view: dict[str, Any]) -> list[str]:
+    """The cards as lines a screen reader reads, each colour said once: the cards and
+    their sections, the filled ones by their meeples' colour, the meeples on the others,
+    the bombs; then towers, landmines and tokens."""
+    board = sorted(view["board"], key=lambda c: (int(c["cell"][1:]), c["cell"][0]))
+    full = [c for c in board if c["meeples"] and c["meeples"] == c["sections"]]
+    lines = [f"{words}: {_by_colour(entries)}." for words, entries in (
+        ("Cards (square and sections)", [(c["colour"], f"{c['cell']} {c['sections']}")
+                                         for c in board]),
+        ("Filled cards, by meeple colour", [(c["meeple_colour"], c["cell"]) for c in full]),
+        ("Meeples on open cards (square and count)", [
+            (c["meeple_colour"], f"{c['cell']} {c['meeples']}") for c in board
+            if c["meeples"] and c not in full]),
+        ("Bombs", [(c["bomb"], c["cell"]) for c in board if c["bomb"]])) if entries]
+    extras = [f"{what}: {', '.join(cells)}" for what, cells in (
+        ("Lookout towers", [c["cell"] for c in board if c["tower"]]),
+        ("Landmines", [c["cell"] for c in board if c["landmine"]]),
+        ("Tokens, each a filled card with a bomb of its colour",
+         [f"{c['cell']} {c['colour']}" for c in board if c["token"]])) if cells]
+    return lines + ([". ".join(extras) + "."] if extras else [])
+
+
+def describe(view: dict[str, Any]) -> str:
+    """The picture as lines a screen reader reads: what happens now, the dice, each seat,
+    the cards, and in a seat's view what it alone holds; at the end, the result and where
+    the crystals came from."""
+    who = _names(view, spoken=True)
+    head, detail = status(view, who)
+    if view.get("result") is not None:
+        lines = [f"{NAME}: game over. {head}.", reason(view, who),
+                 *breakdown(view, who, short=True, spoken=True)]
+    else:
+        lines = [f"{NAME}, round {view['round']}: {head}.", detail]
+        lines += [f"{name}: {_seat_words(view, s, 0, spoken=True)}."
+                  for s, name in enumerate(who)]
+    lines += _board_words(view)
+    if view.get("seat") is not None and view.get("result") is None:
+        lines.append(_private_words(view, who))
+    return "\n".join(line for line in lines if line)
 
 
 # --------------------------------------------------------------------------- cards
@@ -164,49 +253,55 @@ def _private_words(view: dict[str, Any], who: list[str]) -> str:
 @functools.lru_cache(maxsize=2048)
 def _card(colour: str, sections: int, bomb: str | None, meeples: int, meeple: str | None,
           landmine: bool, tower: bool, token: int, w: int, h: int, size: int) -> Image.Image:
-    """One square card, ``w`` x ``h``: its colour tag, bomb, tower and section slots."""
-    card = kit.canvas(w, h, TINTS[colour])
+    """One square card, ``w`` x ``h``, in type of ``size``: its colour and sections, bomb,
+    tower, meeples and landmine, each a mark with a letter (see the module's docstring)."""
+    full = token == 1 or (sections > 0 and meeples == sections)  # filled: full colour
+    face = fill(colour) if full else TINTS[colour]
+    card = kit.canvas(w, h, face)
     draw = ImageDraw.Draw(card)
-    line = max(2, w // 40)
-    draw.rectangle((0, 0, w - 1, h - 1), outline=fill(colour), width=line)
+    line, r, label = max(2, w // 44), size / 2, f"{LETTER[colour]}{sections}"
+    pad = line + 1
+    draw.rectangle((0, 0, w - 1, h - 1), outline=INK, width=line)
 
-    def spot(col: int, row: int) -> tuple[float, float]:
-        return w * (2 * col + 1) / 6, h * (2 * row + 1) / 6
+    def disc(x: float, y: float, radius: float, back: RGB, letter: str, ring: RGB,
+             width: int) -> None:
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=back,
+                     outline=ring, width=width)
+        kit.text(card, (x, y), letter, size, kit.ink_for(back), anchor="mm", bold=True)
 
-    def disc(centre: tuple[float, float], r: float, back: RGB, letter: str,
-             ring: RGB = INK, width: int = max(1, line // 2)) -> None:
-        x, y = centre
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=back, outline=ring, width=width)
-        if letter:
-            kit.text(card, centre, letter, size, kit.ink_for(back), anchor="mm", bold=True)
+    def block(x: float, y: float, side: float) -> None:  # a tower's or a landmine's
+        draw.rounded_rectangle((x - side, y - side, x + side, y + side), radius=side / 4,
+                               fill=INK)
 
-    r = min(w, h) / 6 - max(1, line // 2)
-    if token:
-        disc(spot(1, 1), min(w, h) * 0.38, fill(colour), LETTER[colour],
-             PAPER if token == 2 else INK, max(3, w // 22))
+    if token:  # one large disc: a token (ringed in white on the turn it is laid)
+        disc(w / 2, h / 2, min(w, h) / 2 - pad, fill(colour), label,
+             INK if token == 1 else PAPER, max(3, w // 20))
         return card
-    x, y = spot(0, 1)
-    draw.rectangle((x - r, y - r, x + r, y + r), fill=fill(colour), outline=INK,
-                   width=max(1, line // 2))
-    kit.text(card, (x, y), LETTER[colour], size, kit.ink_for(fill(colour)), anchor="mm",
+    # two rows, each mark in its quarter of the card, pushed to the edges when crowded
+    top, bottom = max(pad + r, h * 0.27), min(h - pad - r, h * 0.73)
+    chip = kit.text_width(label, size, bold=True) + 2 * line
+    ring = max(3, w // 28)
+    left = max(pad + chip / 2, w * 0.27)
+    draw.rounded_rectangle((left - chip / 2, top - r, left + chip / 2, top + r),
+                           radius=r / 3, fill=fill(colour), outline=INK,
+                           width=max(1, line // 2 + 1))
+    kit.text(card, (left, top), label, size, kit.ink_for(fill(colour)), anchor="mm",
              bold=True)
-    if tower:
-        x, y = spot(2, 1)
-        draw.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r / 3, fill=INK)
-        kit.text(card, (x, y), "T", size, PAPER, anchor="mm", bold=True)
-    for n in range(sections):
-        centre = spot(*SLOTS[n])
-        if n < meeples and meeple:
-            disc(centre, r, fill(meeple), LETTER[meeple])
-        elif landmine and n == sections - 1:
-            disc(centre, r, INK, "L")
-        else:
-            disc(centre, r * 0.75, PAPER, "", MUTED, max(1, line // 2))
+    x = min(w - pad - r - ring / 2, max(w * 0.73, left + chip / 2 + r + ring / 2 + 3))
+    if tower:  # the lookout tower: a black square the bomb stands on
+        block(x, top, r + ring + 1)
     if bomb:
-        disc(spot(1, 1), r * 1.1, fill(bomb), LETTER[bomb], INK, max(3, w // 24))
-    else:
-        x, y = spot(1, 1)
-        draw.ellipse((x - line, y - line, x + line, y + line), fill=MUTED)
+        disc(x, top, r, fill(bomb), LETTER[bomb], INK if not tower else PAPER, ring)
+    wide = 2 * r + max(3, line) + kit.text_width(str(meeples), size, bold=True)
+    start = max(pad, w * 0.27 - wide / 2)
+    if meeples and meeple:
+        disc(start + r, bottom, r, fill(meeple), LETTER[meeple], INK, max(1, line // 2 + 1))
+        kit.text(card, (start + 2 * r + max(3, line), bottom), str(meeples), size,
+                 kit.ink_for(face), anchor="lm", bold=True)
+    if landmine:
+        x = min(w - pad - r * 0.86, max(w * 0.73, start + wide + r * 0.86 + 3))
+        block(x, bottom, r * 0.86)
+        kit.text(card, (x, bottom), "L", size, PAPER, anchor="mm", bold=True)
     return card
 
 
@@ -222,21 +317,23 @@ def _bounds(view: dict[str, Any]) -> tuple[int, int, int, int]:
 
 def _open_places(view: dict[str, Any]) -> set[str]:
     """Empty places touching a card edge to edge: where a square card may go."""
-    taken = {c["cell"] for c in view["board"]}
+    taken = {kit.square_index(c["cell"]) for c in view["board"]}
     size = int(view["size"])
-    out = set()
-    for name in taken:
-        f, r = kit.square_index(name)
-        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            if 0 <= f + df < size and 0 <= r + dr < size:
-                out.add(kit.square_name(f + df, r + dr))
-    return out - taken
+    return {kit.square_name(f + df, r + dr) for f, r in taken
+            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= f + df < size and 0 <= r + dr < size and (f + df, r + dr) not in taken}
 
 
-def _board(view: dict[str, Any], at: Layout, cell: int) -> Image.Image:
+def _type(at: Layout, cw: int, ch: int) -> int:
+    """The type of a card's marks: the smallest the kit allows (capitals 20 px at 1000 px),
+    larger on larger cards."""
+    return max(at.px(kit.SMALL), min(at.px(60), round(min(cw, ch * 1.25) / 2.9)))
+
+
+def _board(view: dict[str, Any], at: Layout, cw: int, ch: int) -> Image.Image:
     """The cards on the table with coordinates: files below, ranks on the left."""
     f0, f1, r0, r1 = _bounds(view)
-    files, ranks, cw, ch = f1 - f0 + 1, r1 - r0 + 1, cell, cell
+    files, ranks = f1 - f0 + 1, r1 - r0 + 1
     label, room, pad = at.px(kit.TEXT), at.px(40), at.px(8)
     left = (at.width - files * cw + room) // 2
     top = pad
@@ -253,7 +350,7 @@ def _board(view: dict[str, Any], at: Layout, cell: int) -> Image.Image:
     cards = {c["cell"]: c for c in view["board"]}
     places = _open_places(view) if view.get("result") is None else set()
     inset = max(2, at.px(3))
-    size = max(at.px(24), min(at.px(40), round(min(cw, ch) / 3 * 0.62)))
+    size = _type(at, cw, ch)
     for f in range(files):
         for r in range(ranks):
             name = kit.square_name(f0 + f, r0 + r)
@@ -263,7 +360,7 @@ def _board(view: dict[str, Any], at: Layout, cell: int) -> Image.Image:
             if card is None:
                 draw.rectangle((x, y, x + w - 1, y + h - 1), fill=EMPTY)
                 if name in places:
-                    kit.text(block, (x + w / 2, y + h / 2), name, at.px(24), MUTED,
+                    kit.text(block, (x + w / 2, y + h / 2), name, at.px(kit.SMALL), MUTED,
                              anchor="mm")
                 continue
             block.paste(_card(card["colour"], card["sections"], card["bomb"],
@@ -279,37 +376,47 @@ def _board(view: dict[str, Any], at: Layout, cell: int) -> Image.Image:
 # --------------------------------------------------------------------------- panels
 
 
+def _write(image: Image.Image, xy: tuple[float, float], lines: list[str], size: int,
+           step: int, ink: RGB = INK, anchor: str = "la") -> None:
+    """Lines one under another, ``step`` apart."""
+    for n, line in enumerate(lines):
+        kit.text(image, (xy[0], xy[1] + n * step), line, size, ink, anchor=anchor)
+
+
 def _strip(view: dict[str, Any], at: Layout) -> Image.Image:
-    """The dice rolled this turn (lettered chips with their values), then the supplies."""
+    """The dice rolled this turn (lettered chips with their values), then the supplies,
+    wrapped beside them."""
     height = at.px(56)
-    block = kit.canvas(at.width, height + at.px(12))
     x, top = at.margin, at.px(6)
-    for die, value in view["dice"].items():
-        if value:
-            chip = SeatColour(die, fill(die), LETTER[die], kit.ink_for(fill(die)))
-            kit.chip(block, (x, top, x + at.px(76), top + height), chip, at.px(kit.TEXT),
-                     f"{LETTER[die]}{value}")
-            x += at.px(86)
-    room = at.width - at.margin - x - (at.px(8) if x > at.margin else 0)
-    for mines, towers, planes in (("landmine", "tower", "airplane"), ("mine", "tower", "plane")):
-        words = (f"Deck {view['deck']} · bank {view['bank']} · shop: "
-                 f"{_plural(view['landmines'], mines)}, {_plural(view['towers'], towers)}, "
-                 f"{_plural(view['airplanes'], planes)}")
-        if kit.text_width(words, at.px(kit.SMALL)) <= room:
-            break
-    kit.text(block, (x + (at.px(8) if x > at.margin else 0), top + height // 2),
-             kit.fit(words, at.px(kit.SMALL), at.width - at.margin - x), at.px(kit.SMALL),
-             MUTED, anchor="lm")
+    dice = [(die, value) for die, value in view["dice"].items() if value]
+    words = (f"Deck {view['deck']} · bank {view['bank']} · shop: "
+             f"{_plural(view['landmines'], 'landmine')}, {_plural(view['towers'], 'tower')}, "
+             f"{_plural(view['airplanes'], 'airplane')}")
+    x += len(dice) * at.px(86) + (at.px(8) if dice else 0)
+    lines = kit.wrap(words, at.px(kit.SMALL), at.width - at.margin - x)
+    step = at.px(36)
+    block = kit.canvas(at.width, max(height, step * len(lines)) + at.px(12))
+    for n, (die, value) in enumerate(dice):
+        chip = SeatColour(die, fill(die), LETTER[die], kit.ink_for(fill(die)))
+        left = at.margin + n * at.px(86)
+        kit.chip(block, (left, top, left + at.px(76), top + height), chip, at.px(kit.TEXT),
+                 f"{LETTER[die]}{value}")
+    first = max(top + step // 2, top + height // 2 - (len(lines) - 1) * step // 2)
+    _write(block, (x, first), lines, at.px(kit.SMALL), step, MUTED, "lm")
     return block
 
 
+LEGEND = ("R red, G green, B blue, O orange, Y yellow, P purple. On a card: R4 its colour "
+          "and sections; ringed disc its bomb (on a black square: a lookout tower); disc "
+          "and number its meeples; L a landmine. Full colour: filled. Large disc: a token.")
+
+
 def _legend(at: Layout) -> Image.Image:
-    """The letters of the colours and pieces, and where a card holds what."""
-    note = kit.canvas(at.width, at.px(44))
-    kit.text(note, (at.margin, at.px(4)), kit.fit(
-        "Centre: the bomb, ringed. Left: the card's colour. Around: its sections.",
-        at.px(kit.SMALL), at.body), at.px(kit.SMALL), MUTED)
-    return kit.stack([kit.legend(at, LEGEND), note])
+    """The letters of the colours and what each mark on a card stands for."""
+    lines = kit.wrap(LEGEND, at.px(kit.SMALL), at.body)
+    note = kit.canvas(at.width, at.px(8) + len(lines) * at.px(38))
+    _write(note, (at.margin, at.px(4)), lines, at.px(kit.SMALL), at.px(38), MUTED)
+    return note
 
 
 def _tokens(colours: list[str], *, tight: bool = False) -> str:
@@ -324,37 +431,41 @@ def _room(view: dict[str, Any], at: Layout) -> list[int]:
     size = at.px(kit.TEXT)
     return [at.width - at.margin - max(at.px(400), at.margin + at.px(80) + kit.text_width(
         kit.fit(seat.name, size, at.px(300), bold=True), size, bold=True))
-        for seat in kit.seats(seated(view))]
+        for seat in kit.seats(view)]
+
+
+def _seat_words(view: dict[str, Any], s: int, short: int, *, spoken: bool = False) -> str:
+    """A seat's crystals, tokens, airplane, held square card, mint tin cards and how many
+    it armed; ``short`` 1 and 2 in fewer words (the tin's count left out); ``spoken``:
+    for a screen reader, token colours as words."""
+    tin = view["for_sale_counts"][s] + view["bought_counts"][s]
+    armed, plane, won = view["armed_counts"][s], view["planes"][s], view["tokens"][s]
+    bits = [_plural(view["crystals"][s], "crystal")]
+    if spoken and (view["sets"][s] or won):
+        bits.append(("set " if view["sets"][s] else "tokens ")
+                    + kit.listing(view["sets"][s] or won))
+    elif view["sets"][s]:
+        bits.append("set " + ("" if short == 2 else " ").join(
+            LETTER[c] for c in view["sets"][s]))
+    elif won:
+        bits.append(_tokens(won, tight=short == 2))
+    if plane:
+        bits.append("plane" if short else "airplane" + (" (next turn)" if plane == 1 else ""))
+    if view["holding"][s]:
+        bits.append("card held" if short else "holds a square card")
+    if not short:
+        bits.append(_plural(tin, "mint tin card"))
+    bits += [f"{armed} armed"] if armed else []
+    return ", ".join(bits) if short == 2 or spoken else " · ".join(bits)
 
 
 def _seat_lines(view: dict[str, Any], at: Layout) -> list[str]:
-    """Each seat's crystals, tokens, airplane, a held square card, its mint tin cards and
-    how many it armed; in shorter words (the tin's count left out) where the long ones
-    would not fit the row."""
-    lines, size = [], at.px(kit.TEXT)
-    for s, room in enumerate(_room(view, at)):
-        tin = view["for_sale_counts"][s] + view["bought_counts"][s]
-        armed, plane = view["armed_counts"][s], view["planes"][s]
-        for short in (0, 1, 2):
-            bits = [_plural(view["crystals"][s], "crystal")]
-            if view["sets"][s]:
-                bits.append("set " + ("" if short == 2 else " ").join(
-                    LETTER[c] for c in view["sets"][s]))
-            elif view["tokens"][s]:
-                bits.append(_tokens(view["tokens"][s], tight=short == 2))
-            if plane:
-                bits.append("plane" if short else "airplane" + (" (next turn)" if plane == 1
-                                                                 else ""))
-            if view["holding"][s]:
-                bits.append("card held" if short else "holds a card")
-            if not short:
-                bits.append(_plural(tin, "tin card"))
-            bits += [f"{armed} armed"] if armed else []
-            line = (", " if short == 2 else " · ").join(bits)
-            if kit.text_width(line, size) <= room:
-                break
-        lines.append(line)
-    return lines
+    """Each seat's line, in shorter words where the long ones would not fit its row (the
+    kit wraps what still does not)."""
+    size = at.px(kit.TEXT)
+    return [next((line for line in (_seat_words(view, s, short) for short in (0, 1))
+                  if kit.text_width(line, size) <= room), _seat_words(view, s, 2))
+            for s, room in enumerate(_room(view, at))]
 
 
 WAYS = [("fill", "filling"), ("attack", "attacks"), ("bets", "bets"), ("sales", "sales"),
@@ -362,9 +473,10 @@ WAYS = [("fill", "filling"), ("attack", "attacks"), ("bets", "bets"), ("sales", 
 START = 5  # crystals each seat starts with
 
 
-def breakdown(view: dict[str, Any], who: list[str], *, short: bool = False) -> list[str]:
+def breakdown(view: dict[str, Any], who: list[str], *, short: bool = False,
+              spoken: bool = False) -> list[str]:
     """Where each seat's crystals came from (``short``: the three largest ways and the
-    rest together), then who won which tokens."""
+    rest together), then who won which tokens (``spoken``: their colours as words)."""
     lines = []
     for s, name in enumerate(who):
         earned = sorted(((view["earned"][key][s], word) for key, word in WAYS
@@ -375,8 +487,9 @@ def breakdown(view: dict[str, Any], who: list[str], *, short: bool = False) -> l
         parts = [f"{START} start", *(f"{n} {word}" for n, word in earned)]
         lines.append(f"{name} {view['crystals'][s]} = " + " + ".join(parts)
                      + (f" - {spent} spent" if spent else "") + ".")
-    won = [f"{who[s]}: set " + " ".join(LETTER[c] for c in view["sets"][s])
-           if view["sets"][s] else f"{who[s]}: {_tokens(t)}"
+    won = [f"{who[s]}: set " + (kit.listing(view["sets"][s]) if spoken else " ".join(
+        LETTER[c] for c in view["sets"][s])) if view["sets"][s] else
+           f"{who[s]}: " + (kit.listing(t) if spoken else _tokens(t))
            for s, t in enumerate(view["tokens"]) if t or view["sets"][s]]
     lines.append("Tokens won: " + ("; ".join(won) if won else "none") + ".")
     return lines
@@ -385,42 +498,49 @@ def breakdown(view: dict[str, Any], who: list[str], *, short: bool = False) -> l
 # --------------------------------------------------------------------------- pictures
 
 
-def _cell(view: dict[str, Any], at: Layout, used: int) -> int:
-    """A card's side: as large as fits beside and under the rest."""
+def _cell(view: dict[str, Any], at: Layout, used: int) -> tuple[int, int, bool]:
+    """A card's place, wide and high: as large as fits beside and under the rest (square
+    while it can be, flatter when the table is crowded); and whether its marks fit."""
     f0, f1, r0, r1 = _bounds(view)
-    return min(at.px(200), (at.body - at.px(56)) // (f1 - f0 + 1),
-               (at.tallest - used - at.px(56)) // (r1 - r0 + 1))
+    wide = min(at.px(200), (at.body - at.px(56)) // (f1 - f0 + 1))
+    high = min(wide, (at.tallest - used - at.px(56)) // (r1 - r0 + 1))
+    return wide, high, wide >= at.px(MIN_WIDE) and high >= at.px(MIN_HIGH)
 
 
 def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """What everyone sees: the header, the cards as large as fits, the seats or the end.
-    Where the cards would be too small to read, the legend is left out (then the
-    supplies), or the breakdown of the final crystals is shortened."""
+    Where the cards would be too small to read, the legend is left out, then the
+    supplies, then the last move (its cards stay framed); at the end, the breakdown of the
+    final crystals (the message text has it)."""
     at = Layout(width)
-    seen = seated(view)
     who = _names(view)
-    top = kit.header(seen, at, *status(view, who))
+    chips = len(view.get("to_act") or []) * at.px(66) + at.px(8)
+    first = kit.text_width(status(view, who)[0], at.px(kit.TITLE), bold=True) > \
+        at.body - chips  # then a headline of one line, the rest under it
+    top = kit.header(view, at, *status(view, who, first=first))
     if view.get("result") is not None:
-        ended = {**seen, "result": {**view["result"], "reason": reason(view, who)}}
-        for short in (False, True):
-            end = kit.result_box(ended, at, breakdown(view, who, short=short))
-            cell = _cell(view, at, top.height + end.height)
-            if cell >= at.px(MIN_CELL):
+        ended = {**view, "result": {**view["result"], "reason": reason(view, who)}}
+        for lines in (breakdown(view, who), breakdown(view, who, short=True), []):
+            end = kit.result_box(ended, at, lines)
+            cw, ch, readable = _cell(view, at, top.height + end.height)
+            if readable:
                 break
-        return kit.stack([top, _board(view, at, cell), end])
-    rows = kit.seat_rows(seen, at, _seat_lines(view, at))
+        return kit.stack([top, _board(view, at, cw, ch), end])
+    rows = kit.seat_rows(view, at, _seat_lines(view, at))
     strip: Image.Image | None = _strip(view, at)
     legend: Image.Image | None = _legend(at)
-    for leave_out in ("", "legend", "strip"):
+    for leave_out in ("", "legend", "strip", "last move"):
         if leave_out == "legend":
             legend = None
         elif leave_out == "strip":
             strip = None
+        elif leave_out:
+            top = kit.header(view, at, *status(view, who, first=first, last=False))
         used = sum(b.height for b in (top, rows, strip, legend) if b is not None)
-        cell = _cell(view, at, used)
-        if cell >= at.px(MIN_CELL):
+        cw, ch, readable = _cell(view, at, used)
+        if readable:
             break
-    return kit.stack([top, _board(view, at, cell), strip, rows, legend])
+    return kit.stack([top, _board(view, at, cw, ch), strip, rows, legend])
 
 
 def _tin_card(image: Image.Image, box: kit.Box, name: str, caption: str, at: Layout) -> None:
@@ -428,14 +548,12 @@ def _tin_card(image: Image.Image, box: kit.Box, name: str, caption: str, at: Lay
     x0, y0, x1, y1 = box
     ImageDraw.Draw(image).rounded_rectangle(box, radius=at.px(14), fill=SHADE, outline=INK,
                                             width=max(2, at.px(3)))
-    inner = x1 - x0 - at.px(16)
-    kit.text(image, ((x0 + x1) / 2, y0 + at.px(14)), kit.fit(name, at.px(kit.LARGE), inner,
-             bold=True), at.px(kit.LARGE), INK, anchor="ma", bold=True)
-    y = y0 + at.px(62)
-    for line in kit.wrap(CARDS.get(name, ""), at.px(kit.SMALL), inner)[:2]:
-        kit.text(image, ((x0 + x1) / 2, y), line, at.px(kit.SMALL), INK, anchor="ma")
-        y += at.px(32)
-    kit.text(image, ((x0 + x1) / 2, y1 - at.px(14)), caption, at.px(kit.SMALL), MUTED,
+    kit.text(image, ((x0 + x1) / 2, y0 + at.px(14)), name, at.px(kit.LARGE), INK,
+             anchor="ma", bold=True)
+    _write(image, ((x0 + x1) / 2, y0 + at.px(62)), kit.wrap(
+        CARDS.get(name, ""), at.px(kit.SMALL), x1 - x0 - at.px(12)), at.px(kit.SMALL),
+        at.px(32), anchor="ma")
+    kit.text(image, ((x0 + x1) / 2, y1 - at.px(12)), caption, at.px(kit.SMALL), MUTED,
              anchor="md")
 
 
@@ -444,44 +562,36 @@ def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
     it holds; None for a spectator."""
     if view.get("seat") is None or view.get("result") is not None:
         return None
-    at = Layout(width)
-    who = _names(view)
+    at, who, held = Layout(width), _names(view), view.get("held")
     tin = [(n, "for sale") for n in view.get("for_sale") or []] + \
           [(n, "bought") for n in view.get("bought") or []]
-    notes = [f"Armed: {a['card']} against {who[a['against']]}." for a in view.get("armed")
-             or []]
     bet = (view.get("attack") or {}).get("my_bet")
-    if bet:
-        notes.append(f"Your secret bet on the green die: {bet}.")
-    if not tin and not notes and not view.get("held"):
+    notes = [f"Armed: {a['card']} against {who[a['against']]}." for a in view.get("armed")
+             or []] + ([f"Your secret bet on the green die: {bet}."] if bet else [])
+    if not tin and not notes and not held:
         return None
-    gap = at.px(16)
-    cw, ch = (at.body - 4 * gap) // 5, at.px(190)
-    held = view.get("held")
+    gap, card, step = at.px(16), at.px(160), at.px(42)
+    cw, ch = (at.body - 4 * gap) // 5, at.px(226) if tin else -at.px(20)
     lines = [line for note in notes for line in kit.wrap(note, at.px(kit.TEXT), at.body)]
-    card = at.px(150)
-    height = (ch + at.px(20) if tin else 0) + len(lines) * at.px(42) + \
-        (card + at.px(36) if held else 0) + at.px(16)
-    block = kit.canvas(at.width, height)
-    x, y = at.margin, 0
-    for name, caption in tin:
-        _tin_card(block, (x, y, x + cw, y + ch), name, caption, at)
-        x += cw + gap
-    y += ch + at.px(20) if tin else 0
-    for line in lines:
-        kit.text(block, (at.margin, y), line, at.px(kit.TEXT), INK)
-        y += at.px(42)
+    x = at.margin + card + at.px(24)
+    about = kit.wrap(f"{held['colour']}, {_plural(held['sections'], 'section')}: free "
+                     "beside a card with as many sections or more", at.px(kit.TEXT),
+                     at.width - at.margin - x) if held else []
+    y = ch + at.px(20) + len(lines) * step
+    block = kit.canvas(at.width, y + at.px(16) + (
+        max(card, at.px(60) + len(about) * step) + at.px(36) if held else 0))
+    for n, (name, caption) in enumerate(tin):
+        left = at.margin + n * (cw + gap)
+        _tin_card(block, (left, 0, left + cw, ch), name, caption, at)
+    _write(block, (at.margin, ch + at.px(20)), lines, at.px(kit.TEXT), step)
     if held:
         y += at.px(12)
         block.paste(_card(held["colour"], held["sections"], None, 0, None, False, False, 0,
-                          card, card, max(at.px(24), round(card / 3 * 0.62))), (at.margin, y))
-        x = at.margin + card + at.px(24)
-        kit.text(block, (x, y + at.px(40)), "You hold this square card", at.px(kit.LARGE),
+                          card, card, _type(at, card, card)), (at.margin, y))
+        kit.text(block, (x, y + at.px(8)), "You hold this square card", at.px(kit.LARGE),
                  INK, bold=True)
-        kit.text(block, (x, y + at.px(92)), f"{held['colour']}, "
-                 f"{_plural(held['sections'], 'section')}: type 'place c3'", at.px(kit.TEXT),
-                 INK)
-    return kit.stack([kit.hand_title(seated(view), at, "Your mint tin"), block])
+        _write(block, (x, y + at.px(60)), about, at.px(kit.TEXT), step)
+    return kit.stack([kit.hand_title(view, at, "Your mint tin"), block])
 
 
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:

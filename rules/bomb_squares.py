@@ -85,6 +85,11 @@ def card_name(code: int) -> str:
     return f"a {sections + 1}-section {COLOURS[colour]} card"
 
 
+def an(word: str) -> str:
+    """'a red', 'an orange'."""
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
 def player(seat: int) -> str:
     return f"Player {seat + 1}"
 
@@ -306,14 +311,28 @@ def _cards(state: BombState) -> list[int]:
 # --------------------------------------------------------------------------- crystals
 
 
-def _gain(state: BombState, seat: int, amount: int, way: str, events: list[Event]) -> int:
-    """Pay ``seat`` from the bank (as much as the bank holds) and check for the winner."""
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def crystals(count: int) -> str:
+    """'1 crystal', '3 crystals'."""
+    return _plural(count, "crystal")
+
+
+def _gain(state: BombState, seat: int, amount: int, way: str, why: str,
+          events: list[Event]) -> int:
+    """Pay ``seat`` from the bank (as much as the bank holds), say how much and ``why``
+    ('for filling the card on e5'), and check for the winner."""
     paid = min(amount, state.bank)
     state.bank -= paid
-    return _receive(state, seat, paid, way, events)
+    short = f" (all the bank held of the {amount} due)" if paid < amount else ""
+    events.append(Event(f"{player(seat)} earns {crystals(paid)} {why}{short}.", kind="earn",
+                        data={"seat": seat, "crystals": paid, "way": way}))
+    return _receive(state, seat, paid, way)
 
 
-def _receive(state: BombState, seat: int, paid: int, way: str, events: list[Event]) -> int:
+def _receive(state: BombState, seat: int, paid: int, way: str) -> int:
     state.crystals[seat] += paid
     state.earned[way][seat] += paid
     if paid:
@@ -330,10 +349,10 @@ def _pay(state: BombState, seat: int, amount: int) -> None:
     state.bank += amount
 
 
-def _transfer(state: BombState, payer: int, payee: int, amount: int, way: str,
-              events: list[Event]) -> None:
+def _transfer(state: BombState, payer: int, payee: int, amount: int, way: str) -> None:
+    """``payer`` pays ``payee`` (the caller says so in its sentence)."""
     state.crystals[payer] -= amount
-    _receive(state, payee, amount, way, events)
+    _receive(state, payee, amount, way)
 
 
 def _mark(state: BombState, seat: int, text: str, cells: list[int]) -> None:
@@ -414,9 +433,10 @@ def _place(state: BombState, seat: int, cell: int, cost: int, events: list[Event
     if cost:
         _pay(state, seat, cost)
     _lay(state, cell, code)
-    paid = f", paying {cost} crystal{'s' if cost != 1 else ''}" if cost else ""
+    why = (f", paying {crystals(cost)}: 1 for each neighbour, all with fewer sections"
+           if cost else ", free beside a card with as many sections or more")
     _mark(state, seat, f"placed a card on {CELLS[cell]}", [cell])
-    events.append(Event(f"{player(seat)} places {card_name(code)} on {CELLS[cell]}{paid}.",
+    events.append(Event(f"{player(seat)} places {card_name(code)} on {CELLS[cell]}{why}.",
                         kind="place", data={"seat": seat, "cell": CELLS[cell]}))
     then = state.then
     _goto(state, then, events)
@@ -425,11 +445,14 @@ def _place(state: BombState, seat: int, cell: int, cost: int, events: list[Event
 def _bomb_step(state: BombState, then: str, events: list[Event]) -> None:
     """Draw a bomb blind for a card without one; none in the bag or no such card: skip."""
     if not any(state.bomb_bag) or not _bombless(state):
+        why = "the bomb bag is empty" if not any(state.bomb_bag) else \
+            "every card already holds a bomb"
+        events.append(Event(f"No bomb is drawn: {why}.", kind="bomb"))
         _goto(state, then, events)
         return
     state.pending = _draw_from(state, state.bomb_bag)
     state.phase, state.then = "bomb", then
-    events.append(Event(f"{player(state.turn)} draws a {COLOURS[state.pending]} bomb.",
+    events.append(Event(f"{player(state.turn)} draws {an(COLOURS[state.pending])} bomb.",
                         kind="bomb", data={"colour": COLOURS[state.pending]}))
 
 
@@ -445,6 +468,16 @@ def _tower_places(state: BombState) -> list[int]:
             if state.bomb[c] >= 0 and not state.tower[c] and not state.token[c]]
 
 
+def _one_short(state: BombState, cell: int) -> bool:
+    """Whether one more meeple fills ``cell`` (the extra meeple is bought only to fill a
+    card): one free section, no landmine, and a meeple in the bag that it takes: of its
+    colour, or any for a blank card (a blank 1-section card included)."""
+    if state.mine[cell] or _free(state, cell) != 1:
+        return False
+    colour = state.meeple_colour[cell]
+    return bool(state.meeple_bag[colour]) if colour >= 0 else any(state.meeple_bag)
+
+
 def _bombless(state: BombState) -> list[int]:
     return [c for c in range(SIZE * SIZE)
             if state.sections[c] and state.bomb[c] < 0 and not state.token[c]]
@@ -454,6 +487,8 @@ def _meeple_step(state: BombState, then: str, events: list[Event]) -> None:
     """Draw a meeple blind; it must be placed if it fits anywhere, else it goes back."""
     if not any(state.meeple_bag):
         state.meepled = True
+        events.append(Event("No meeple is drawn: every meeple is on the table.",
+                            kind="meeple"))
         _goto(state, then, events)
         return
     colour = _draw_from(state, state.meeple_bag)
@@ -475,18 +510,30 @@ def _meeple_on(state: BombState, seat: int, cell: int, colour: int, events: list
     """A meeple goes on ``cell``; a card filled so pays its sections to ``seat``."""
     _put_meeple(state, cell, colour)
     _mark(state, seat, f"meeple on {CELLS[cell]}", [cell])
-    events.append(Event(f"{player(seat)} {how} {MEEPLES[colour]} meeple on {CELLS[cell]}.",
-                        kind="meeple", data={"seat": seat, "cell": CELLS[cell]}))
+    events.append(Event(f"{player(seat)} {how} {MEEPLES[colour]} meeple on {CELLS[cell]}"
+                        f"{_how_full(state, cell)}.", kind="meeple",
+                        data={"seat": seat, "cell": CELLS[cell]}))
     _check_filled(state, seat, cell, events)
 
 
+def _how_full(state: BombState, cell: int) -> str:
+    """' (2 of 4 sections taken: a full card pays 4)', or '' once the card is full (its
+    payout follows); with a landmine, why it cannot fill."""
+    sections, meeples = state.sections[cell], state.meeples[cell]
+    if meeples == sections:
+        return ""
+    if state.mine[cell]:
+        return (f" ({meeples} of {sections} sections taken; a landmine blocks one, so it "
+                "cannot fill until the landmine is removed)")
+    return f" ({meeples} of {sections} sections taken: a full card pays {sections})"
+
+
 def _check_filled(state: BombState, seat: int, cell: int, events: list[Event]) -> bool:
+    """A card whose every section holds a meeple pays its sections to ``seat``."""
     if state.meeples[cell] != state.sections[cell]:
         return False
-    events.append(Event(f"The card on {CELLS[cell]} is filled: {player(seat)} earns "
-                        f"{state.sections[cell]} crystals.", kind="fill",
-                        data={"seat": seat, "cell": CELLS[cell]}))
-    _gain(state, seat, state.sections[cell], "fill", events)
+    _gain(state, seat, state.sections[cell], "fill",
+          f"for filling the {state.sections[cell]}-section card on {CELLS[cell]}", events)
     return True
 
 
@@ -547,16 +594,19 @@ def _move_meeple(state: BombState, seat: int, target: int, by_air: bool,
     colour = state.meeple_colour[source]
     state.meeples[source] -= 1
     state.moved += 1
+    how, paid = "moves", ""
     if by_air:
+        how, paid = "flies", " (the airplane's first use is free this turn)"
         if state.plane[seat] == 3:
             _pay(state, seat, COST["airplane_fuel"])
+            paid = f", paying {crystals(COST['airplane_fuel'])} of fuel"
         else:
             state.plane[seat] = 4
     _put_meeple(state, target, colour)
-    how = "flies" if by_air else "moves"
     _mark(state, seat, f"{how} a meeple {CELLS[source]}-{CELLS[target]}", [source, target])
     events.append(Event(f"{player(seat)} {how} a {MEEPLES[colour]} meeple from "
-                        f"{CELLS[source]} to {CELLS[target]}.", kind="move",
+                        f"{CELLS[source]} to {CELLS[target]}{paid}{_how_full(state, target)}.",
+                        kind="move",
                         data={"seat": seat, "from": CELLS[source], "to": CELLS[target]}))
     if _check_filled(state, seat, target, events):
         state.moving_over = True
@@ -603,20 +653,20 @@ def _roll_green(state: BombState, events: list[Event]) -> None:
         attack["furthest"] = [s for s in bettors if abs(attack["bets"][s] - green) == far]
         attack["toughness"] = far
         guesses = listing([f"{player(s)} {attack['bets'][s]}" for s in bettors])
-        events.append(Event(f"Green rolls {green}. The bets: {guesses}. Furthest: "
-                            f"{listing([player(s) for s in attack['furthest']])}, who "
-                            f"win{'s' if len(attack['furthest']) == 1 else ''} "
-                            f"{REWARD['furthest_guess']} crystals; toughness {far}.",
-                            kind="green", data={"green": green, "bets": attack["bets"]}))
+        events.append(Event(f"Green rolls {green}. The bets: {guesses}. The furthest guess "
+                            f"is {far} away, so the toughness is {far}.", kind="green",
+                            data={"green": green, "bets": attack["bets"]}))
         for s in attack["furthest"]:
-            _gain(state, s, REWARD["furthest_guess"], "bets", events)
+            _gain(state, s, REWARD["furthest_guess"], "bets",
+                  f"for the guess furthest from the green die ({attack['bets'][s]})", events)
     else:
         attack["toughness"] = green
         events.append(Event(f"Green rolls {green}: nobody bets, so the toughness is {green}.",
                             kind="green", data={"green": green}))
     if attack["toughness"] >= attack["power"]:
         events.append(Event(f"Toughness {attack['toughness']} holds against power "
-                            f"{attack['power']}: the attack is lost.", kind="battle"))
+                            f"{attack['power']}: the attack is lost, nothing is cleared, and "
+                            "the turn ends.", kind="battle"))
         _end_turn(state, events)
         return
     attack["won"] = True
@@ -626,9 +676,14 @@ def _roll_green(state: BombState, events: list[Event]) -> None:
     if state.crystals[challenger] >= DATA["challenge_minimum"] and any(state.meeple_bag):
         attack["challenger"] = challenger
         state.phase = "challenge"
-        events.append(Event(f"{player(challenger)} may challenge the win.", kind="challenge"))
+        events.append(Event(f"{player(challenger)} may challenge the win (it costs "
+                            f"{crystals(CHALLENGE_PRICE)}).", kind="challenge",
+                            data={"seat": challenger}))
     else:
         _settle(state, events)
+
+
+CHALLENGE_PRICE = COST["challenge_bank"] + COST["challenge_attacker"]
 
 
 def _challenge(state: BombState, seat: int, events: list[Event]) -> None:
@@ -642,27 +697,32 @@ def _challenge(state: BombState, seat: int, events: list[Event]) -> None:
     colour = _draw_from(state, state.meeple_bag)
     state.meeple_bag[colour] += 1  # shown, then back in the bag
     drawn = MEEPLES[colour]
-    events.append(Event(f"{player(seat)} challenges, pays 1 crystal to the bank and 1 to "
-                        f"{player(attacker)}, and draws a {drawn} meeple.", kind="challenge",
+    events.append(Event(f"{player(seat)} challenges, paying {crystals(CHALLENGE_PRICE)}: "
+                        f"{COST['challenge_bank']} to the bank and "
+                        f"{COST['challenge_attacker']} to {player(attacker)}, and draws a "
+                        f"{drawn} meeple (it goes back in the bag).", kind="challenge",
                         data={"seat": seat, "colour": drawn}))
-    _transfer(state, seat, attacker, COST["challenge_attacker"], "challenge", events)
+    _transfer(state, seat, attacker, COST["challenge_attacker"], "challenge")
     if drawn in ("green", "blue"):
+        text = f"A {drawn} meeple: the battle is lost and nothing is cleared"
         if drawn == "blue":
-            _pay(state, seat, min(COST["challenge_blue"], state.crystals[seat]))
-        events.append(Event("The battle is lost" + (
-            f"; {player(seat)} sacrifices {COST['challenge_blue']} crystals to the bank."
-            if drawn == "blue" else f", and the turn goes to {player(seat)}."),
-            kind="battle"))
+            lost = min(COST["challenge_blue"], state.crystals[seat])
+            _pay(state, seat, lost)
+            text += f"; {player(seat)} sacrifices {crystals(lost)} to the bank"
+        else:
+            text += f", and the turn goes to {player(seat)}"
+        events.append(Event(text + ".", kind="battle", data={"seat": seat}))
         _end_turn(state, events)
         return
     if drawn == "yellow":
         state.bonus[seat] = 1
-        events.append(Event(f"The win stands; {player(seat)} earns "
-                            f"{REWARD['challenge_yellow']} crystals and will place an extra "
-                            "meeple of any colour on their next turn.", kind="challenge"))
-        _gain(state, seat, REWARD["challenge_yellow"], "challenge", events)
+        events.append(Event(f"A yellow meeple: the win stands, and {player(seat)} will place "
+                            "an extra meeple of any colour on their next turn.",
+                            kind="challenge", data={"seat": seat}))
+        _gain(state, seat, REWARD["challenge_yellow"], "challenge",
+              "for drawing a yellow meeple in the challenge", events)
     else:
-        events.append(Event("The win stands.", kind="challenge"))
+        events.append(Event("A red meeple: the win stands.", kind="challenge"))
     _settle(state, events)
 
 
@@ -674,29 +734,54 @@ def _settle(state: BombState, events: list[Event]) -> None:
     assert attack is not None
     seat, source, target = attack["attacker"], attack["from"], attack["to"]
     token_card = bool(state.token[target])
-    earnings = state.sections[target] + REWARD["token_card"] if token_card \
-        else state.meeples[target]
+    sections, meeples = state.sections[target], state.meeples[target]
+    earnings = sections + REWARD["token_card"] if token_card else meeples
     colour = state.colour[target]
-    if not state.sets[seat] and (token_card or state.token_supply[colour]):
+    named = COLOURS[colour]
+    if state.sets[seat]:
+        events.append(Event(f"{player(seat)} already holds a set of four, so wins no "
+                            f"{named} token.", kind="token", data={"seat": seat}))
+    elif token_card or state.token_supply[colour]:
         if not token_card:
             state.token_supply[colour] -= 1
         state.tokens[seat].append(colour)
-        events.append(Event(f"{player(seat)} wins a {COLOURS[colour]} token.", kind="token",
-                            data={"seat": seat, "colour": COLOURS[colour]}))
-    elif token_card:
-        state.token_supply[colour] += 1
+        events.append(Event(f"{player(seat)} wins {an(named)} token for the attack on the "
+                            f"{named} card on {CELLS[target]}" + (
+                                ", the token that lay on it" if token_card else "") + ".",
+                            kind="token", data={"seat": seat, "colour": named}))
+    else:
+        events.append(Event(f"No {named} token is left to win.", kind="token"))
     state.token[target] = 0
+    events.append(Event(f"{CELLS[source]} and {CELLS[target]} are cleared: "
+                        f"{_clearing(state, (source, target))}.", kind="spoils"))
     for cell in (source, target):
         _clear(state, cell)
-    events.append(Event(f"{CELLS[source]} and {CELLS[target]} are cleared; {player(seat)} "
-                        f"earns {earnings} crystal{'s' if earnings != 1 else ''}.",
-                        kind="spoils", data={"seat": seat}))
-    _gain(state, seat, earnings, "attack", events)
+    why = (f"for the token card on {CELLS[target]} ({sections} sections + "
+           f"{REWARD['token_card']})" if token_card else
+           f"for the {_plural(meeples, 'meeple')} on {CELLS[target]}")
+    _gain(state, seat, earnings, "attack", why, events)
     for s in attack["furthest"]:
-        _gain(state, s, REWARD["furthest_guess_won"], "bets", events)
+        _gain(state, s, REWARD["furthest_guess_won"], "bets",
+              "more for the furthest guess, as the attack was won", events)
     if _complete_set(state, seat, events):
         return
     _end_turn(state, events)
+
+
+def _clearing(state: BombState, cells: tuple[int, ...]) -> str:
+    """What clearing ``cells`` sends where: 'meeples and bombs go back to their bags, a
+    lookout tower to the shop, a landmine out of the game'."""
+    meeples = sum(state.meeples[c] for c in cells)
+    bombs = sum(state.bomb[c] >= 0 for c in cells)
+    towers = sum(state.tower[c] for c in cells)
+    mines = sum(bool(state.mine[c]) for c in cells)
+    parts = [f"{_plural(meeples, 'meeple')} and {_plural(bombs, 'bomb')} go back to "
+             "their bags"]
+    if towers:
+        parts.append(f"{_plural(towers, 'lookout tower')} to the shop")
+    if mines:
+        parts.append(f"{_plural(mines, 'landmine')} out of the game")
+    return listing(parts)
 
 
 def _clear(state: BombState, cell: int) -> None:
@@ -731,15 +816,34 @@ def _complete_set(state: BombState, seat: int, events: list[Event]) -> bool:
     state.tokens[seat] = list(chosen)
     state.sets[seat] = list(chosen)
     state.to_place = list(chosen)
-    events.append(Event(f"{player(seat)} holds four token colours "
-                        f"({listing([COLOURS[c] for c in chosen])}) and earns "
-                        f"{REWARD['token_set']} crystals.", kind="set", data={"seat": seat}))
-    _gain(state, seat, REWARD["token_set"], "tokens", events)
+    spare = (f"; the spare {listing([COLOURS[c] for c in extras])} "
+             f"token{'s go' if len(extras) > 1 else ' goes'} back for others to win"
+             if extras else "")
+    events.append(Event(f"{player(seat)} holds a set of four token colours "
+                        f"({listing([COLOURS[c] for c in chosen])}){spare}.", kind="set",
+                        data={"seat": seat}))
+    _gain(state, seat, REWARD["token_set"], "tokens", "for the set of four tokens", events)
     if _token_places(state):
         state.phase = "tokens"
+        events.append(Event(f"{player(seat)} now lays each set token on an empty card of its "
+                            "colour.", kind="set", data={"seat": seat}))
         return True
-    state.to_place = []
+    _tokens_back(state, seat, events)
     return False
+
+
+def _tokens_back(state: BombState, seat: int, events: list[Event]) -> None:
+    """Set colours with no empty card of their colour go back to the supply."""
+    if not state.to_place:
+        return
+    for colour in state.to_place:
+        state.tokens[seat].remove(colour)
+        state.token_supply[colour] += 1
+    names = listing([COLOURS[c] for c in state.to_place])
+    events.append(Event(f"No empty {names} card is on the table, so "
+                        f"{'that token goes' if len(state.to_place) == 1 else 'those tokens go'}"
+                        " back to the supply.", kind="set"))
+    state.to_place = []
 
 
 def _token_places(state: BombState) -> list[int]:
@@ -755,14 +859,11 @@ def _lay_token(state: BombState, seat: int, cell: int, events: list[Event]) -> N
     state.token[cell] = 2
     state.tokens[seat].remove(colour)
     _mark(state, seat, f"token on {CELLS[cell]}", [cell])
-    events.append(Event(f"{player(seat)} lays a {COLOURS[colour]} token on {CELLS[cell]}: "
+    events.append(Event(f"{player(seat)} lays {an(COLOURS[colour])} token on {CELLS[cell]}: "
                         "from the next turn it counts as filled with a bomb of its colour.",
                         kind="token", data={"seat": seat, "cell": CELLS[cell]}))
     if not _token_places(state):
-        for colour in state.to_place:  # no empty card of that colour: the token goes back
-            state.tokens[seat].remove(colour)
-            state.token_supply[colour] += 1
-        state.to_place = []
+        _tokens_back(state, seat, events)
         _end_turn(state, events)
 
 
@@ -797,6 +898,19 @@ DONE = {"draw": "drew a square card", "continue": "had no square card to place",
         "done": "ended the turn", "second card": "placed a second square card",
         "switch": "switched a bomb", "airplane": "bought an airplane",
         "landmine": "bought a landmine", "tower": "bought a lookout tower"}
+DID = {"from": "chose {} to move meeples from", "switch": "picked the bomb on {} to switch",
+       "redraw": "redrew the {}", "reroll": "rerolled {}", "card": "played a '{}' card",
+       "bonus": "took a bonus {} meeple"}
+
+
+def _done(move: str) -> str:
+    """The last move as the picture's header says it: 'drew a square card'."""
+    verb, _, rest = move.partition(" ")
+    if move in DONE:
+        return DONE[move]
+    return DID[verb].format(rest) if verb in DID else f"played '{move}'"
+
+
 VERBS = {"draw", "sell", "continue", "keep", "place", "bomb", "meeple", "redraw", "clear",
          "roll", "done", "second", "switch", "with", "landmine", "tower", "airplane",
          "unmine", "buy", "card", "arm", "bonus", "attack", "from", "to", "fly", "reroll",
@@ -805,6 +919,18 @@ ALIASES = {"pass": "done", "end": "done", "plane": "airplane", "mine": "landmine
            "play": "card", "use": "card", "put": "place", "remove": "unmine", "guess": "bet",
            "lay": "place"}
 FILLERS = {"on", "the", "a", "an", "at", "of"}
+
+
+# what a move costs in crystals: the whole move ('landmine' buys one; 'landmine c3' lays it,
+# free; 'buy' alone buys at a sale), or any move of a first word ('unmine c3')
+PRICES = {"landmine": COST["landmine"], "tower": COST["lookout_tower"],
+          "airplane": COST["airplane"], "buy": COST["card_sale"]}
+PRICES_BY_VERB = {"redraw": COST["do_over"], "unmine": COST["landmine_removal"]}
+LEADS = {"start": "Start your turn", "place": "Your drawn square card",
+         "bomb": "The bomb drawn", "meeple": "The meeple drawn", "act": "The dice step",
+         "rolled": "After the roll", "switch": "The bomb switch", "sale": "The sale",
+         "challenge": "The won attack", "tokens": "Your set of tokens",
+         "landmine": "Your landmine", "tower": "Your lookout tower"}
 
 
 class BombSquares(Game[BombState]):
@@ -966,9 +1092,7 @@ class BombSquares(Game[BombState]):
         if "unmine" not in state.bought_now and cash >= COST["landmine_removal"]:
             out.update({f"unmine {CELLS[c]}": c for c in cards if state.mine[c]})
         if "meeple" not in state.bought_now and cash >= COST["extra_meeple"]:
-            out.update({f"buy meeple {CELLS[c]}": c for c in cards
-                        if state.meeples[c] and not state.mine[c] and _free(state, c) == 1
-                        and state.meeple_bag[state.meeple_colour[c]]})
+            out.update({f"buy meeple {CELLS[c]}": c for c in cards if _one_short(state, c)})
         if state.bonus[seat] and state.meepled:
             for m, name in enumerate(MEEPLES):
                 if state.meeple_bag[m] and any(_takes(state, c, m) for c in cards):
@@ -1029,6 +1153,44 @@ class BombSquares(Game[BombState]):
         near = _distances(state, source, SIZE * SIZE if anywhere else reach)
         return sorted(c for c in near if c != source and _takes(state, c, colour))
 
+    # -- what a move costs
+
+    def costs(self, state: BombState, seat: int) -> dict[str, str]:
+        """What each costly legal move of ``seat`` costs, from what ``moves`` already
+        worked out: crystals (a placement beside smaller cards, a do-over, the shop, an
+        airplane's fuel, a mint tin card at a sale, a challenge), a held square card set
+        aside, or the turn's meeple given up to clear a landmine. Playing a bought mint
+        tin card spends it, but that is its use, so it is not marked."""
+        if seat not in self.to_act(state):
+            return {}
+        out = {}
+        for move, detail in self.moves(state, seat).items():
+            price = self._price(state, seat, move, detail)
+            if price:
+                out[move] = price
+        return out
+
+    def _price(self, state: BombState, seat: int, move: str, detail: Any) -> str:
+        verb = move.split()[0]
+        if verb == "challenge":
+            return f"costs {crystals(CHALLENGE_PRICE)}, risks {COST['challenge_blue']} more"
+        if verb == "clear":
+            return f"costs your meeple + 1 on {CELLS[detail]}" if state.meeples[detail] \
+                else "costs your meeple"
+        if verb == "draw" and state.held[seat] >= 0:
+            return "sets your held card aside"
+        if verb == "place":
+            count = detail
+        elif verb == "reroll":
+            count = len(detail) * COST["do_over"]
+        elif verb == "fly":
+            count = COST["airplane_fuel"] if state.plane[seat] == 3 else 0
+        elif move.startswith("buy meeple"):
+            count = COST["extra_meeple"]
+        else:
+            count = PRICES.get(move, PRICES_BY_VERB.get(verb, 0))
+        return f"costs {crystals(count)}" if count else ""
+
     # -- applying a move
 
     def apply(self, state: BombState, seat: int, move: str, detail: Any) -> list[Event]:
@@ -1047,7 +1209,7 @@ class BombSquares(Game[BombState]):
                events: list[Event]) -> None:
         verb = move.split()[0]
         if state.phase not in ("bets", "sale", "challenge", "tokens"):
-            _mark(state, seat, DONE.get(move, f"played '{move}'"), [])
+            _mark(state, seat, _done(move), [])
         if verb == "draw":
             held = state.held[seat]
             if held >= 0:  # the held card fits nowhere for free: set aside for good
@@ -1058,12 +1220,17 @@ class BombSquares(Game[BombState]):
                                     kind="draw", data={"card": held}))
             _draw_square(state, seat, "bomb", events)
         elif verb == "continue":
-            events.append(Event(f"{player(seat)} has no square card to place.", kind="draw"))
+            why = "the square cards are used up" if not state.deck else \
+                "no place on the table is open"
+            events.append(Event(f"{player(seat)} places no square card: {why}.",
+                                kind="draw", data={"seat": seat}))
             _meeple_step(state, "act", events)
         elif verb == "keep":
-            events.append(Event(f"{player(seat)} keeps their square card back; the turn "
-                                "ends.", kind="keep", data={"seat": seat}))
             then = "act" if state.phase == "place" and state.then == "act" else "end"
+            events.append(Event(f"{player(seat)} keeps their square card back, face down, "
+                                "since no place takes it for free" + (
+                                    "" if then == "act" else "; the turn ends") + ".",
+                                kind="keep", data={"seat": seat}))
             _goto(state, then, events)
         elif verb == "place":
             _place(state, seat, INDEX[move.split()[1]], detail, events)
@@ -1126,8 +1293,9 @@ class BombSquares(Game[BombState]):
         sale = state.sale
         assert sale is not None
         sale["answers"][seat] = buys
-        events.append(Event(f"{player(seat)} {'buys' if buys else 'does not buy'}.",
-                            kind="sale", data={"seat": seat}))
+        events.append(Event(f"{player(seat)} " + (
+            f"buys a card for {crystals(COST['card_sale'])}, paid once all have answered."
+            if buys else "does not buy."), kind="sale", data={"seat": seat}))
         if any(a is None for a in sale["answers"]):
             return
         seller = sale["seller"]
@@ -1142,7 +1310,10 @@ class BombSquares(Game[BombState]):
                                 to=frozenset({buyer}), kind="sale"))
             events.append(Event(f"{player(buyer)} takes your '{KINDS[kind]}' card.",
                                 to=frozenset({seller}), kind="sale"))
-            _transfer(state, buyer, seller, COST["card_sale"], "sales", events)
+            events.append(Event(f"{player(buyer)} pays {player(seller)} "
+                                f"{crystals(COST['card_sale'])} for a mint tin card, face "
+                                "down.", kind="sale", data={"seat": buyer, "seller": seller}))
+            _transfer(state, buyer, seller, COST["card_sale"], "sales")
         drawn = _fill_tin(state, seller)
         if drawn:
             events.append(Event(f"You draw {listing([repr(KINDS[k]) for k in drawn])} "
@@ -1157,8 +1328,9 @@ class BombSquares(Game[BombState]):
         bag[state.pending] += 1
         state.pending = _draw_from(state, bag)
         name = (COLOURS if what == "bomb" else MEEPLES)[state.pending]
-        events.append(Event(f"{player(seat)} pays 1 crystal to draw the {what} again: "
-                            f"{name}.", kind="redraw", data={"seat": seat}))
+        events.append(Event(f"{player(seat)} pays {crystals(COST['do_over'])} (the turn's one "
+                            f"do-over) to draw the {what} again: {name}.", kind="redraw",
+                            data={"seat": seat}))
         if what == "meeple" and not any(_takes(state, c, state.pending)
                                         for c in _cards(state)):
             state.meeple_bag[state.pending] += 1
@@ -1179,10 +1351,13 @@ class BombSquares(Game[BombState]):
             state.meeple_bag[state.meeple_colour[cell]] += 1
             if not state.meeples[cell]:
                 state.meeple_colour[cell] = -1
-            back = " and one of its meeples goes back in the bag"
+            back = " and one of its meeples"
         _mark(state, seat, f"cleared the landmine on {CELLS[cell]}", [cell])
-        events.append(Event(f"{player(seat)} skips the meeple to remove the landmine on "
-                            f"{CELLS[cell]}{back}.", kind="landmine", data={"seat": seat}))
+        events.append(Event(f"{player(seat)} gives up this turn's meeple to remove the "
+                            f"landmine on {CELLS[cell]}: the drawn meeple{back} "
+                            f"{'go' if back else 'goes'} back in the bag, and the landmine "
+                            "leaves the game.", kind="landmine",
+                            data={"seat": seat}))
         _goto(state, state.then, events)
 
     def _dice_step(self, state: BombState, seat: int, move: str, detail: Any,
@@ -1192,7 +1367,8 @@ class BombSquares(Game[BombState]):
         elif move == "roll yellow":
             _start_roll(state, seat, ("yellow",), events)
         elif move == "done":
-            events.append(Event(f"{player(seat)} ends the turn.", kind="done"))
+            events.append(Event(f"{player(seat)} ends the turn.", kind="done",
+                                data={"seat": seat}))
             _end_turn(state, events)
         elif move == "second card":
             events.append(Event(f"{player(seat)} skips the dice to place a second square "
@@ -1204,72 +1380,99 @@ class BombSquares(Game[BombState]):
                                 kind="switch"))
         elif move.startswith("switch"):
             state.source = detail
+            events.append(Event(f"{player(seat)} picks the {COLOURS[state.bomb[detail]]} "
+                                f"bomb on {CELLS[detail]} to switch.", kind="switch",
+                                data={"seat": seat}))
         else:  # with ...
             source = state.source
             old = state.bomb[source]
             if detail < 0:
                 state.bomb[source] = _draw_from(state, state.bomb_bag)
                 state.bomb_bag[old] += 1
-                other = "one from the bag"
+                other = (f"{an(COLOURS[state.bomb[source]])} bomb drawn from the bag (the "
+                         f"{COLOURS[old]} one goes back)")
                 cells = [source]
             else:
                 state.bomb[source], state.bomb[detail] = state.bomb[detail], old
-                other = f"the {COLOURS[old]} bomb's place on {CELLS[detail]}"
+                other = f"the {COLOURS[state.bomb[source]]} bomb on {CELLS[detail]}"
                 cells = [source, detail]
             _mark(state, seat, f"switched the bomb on {CELLS[source]}", cells)
-            events.append(Event(f"The {COLOURS[old]} bomb on {CELLS[source]} is switched "
-                                f"with {other}: {CELLS[source]} now holds a "
-                                f"{COLOURS[state.bomb[source]]} bomb.", kind="switch"))
+            events.append(Event(f"{player(seat)} switches the {COLOURS[old]} bomb on "
+                                f"{CELLS[source]} with {other}; the turn ends.",
+                                kind="switch", data={"seat": seat}))
             _end_turn(state, events)
 
     def _shop(self, state: BombState, seat: int, move: str, detail: Any,
               events: list[Event]) -> None:
+        """A purchase, paid when it is made: a landmine or a lookout tower is then laid
+        with its own move ('landmine c3'), free."""
         verb = move.split()[0]
         if move in ("landmine", "tower"):
+            item, cost = (("landmine", "landmine"), ("lookout tower", "lookout_tower"))[
+                move == "tower"]
+            _pay(state, seat, COST[cost])
+            state.bought_now.append(move)
             state.phase = move
+            where = "a card's free section" if move == "landmine" else "a card's bomb"
+            events.append(Event(f"{player(seat)} buys a {item} for {crystals(COST[cost])} "
+                                f"and chooses {where} for it.", kind="shop",
+                                data={"seat": seat}))
             return
         if verb == "landmine":
             state.phase = "act"
-            _pay(state, seat, COST["landmine"])
             state.landmines -= 1
             state.mine[detail] = state.turns
-            state.bought_now.append("landmine")
-            text = f"buys a landmine and lays it on {CELLS[detail]}"
+            text = (f"lays the landmine on {CELLS[detail]}: it blocks a section, so the card "
+                    "cannot be filled until someone removes it")
         elif verb == "tower":
             state.phase = "act"
-            _pay(state, seat, COST["lookout_tower"])
             state.towers -= 1
             state.tower[detail] = True
-            state.bought_now.append("tower")
-            text = f"buys a lookout tower for the bomb on {CELLS[detail]}"
+            text = (f"puts the lookout tower on the bomb on {CELLS[detail]}: no landmine "
+                    "may be laid on that card")
         elif verb == "airplane":
             _pay(state, seat, COST["airplane"])
             state.airplanes -= 1
             state.plane[seat] = 1
             state.bought_now.append("airplane")
-            text = "buys an airplane (usable from the next turn)"
+            text = (f"buys an airplane for {crystals(COST['airplane'])} (it flies from the "
+                    "next turn, the first turn free)")
         elif verb == "unmine":
             _pay(state, seat, COST["landmine_removal"])
             state.mine[detail] = 0
             state.bought_now.append("unmine")
-            text = f"pays 3 crystals to remove the landmine on {CELLS[detail]}"
+            text = (f"pays {crystals(COST['landmine_removal'])} to remove the landmine on "
+                    f"{CELLS[detail]}; it leaves the game")
         elif verb == "buy":
-            _pay(state, seat, COST["extra_meeple"])
-            state.bought_now.append("meeple")
-            colour = state.meeple_colour[detail]
-            state.meeple_bag[colour] -= 1
-            _meeple_on(state, seat, detail, colour, events, "buys a")
+            self._buy_meeple(state, seat, detail, events)
             return
         else:  # bonus: a meeple of the chosen colour from the bag, placed as a meeple step
             state.bonus[seat] = 0
             state.meeple_bag[detail] -= 1
             state.pending, state.phase, state.then = detail, "meeple", "act"
-            events.append(Event(f"{player(seat)} takes a bonus {MEEPLES[detail]} meeple.",
+            events.append(Event(f"{player(seat)} takes a bonus {MEEPLES[detail]} meeple, won "
+                                "by drawing yellow in a challenge, and places it next.",
                                 kind="meeple", data={"seat": seat}))
             return
         cells = [detail] if isinstance(detail, int) else []
         _mark(state, seat, text, cells)
         events.append(Event(f"{player(seat)} {text}.", kind="shop", data={"seat": seat}))
+
+    def _buy_meeple(self, state: BombState, seat: int, cell: int, events: list[Event]
+                    ) -> None:
+        """The turn's extra meeple, bought to fill a card: of the card's colour, or drawn
+        blind from the bag for a blank card (any colour fills it)."""
+        _pay(state, seat, COST["extra_meeple"])
+        state.bought_now.append("meeple")
+        colour = state.meeple_colour[cell]
+        if colour < 0:
+            colour = _draw_from(state, state.meeple_bag)
+            how = (f"buys a meeple for {crystals(COST['extra_meeple'])} (drawn blind: any "
+                   "colour fills a blank card) and places a")
+        else:
+            state.meeple_bag[colour] -= 1
+            how = f"buys a meeple for {crystals(COST['extra_meeple'])} and places a"
+        _meeple_on(state, seat, cell, colour, events, how)
 
     def _card(self, state: BombState, seat: int, move: str, detail: Any,
               events: list[Event]) -> None:
@@ -1281,16 +1484,20 @@ class BombSquares(Game[BombState]):
             events.append(Event(f"{player(seat)} lays a mint tin card face down.",
                                 kind="arm", data={"seat": seat}))
             events.append(Event(f"Your '{KINDS[kind]}' card is armed against "
-                                f"{player(target)}.", to=frozenset({seat}), kind="arm"))
+                                f"{player(target)}: it goes off at their next "
+                                + ("turn start." if KINDS[kind] == "skip" else "roll."),
+                                to=frozenset({seat}), kind="arm"))
             return
         kind = detail
         state.bought[seat].remove(kind)
         state.tin_deck[kind] += 1
         name = KINDS[kind]
-        events.append(Event(f"{player(seat)} plays a '{name}' card: {KIND_TEXT[name]}.",
-                            kind="card", data={"seat": seat, "card": name}))
+        events.append(Event(f"{player(seat)} plays a '{name}' card: {KIND_TEXT[name]}; the "
+                            "card goes back in the tin.", kind="card",
+                            data={"seat": seat, "card": name}))
         if name == "crystals":
-            _gain(state, seat, REWARD["card_crystals"], "cards", events)
+            _gain(state, seat, REWARD["card_crystals"], "cards", "from the 'crystals' card",
+                  events)
         elif name == "meeple":
             _meeple_step(state, "act", events)
         elif name == "bomb":
@@ -1303,17 +1510,19 @@ class BombSquares(Game[BombState]):
         verb = move.split()[0]
         if verb == "from":
             state.source = detail
-            events.append(Event(f"{player(seat)} moves meeples from {CELLS[detail]}.",
-                                kind="move"))
+            events.append(Event(f"{player(seat)} moves meeples from {CELLS[detail]}, "
+                                "leaving at least one behind.", kind="move",
+                                data={"seat": seat}))
         elif verb in ("to", "fly"):
             _move_meeple(state, seat, detail, verb == "fly", events)
         else:
             _pay(state, seat, len(detail) * COST["do_over"])
             state.redo = True
             _roll(state, detail)
-            events.append(Event(f"{player(seat)} pays {len(detail)} crystal"
-                                f"{'s' if len(detail) != 1 else ''} to roll again: "
-                                f"{_dice_text(state, detail)}.", kind="roll"))
+            events.append(Event(f"{player(seat)} pays {crystals(len(detail) * COST['do_over'])}"
+                                f" (the turn's one do-over) to roll again: "
+                                f"{_dice_text(state, detail)}.", kind="roll",
+                                data={"seat": seat}))
 
     # -- reading what a player typed
 
@@ -1408,13 +1617,17 @@ class BombSquares(Game[BombState]):
                 return IllegalMove(f"{words[1]} is not next to a card.")
             return IllegalMove(f"Placing there costs {spots[cell]} crystals (1 for each "
                                f"neighbour with fewer sections); you hold {cash}.")
-        if verb == "keep" and state.phase in ("place", "start") and state.held[seat] >= 0:
-            return IllegalMove("Your square card fits somewhere for free, so it must be "
-                               "placed.")
-        if verb == "done" and state.phase in ("act", "rolled"):
-            return IllegalMove("An attack is possible, so it must happen: roll (or attack), "
-                               "or skip the dice to place a second square card or switch a "
-                               "bomb.")
+        if verb == "keep" and state.phase == "place":
+            return IllegalMove(f"Your square card fits somewhere for free, so it must be "
+                               f"placed. {hint}")
+        if verb == "done" and state.phase == "act":
+            return IllegalMove(f"An attack is possible, so the turn cannot end without one: "
+                               f"roll the dice, or skip them for a second square card or a "
+                               f"bomb switch where you may. {hint}")
+        if verb == "done" and state.phase == "rolled":
+            return IllegalMove(f"A bomb is in reach, so you must attack. {hint}")
+        if move.startswith("buy meeple") and state.phase == "act":
+            return IllegalMove(self._meeple_refusal(state, seat, cell))
         if verb == "roll" and state.phase == "act":
             return IllegalMove("No attack is possible now: roll only the yellow die "
                                "('roll yellow'), or end the turn." if move == "roll" else
@@ -1448,28 +1661,52 @@ class BombSquares(Game[BombState]):
         return "A landmine goes on a free section of a card without a lookout tower or a " \
                "landmine, while landmines last."
 
+    def _meeple_refusal(self, state: BombState, seat: int, cell: int) -> str:
+        if "meeple" in state.bought_now:
+            return "Only one extra meeple may be bought a turn."
+        if state.crystals[seat] < COST["extra_meeple"]:
+            return (f"An extra meeple costs {crystals(COST['extra_meeple'])}; you hold "
+                    f"{crystals(state.crystals[seat])}.")
+        if state.mine[cell]:
+            return f"A landmine blocks {CELLS[cell]}: it cannot be filled until it is removed."
+        if _free(state, cell) != 1:
+            return (f"An extra meeple is bought only when it fills the card, and "
+                    f"{CELLS[cell]} has {_free(state, cell)} free sections.")
+        return f"The bag holds no meeple that {CELLS[cell]} takes."
+
     def notation_hint(self, state: BombState, seat: int) -> str:
-        phase = state.phase
-        hints = {
-            "start": "Type 'draw' (a square card), 'place c3' (the card you hold) or 'sell' "
-                     "(mint tin cards).",
-            "place": "Type 'place c3' to lay your square card, or 'keep' to hold it back.",
-            "bomb": "Type 'bomb c3' to put the bomb on a card, or 'redraw bomb'.",
-            "meeple": "Type 'meeple c3' to place the meeple, or 'redraw meeple'.",
-            "act": "Type 'roll' (or 'roll yellow'), 'done', 'second card', 'switch', a "
-                   "shop item ('landmine', 'tower', 'airplane') or 'card crystals'.",
-            "rolled": "Type 'attack d4 from c3', 'from c3' then 'to d4' to move meeples, "
-                      "'reroll red', or 'done'.",
-            "switch": "Type 'switch c3' (the bomb to switch), then 'with d4' (another card's "
-                      "bomb) or 'with bag'.",
-            "bets": "Type 'bet 4': your guess of the green die, 1 to 6.",
-            "challenge": "Type 'challenge' or 'no challenge'.",
-            "sale": "Type 'buy' (a card, face down, for 1 crystal) or 'no buy'.",
-            "tokens": "Type 'token c3' to lay a token on an empty card of its colour.",
-            "landmine": "Type 'landmine c3': the card whose free section it blockades.",
-            "tower": "Type 'tower c3': the card whose bomb it stands on.",
-        }
-        return hints.get(phase, "The game is over.")
+        """What to type now, built from ``seat``'s legal moves: an example of each first
+        word, so the hint offers exactly the moves allowed."""
+        if self.outcome(state) is not None:
+            return "The game is over."
+        moves = self.legal_moves(state, seat)
+        if not moves:
+            return self.waiting_for(state)
+        kinds: dict[str, list[str]] = {}
+        for move in moves:
+            kinds.setdefault(move.split()[0], []).append(move)
+        shown = [f"'{found[0]}'" + ("" if len(found) == 1 else f" to '{found[-1]}'"
+                                    if verb == "bet" else f" (1 of {len(found)})")
+                 for verb, found in kinds.items()]
+        lead = LEADS.get(state.phase, "")
+        if state.phase == "bets":
+            lead = f"Guess the green die, 1 to {len(moves)} (no more than your crystals)"
+        return f"{lead}: type {listing(shown, 'or')}."
+
+    def _offers(self, state: BombState) -> tuple[list[str], list[str]]:
+        """For the picture's prompt: the first words of the awaited seats' legal moves that
+        everyone may know, and those that hang on what only the seat to act sees (its held
+        square card, its bought mint tin cards), which may or may not be legal."""
+        seat = state.turn
+        hidden, maybe = {"card", "arm"}, []
+        if state.phase == "place" or (state.phase == "start" and state.held[seat] >= 0):
+            hidden |= {"place", "keep", "draw", "continue"}
+            maybe = ["place", "keep" if state.phase == "place" else
+                     "draw" if state.deck else "continue"]
+        if state.phase == "act" and state.bought[seat]:
+            maybe += ["card", "arm"]
+        words = {move.split()[0] for s in self.to_act(state) for move in self.moves(state, s)}
+        return sorted(words - hidden), maybe
 
     # -- what each seat may see
 
@@ -1497,6 +1734,7 @@ class BombSquares(Game[BombState]):
                       "challenger": a.get("challenger")}
             if not shown and seat is not None and a["bets"][seat] > 0:
                 attack["my_bet"] = a["bets"][seat]
+        offers, maybe = self._offers(state)
         view: dict[str, Any] = {
             "game": self.id, "seat": seat, "players": state.players, "size": SIZE,
             "phase": state.phase, "turn": state.turn, "start": state.start,
@@ -1526,6 +1764,7 @@ class BombSquares(Game[BombState]):
             "sale": None if state.sale is None else {
                 "seller": state.sale["seller"], "answers": list(state.sale["answers"])},
             "last": dict(state.last) if state.last else None, "quiet": state.quiet,
+            "offers": offers, "maybe": maybe,
             "moves": state.moves,
             "earned": {k: list(v) for k, v in state.earned.items()}, "result": None,
         }

@@ -7,7 +7,9 @@ bag draws as colour or kind indices), as OpenSpiel lists chance outcomes.
 from __future__ import annotations
 
 import json
-from functools import partial
+import random
+import re
+from functools import cache, partial
 from typing import Any
 
 import rules
@@ -127,7 +129,9 @@ def test_played_cards_go_back_in_the_tin() -> None:
     state, texts = play(state, 0, "card crystals")
     assert state.crystals[0] == 7 and state.bought[0] == []
     assert state.tin_deck[K["crystals"]] == tin[K["crystals"]] + 1
-    assert "Player 1 plays a 'crystals' card: earn 2 crystals for free." in texts
+    assert "Player 1 plays a 'crystals' card: earn 2 crystals for free; the card goes back " \
+           "in the tin." in texts
+    assert "Player 1 earns 2 crystals from the 'crystals' card." in texts
 
 
 def test_extra_meeple_bomb_and_square_cards() -> None:
@@ -174,7 +178,8 @@ def test_a_card_goes_free_next_to_a_card_with_as_many_sections_or_more() -> None
     moves = GAME.legal_moves(state, 0)
     assert "place e6" in moves and "keep" not in moves  # free: it must be placed
     state, texts = play(state, 0, "place e6")
-    assert state.crystals[0] == 5 and "Player 1 places a 4-section red card on e6." in texts
+    assert state.crystals[0] == 5 and "Player 1 places a 4-section red card on e6, free " \
+        "beside a card with as many sections or more." in texts
 
 
 def test_a_card_bigger_than_its_neighbours_costs_one_crystal_each() -> None:
@@ -243,7 +248,7 @@ def test_filling_a_card_earns_its_sections() -> None:
     card(state, "e5", "green", 4, meeples=3, meeple="red")
     state, texts = play(state, 0, "meeple e5")
     assert state.crystals[0] == 9
-    assert "The card on e5 is filled: Player 1 earns 4 crystals." in texts
+    assert "Player 1 earns 4 crystals for filling the 4-section card on e5." in texts
 
 
 def test_an_extra_meeple_is_bought_only_to_fill_a_card() -> None:
@@ -252,8 +257,39 @@ def test_an_extra_meeple_is_bought_only_to_fill_a_card() -> None:
     card(state, "e6", "green", 4, meeples=2, meeple="red")
     moves = GAME.legal_moves(state, 0)
     assert "buy meeple e5" in moves and "buy meeple e6" not in moves
-    state, _ = play(state, 0, "buy meeple e5")
+    state, texts = play(state, 0, "buy meeple e5")
     assert state.crystals[0] == 5 - 1 + 4
+    assert "Player 1 buys a meeple for 1 crystal and places a red meeple on e5." in texts
+    assert "Player 1 earns 4 crystals for filling the 4-section card on e5." in texts
+
+
+def test_an_extra_meeple_fills_a_blank_one_section_card_drawn_blind() -> None:
+    """One meeple fills a blank 1-section card, so it may be bought for; any colour fills
+    it, so the meeple is drawn blind from the bag. A blank 2-section card, a card under a
+    landmine or one whose colour the bag lacks may not."""
+    state = table()
+    card(state, "e5", "green", 1)
+    card(state, "e6", "green", 2)
+    card(state, "e4", "red", 2, meeples=1, meeple="blue", mine=3)
+    card(state, "d5", "red", 2, meeples=1, meeple="yellow")
+    state.meeple_bag = [63, 63, 63, 0]
+    moves = GAME.legal_moves(state, 0)
+    assert [m for m in moves if m.startswith("buy")] == ["buy meeple e5"]
+    assert GAME.costs(state, 0)["buy meeple e5"] == "costs 1 crystal"
+    force(state, M["blue"])
+    state, texts = play(state, 0, "buy meeple e5")
+    assert state.meeple_colour[INDEX["e5"]] == M["blue"] and state.meeple_bag[M["blue"]] == 62
+    assert state.crystals[0] == 5 - 1 + 1
+    assert "Player 1 buys a meeple for 1 crystal (drawn blind: any colour fills a blank " \
+           "card) and places a blue meeple on e5." in texts
+    assert "Player 1 earns 1 crystal for filling the 1-section card on e5." in texts
+    assert not any(m.startswith("buy") for m in GAME.legal_moves(state, 0))  # once a turn
+    refused(state, 0, "buy meeple e6", IllegalMove, "Only one extra meeple may be bought a "
+            "turn.")
+    fresh = table()
+    card(fresh, "e6", "green", 2)
+    refused(fresh, 0, "buy meeple e6", IllegalMove, "An extra meeple is bought only when it "
+            "fills the card, and e6 has 2 free sections.")
 
 
 # --------------------------------------------------------------------------- the dice
@@ -267,8 +303,10 @@ def test_all_dice_are_rolled_when_an_attack_is_possible() -> None:
     card(state, "g5", "red", 1)
     moves = GAME.legal_moves(state, 0)
     assert "roll" in moves and "done" not in moves and "roll yellow" not in moves
-    refused(state, 0, "done", IllegalMove, "An attack is possible, so it must happen: roll "
-            "(or attack), or skip the dice to place a second square card or switch a bomb.")
+    refused(state, 0, "done", IllegalMove, "An attack is possible, so the turn cannot end "
+            "without one: roll the dice, or skip them for a second square card or a bomb "
+            "switch where you may. The dice step: type 'roll', 'second card', 'switch', "
+            "'landmine', 'tower', 'airplane' or 'buy meeple f5' (1 of 2).")
     force(state, 4, 2, 5)
     state, texts = play(state, 0, "roll")
     assert state.dice[:3] == [4, 2, 5] and "Player 1 rolls red 4, blue 2 and yellow 5." in texts
@@ -345,8 +383,9 @@ def test_the_seeds_worked_example_green_1_guesses_5_and_6() -> None:
     assert GAME.view(state, 2)["attack"]["bets"] is None  # secret until the roll
     force(state, 1)
     state, texts = play(state, 2, "bet 6")
-    assert "Green rolls 1. The bets: Player 2 5 and Player 3 6. Furthest: Player 3, who " \
-           "wins 2 crystals; toughness 5." in texts
+    assert "Green rolls 1. The bets: Player 2 5 and Player 3 6. The furthest guess is 5 " \
+           "away, so the toughness is 5." in texts
+    assert "Player 3 earns 2 crystals for the guess furthest from the green die (6)." in texts
     assert "Toughness 5 is below power 6: the attack is won." in texts
     # the attacker earns the 1 meeple on f5; the furthest guess 2 + 1 more
     assert state.crystals == [6, 5, 6 + 2 + 1]
@@ -359,7 +398,8 @@ def test_toughness_equal_to_power_loses() -> None:
     state, texts = play(state, 0, "attack f5 from e5")
     state, _ = play(state, 1, "bet 5")
     state, texts = play(state, 2, "bet 6")
-    assert "Toughness 5 holds against power 5: the attack is lost." in texts
+    assert "Toughness 5 holds against power 5: the attack is lost, nothing is cleared, and " \
+           "the turn ends." in texts
     assert state.meeples[INDEX["f5"]] == 1 and state.turn == 1
 
 
@@ -451,9 +491,8 @@ def test_one_do_over_a_turn_and_never_the_green_die() -> None:
     force(fresh, 6, 6)
     fresh, _ = play(fresh, 0, "reroll red yellow")
     assert fresh.dice[:3] == [6, 3, 6] and fresh.crystals[0] == 3
-    refused(fresh, 0, "reroll green", InvalidMove, "That is not a move I understand. Type "
-            "'attack d4 from c3', 'from c3' then 'to d4' to move meeples, 'reroll red', or "
-            "'done'.")
+    refused(fresh, 0, "reroll green", InvalidMove, "That is not a move I understand. After "
+            "the roll: type 'done'.")
 
 
 def test_a_bomb_redraw_costs_one_crystal() -> None:
@@ -623,5 +662,299 @@ def test_forgiving_text() -> None:
                                         "won": False})
     assert GAME.parse(state, 1, "3") == "bet 3"
     assert GAME.parse(state, 1, "guess 3") == "bet 3"
-    refused(state, 1, "frobnicate", InvalidMove, "That is not a move I understand. Type "
-            "'bet 4': your guess of the green die, 1 to 6.")
+    refused(state, 1, "frobnicate", InvalidMove, "That is not a move I understand. Guess "
+            "the green die, 1 to 5 (no more than your crystals): type 'bet 1' to 'bet 5'.")
+
+
+# --------------------------------------------------------------------------- costs
+
+
+@cache
+def random_game(players: int, seed: int) -> tuple[BombState, ...]:
+    """Every state of a seeded random game (the states are never changed: play copies)."""
+    rng = random.Random(seed)
+    state = GAME.new(players, seed)
+    states = [state]
+    while GAME.outcome(state) is None:
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+        states.append(state)
+    return tuple(states)
+
+
+def random_states(players: int, seed: int, every: int) -> tuple[BombState, ...]:
+    return random_game(players, seed)[::every]
+
+
+def test_each_costly_move_shows_its_cost_and_says_it_when_played() -> None:
+    """A crystal cost beside every move that takes crystals, free moves absent; playing
+    it takes that many (less what the move earns back) and a sentence says so."""
+    seen: set[str] = set()
+    for players, seed in ((2, 3), (4, 5)):
+        for state in random_states(players, seed, every=4):
+            for seat in sorted(GAME.to_act(state)):
+                costs = GAME.costs(state, seat)
+                legal = GAME.legal_moves(state, seat)
+                assert set(costs) <= set(legal)
+                for move, cost in costs.items():
+                    seen.add(move.split()[0])
+                    assert len(cost) <= 30, cost
+                    found = re.fullmatch(r"costs (\d+) crystals?(, risks 5 more)?", cost)
+                    if found is None:
+                        assert move.startswith(("draw", "clear")), (move, cost)
+                        continue
+                    count = int(found.group(1))
+                    after, events = GAME.play(state, seat, move)
+                    texts = " ".join(e.text for e in events)
+                    assert f"{count} crystal" in texts, (move, texts)
+                    earned = sum(e.data["crystals"] for e in events
+                                 if e.kind == "earn" and e.data["seat"] == seat)
+                    if GAME.outcome(after) is None and move not in ("challenge", "buy"):
+                        assert after.crystals[seat] == state.crystals[seat] - count + earned, \
+                            (move, texts)
+    assert {"place", "redraw", "landmine", "tower", "airplane", "buy"} <= seen, seen
+
+
+def test_what_each_kind_of_move_costs() -> None:
+    state = table(crystals=[10, 10], deck=[card_code(C["red"], 1)])
+    card(state, "e5", "green", 3, bomb="red", meeples=2, meeple="red", mine=4)
+    card(state, "f5", "green", 1)
+    assert GAME.costs(state, 0) == {
+        "landmine": "costs 2 crystals", "tower": "costs 2 crystals",
+        "airplane": "costs 5 crystals", "unmine e5": "costs 3 crystals",
+        "buy meeple f5": "costs 1 crystal"}
+    assert list(GAME.legal_moves(state, 0))[:3] == ["roll yellow", "done", "second card"]
+    state, texts = play(state, 0, "tower")
+    assert state.crystals[0] == 8 and GAME.costs(state, 0) == {}  # laying it is free
+    assert "Player 1 buys a lookout tower for 2 crystals and chooses a card's bomb for it." \
+        in texts
+    state, texts = play(state, 0, "tower e5")
+    assert "Player 1 puts the lookout tower on the bomb on e5: no landmine may be laid on " \
+           "that card." in texts
+    rolled = table(phase="rolled", dice=[2, 3, 4, 0], crystals=[2, 5])
+    costs = GAME.costs(rolled, 0)
+    assert costs["reroll red"] == "costs 1 crystal" and costs["reroll red blue"] == \
+        "costs 2 crystals" and "reroll red blue yellow" not in costs  # 3 > 2 crystals held
+    held = table(phase="start", held=[card_code(C["red"], 6), -1], deck=[1])
+    card(held, "e5", "green", 3)
+    assert GAME.costs(held, 0) == {"place e6": "costs 1 crystal", "place e4": "costs 1 crystal",
+                                   "place d5": "costs 1 crystal", "place f5": "costs 1 crystal",
+                                   "draw": "sets your held card aside"}
+    meeple = table(phase="meeple", pending=M["blue"], meepled=False)
+    card(meeple, "e5", "green", 3, meeples=2, meeple="red", mine=4)
+    assert GAME.costs(meeple, 0) == {"redraw meeple": "costs 1 crystal",
+                                     "clear e5": "costs your meeple + 1 on e5"}
+
+
+def test_a_challenge_and_fuel_say_what_they_cost() -> None:
+    state = battle(2, red=6, crystals=[5, 10])
+    state, _ = play(state, 0, "attack f5 from e5")
+    force(state, 1)
+    state, texts = play(state, 1, "bet 6")
+    assert "Player 2 may challenge the win (it costs 2 crystals)." in texts
+    assert GAME.costs(state, 1) == {"challenge": "costs 2 crystals, risks 5 more"}
+    flying = table(phase="rolled", dice=[0, 0, 1, 0], plane=[3, 0], source=INDEX["e5"])
+    card(flying, "e5", "green", 6, meeples=3, meeple="red")
+    card(flying, "f5", "green", 1, meeples=1, meeple="blue")
+    card(flying, "g5", "green", 6)
+    assert GAME.costs(flying, 0)["fly g5"] == "costs 1 crystal"
+    flying, texts = play(flying, 0, "fly g5")
+    assert "Player 1 flies a red meeple from e5 to g5, paying 1 crystal of fuel (1 of 6 " \
+           "sections taken: a full card pays 6)." in texts
+    flying.plane[0] = 2
+    assert "fly g5" not in GAME.costs(flying, 0)  # the first turn of flying is free
+    flying, texts = play(flying, 0, "fly g5")
+    assert any("(the airplane's first use is free this turn)" in t for t in texts)
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def test_the_hint_offers_exactly_the_first_words_of_the_legal_moves() -> None:
+    for players, seed in ((2, 3), (4, 5)):
+        for state in random_states(players, seed, every=3):
+            for seat in sorted(GAME.to_act(state)):
+                hint = GAME.notation_hint(state, seat)
+                offered = {q.split()[0] for q in re.findall(r"'([^']+)'", hint)}
+                legal = {m.split()[0] for m in GAME.legal_moves(state, seat)}
+                assert offered == legal, (state.phase, hint)
+                assert len(hint) < 330, hint
+
+
+def test_a_drawn_card_that_fits_for_free_is_not_offered_to_be_kept() -> None:
+    state = table(phase="place", held=[card_code(C["red"], 2), -1])
+    card(state, "e5", "green", 4)
+    hint = GAME.notation_hint(state, 0)
+    assert hint == "Your drawn square card: type 'place e4' (1 of 4)."
+    refused(state, 0, "keep", IllegalMove, f"Your square card fits somewhere for free, so it "
+            f"must be placed. {hint}")
+    assert GAME.view(state, None)["maybe"] == ["place", "keep"]  # the card is secret
+    rolled = table(phase="rolled", dice=[3, 1, 1, 0])
+    card(rolled, "e5", "green", 2, bomb="red", meeples=2, meeple="red")
+    card(rolled, "g5", "green", 2, bomb="green")
+    card(rolled, "f5", "green", 1, meeples=1, meeple="blue")
+    assert GAME.legal_moves(rolled, 0)[:1] == ["done"]
+    assert GAME.view(rolled, None)["offers"] == ["done", "reroll"]
+
+
+# --------------------------------------------------------------------------- effects
+
+
+def test_a_placement_says_what_it_cost_and_why() -> None:
+    state = table(phase="place", held=[card_code(C["red"], 5), -1])
+    card(state, "e5", "green", 3)
+    card(state, "f6", "green", 2)
+    state, texts = play(state, 0, "place f5")
+    assert "Player 1 places a 5-section red card on f5, paying 2 crystals: 1 for each " \
+           "neighbour, all with fewer sections." in texts
+
+
+def test_a_meeple_says_how_full_its_card_is_and_a_skipped_step_says_why() -> None:
+    state = table(phase="meeple", pending=M["red"])
+    card(state, "e5", "green", 4, meeples=1, meeple="red")
+    state, texts = play(state, 0, "meeple e5")
+    assert "Player 1 places a red meeple on e5 (2 of 4 sections taken: a full card pays 4)." \
+        in texts
+    mined = table(phase="meeple", pending=M["red"])
+    card(mined, "e5", "green", 4, meeples=1, meeple="red", mine=3)
+    mined, texts = play(mined, 0, "meeple e5")
+    assert any("a landmine blocks one, so it cannot fill until the landmine is removed" in t
+               for t in texts)
+    full = table(phase="place", held=[card_code(C["red"], 2), -1])
+    card(full, "e5", "green", 4, bomb="red")
+    full.meeple_bag = [0, 0, 0, 0]
+    full, texts = play(full, 0, "place e6")
+    assert "No bomb is drawn: every card already holds a bomb." not in texts
+    full, texts = play(full, 0, "bomb e6")
+    assert "No meeple is drawn: every meeple is on the table." in texts
+    busy = table(phase="place", held=[card_code(C["red"], 2), -1])
+    card(busy, "e5", "green", 4, bomb="red")
+    busy.bomb_bag = [0] * 6
+    force(busy, M["red"])
+    busy, texts = play(busy, 0, "place e6")
+    assert "No bomb is drawn: the bomb bag is empty." in texts
+
+
+def test_a_won_attack_says_each_payout_what_was_cleared_and_the_token() -> None:
+    state = battle(3, red=6, crystals=[5, 5, 6])
+    state.tower[INDEX["f5"]], state.mine[INDEX["f5"]] = True, 2
+    state, _ = play(state, 0, "attack f5 from e5")
+    state, _ = play(state, 1, "bet 5")
+    force(state, 1)
+    state, texts = play(state, 2, "bet 6")
+    said = [
+        "Player 3 earns 2 crystals for the guess furthest from the green die (6).",
+        "Player 1 wins a blue token for the attack on the blue card on f5.",
+        "e5 and f5 are cleared: 3 meeples and 2 bombs go back to their bags, 1 lookout tower "
+        "to the shop and 1 landmine out of the game.",
+        "Player 1 earns 1 crystal for the 1 meeple on f5.",
+        "Player 3 earns 1 crystal more for the furthest guess, as the attack was won."]
+    assert [t for t in texts if t in said] == said
+
+
+def test_a_token_card_and_an_empty_token_supply_say_so() -> None:
+    state = battle(2, red=6, crystals=[5, 0])
+    i = INDEX["f5"]
+    state.meeples[i], state.meeple_colour[i], state.bomb[i] = 0, -1, -1
+    state.colour[i], state.token[i] = C["green"], 1
+    force(state, 1)
+    state, texts = play(state, 0, "attack f5 from e5")
+    assert "Player 1 wins a green token for the attack on the green card on f5, the token " \
+           "that lay on it." in texts
+    assert "Player 1 earns 8 crystals for the token card on f5 (3 sections + 5)." in texts
+    none_left = battle(2, red=6, crystals=[5, 0])
+    none_left.token_supply[C["blue"]] = 0
+    force(none_left, 1)
+    none_left, texts = play(none_left, 0, "attack f5 from e5")
+    assert "No blue token is left to win." in texts and none_left.tokens[0] == []
+
+
+def test_a_set_of_four_says_the_bonus_the_spares_and_the_tokens_that_go_back() -> None:
+    state = battle(2, red=6, crystals=[5, 0])
+    state.tokens[0] = [C["red"], C["green"], C["red"], C["yellow"]]
+    card(state, "a1", "red", 2)
+    force(state, 1)
+    state, texts = play(state, 0, "attack f5 from e5")
+    assert "Player 1 holds a set of four token colours (red, green, yellow and blue); the " \
+           "spare red token goes back for others to win." in texts
+    assert "Player 1 earns 10 crystals for the set of four tokens." in texts
+    assert "Player 1 now lays each set token on an empty card of its colour." in texts
+    state, texts = play(state, 0, "token a1", "token f5")
+    assert "No empty green and yellow card is on the table, so those tokens go back to the " \
+           "supply." in texts
+    assert state.tokens[0] == [] and state.sets[0] == [C["red"], C["green"], C["yellow"],
+                                                       C["blue"]]
+    assert state.token_supply[C["green"]] == 9 and state.turn == 1
+
+
+def test_a_challenge_says_what_it_cost_and_what_the_meeple_did() -> None:
+    _, texts = challenged("blue")
+    assert "Player 2 challenges, paying 2 crystals: 1 to the bank and 1 to Player 1, and " \
+           "draws a blue meeple (it goes back in the bag)." in texts
+    assert "A blue meeple: the battle is lost and nothing is cleared; Player 2 sacrifices 5 " \
+           "crystals to the bank." in texts
+    _, texts = challenged("yellow")
+    assert "Player 2 earns 3 crystals for drawing a yellow meeple in the challenge." in texts
+    _, texts = challenged("green")
+    assert "A green meeple: the battle is lost and nothing is cleared, and the turn goes to " \
+           "Player 2." in texts
+
+
+def test_a_sale_says_who_paid_whom_and_names_the_card_to_the_buyer_alone() -> None:
+    state = table(3, phase="start", for_sale=[[K["bomb"], K["bomb"], K["bomb"]], [], []])
+    card(state, "e5", "red", 6)
+    state, _ = play(state, 0, "sell")
+    state, _ = play(state, 2, "no buy")
+    state, events = GAME.play(state, 1, "buy")
+    public = [e.text for e in events if e.to is None]
+    assert "Player 2 pays Player 1 1 crystal for a mint tin card, face down." in public
+    assert not any("'bomb'" in t for t in public)
+    assert any(e.to == {1} and "You buy a 'bomb' card" in e.text for e in events)
+
+
+def test_shop_do_overs_and_landmine_removal_say_what_they_cost() -> None:
+    state = table(crystals=[10, 5])
+    card(state, "e5", "green", 3, meeples=1, meeple="red", mine=4)
+    card(state, "e6", "green", 3)
+    state, texts = play(state, 0, "landmine")
+    assert "Player 1 buys a landmine for 2 crystals and chooses a card's free section for it." \
+        in texts
+    state, texts = play(state, 0, "landmine e6")
+    assert "Player 1 lays the landmine on e6: it blocks a section, so the card cannot be " \
+           "filled until someone removes it." in texts
+    state, texts = play(state, 0, "unmine e5", "airplane")
+    assert "Player 1 pays 3 crystals to remove the landmine on e5; it leaves the game." in texts
+    assert "Player 1 buys an airplane for 5 crystals (it flies from the next turn, the first " \
+           "turn free)." in texts and state.crystals[0] == 0
+    skip = table(phase="meeple", pending=M["blue"], meepled=False)
+    card(skip, "e5", "green", 3, meeples=2, meeple="red", mine=4)
+    skip, texts = play(skip, 0, "clear e5")
+    assert "Player 1 gives up this turn's meeple to remove the landmine on e5: the drawn " \
+           "meeple and one of its meeples go back in the bag, and the landmine leaves the " \
+           "game." in texts
+    redo = table(phase="bomb", pending=C["red"], then="meeple")
+    card(redo, "e5", "green", 3)
+    force(redo, C["orange"])
+    redo, texts = play(redo, 0, "redraw bomb")
+    assert "Player 1 pays 1 crystal (the turn's one do-over) to draw the bomb again: orange." \
+        in texts
+
+
+def test_a_switch_keep_and_continue_say_what_happened() -> None:
+    state = table()
+    card(state, "e5", "red", 2, bomb="red", meeples=2)
+    card(state, "e6", "red", 2, bomb="green")
+    state, texts = play(state, 0, "switch", "switch e6", "with e5")
+    assert "Player 1 picks the green bomb on e6 to switch." in texts
+    assert "Player 1 switches the green bomb on e6 with the red bomb on e5; the turn ends." \
+        in texts
+    kept = table(phase="place", held=[card_code(C["red"], 6), -1])
+    card(kept, "e5", "green", 3)
+    kept, texts = play(kept, 0, "keep")
+    assert "Player 1 keeps their square card back, face down, since no place takes it for " \
+           "free; the turn ends." in texts
+    empty = table(phase="start", deck=[])
+    card(empty, "e5", "green", 3)
+    force(empty, M["blue"])
+    empty, texts = play(empty, 0, "continue")
+    assert "Player 1 places no square card: the square cards are used up." in texts

@@ -4,8 +4,9 @@ The moments: for 2, 3 and 4 players the start, early, the middle and the end of 
 random game; and from the 2-player game the first drawn card to place, the first landmine,
 the first bets on the green die (a secret pick of several seats), the first challenge, the
 first tokens to lay and the first sale (several seats answer at once). Each is drawn for the
-channel and for the seats awaited: sizes within Discord's limit, no text under 24 px, nothing
-hidden drawn, the seat's mint tin added, summaries, and what players must be able to read.
+channel and for the seats awaited: sizes within Discord's limit, no text under 30 px type,
+nothing hidden drawn, the seat's mint tin added, summaries, and what players must be able to
+read. Then the prompt over random games: it offers what the legal moves allow, no more.
 """
 
 from __future__ import annotations
@@ -45,13 +46,19 @@ def play_out(players: int, seed: int) -> list[Any]:
 
 
 @functools.cache
+def games() -> dict[int, list[Any]]:
+    """Every state of one seeded random game for 2, 3 and 4 players."""
+    return {players: play_out(players, 7 + players) for players in (2, 3, 4)}
+
+
+@functools.cache
 def moments() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    games = {players: play_out(players, 7 + players) for players in (2, 3, 4)}
-    for players, game in games.items():
+    games_ = games()
+    for players, game in games_.items():
         out |= {f"{players}p-start": game[0], f"{players}p-early": game[len(game) // 8],
                 f"{players}p-mid": game[len(game) // 2], f"{players}p-over": game[-1]}
-    game = games[2] + games[3]
+    game = games_[2] + games_[3]
     firsts = {"place": lambda s: s.phase == "place", "landmine": lambda s: any(s.mine),
               "bets": lambda s: s.phase == "bets", "challenge": lambda s: s.phase == "challenge",
               "tokens": lambda s: s.phase == "tokens", "sale": lambda s: s.phase == "sale"}
@@ -87,8 +94,8 @@ def test_the_moments_reach_every_step_worth_a_picture() -> None:
 
 @pytest.mark.parametrize("name", sorted(moments()))
 def test_every_picture_fits_discord(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each attachment within 1.25 x its width, the table at every width; no text under
-    24 px at 1000 px wide; the cards never too small for the letters in their slots."""
+    """Each attachment within 1.25 x its width, the table at every width; no type under
+    30 px at 1000 px wide (capitals 20 px); the cards never too small for their marks."""
     state = moments()[name]
     drawn_text, cells = [], []
     real_text, real_board = kit.text, bs._board
@@ -98,9 +105,9 @@ def test_every_picture_fits_discord(name: str, monkeypatch: pytest.MonkeyPatch) 
         drawn_text.append((image.width, size, line))
         return real_text(image, xy, line, size, *args, **kw)
 
-    def board(v: dict[str, Any], at: kit.Layout, cell: int) -> Image.Image:
-        cells.append((at.width, cell))
-        return real_board(v, at, cell)
+    def board(v: dict[str, Any], at: kit.Layout, cw: int, ch: int) -> Image.Image:
+        cells.append((at.width, cw, ch))
+        return real_board(v, at, cw, ch)
 
     monkeypatch.setattr(kit, "text", text)
     monkeypatch.setattr(bs, "_board", board)
@@ -114,7 +121,7 @@ def test_every_picture_fits_discord(name: str, monkeypatch: pytest.MonkeyPatch) 
             assert table.width == width and kit.fits(table), (seat, width, table.size)
             hand = bs.hand(shown, width=width)
             assert hand is None or (hand.width == width and kit.fits(hand))
-            least = round(24 * width / 1000)
+            least = round(kit.SMALL * width / 1000)
             assert all(size >= least for w, size, _ in drawn_text if w > 100), drawn_text
         hand = bs.hand(shown)
         if seat is None or GAME.outcome(state) is not None:
@@ -123,7 +130,8 @@ def test_every_picture_fits_discord(name: str, monkeypatch: pytest.MonkeyPatch) 
             assert hand is not None
             assert pixels(kit.png(bs.draw(shown))) == pixels(kit.png(kit.stack(
                 [bs.table(shown), hand])))
-    assert all(cell >= round(bs.MIN_CELL * width / 1000) - 1 for width, cell in cells), cells
+    assert all(cw >= round(bs.MIN_WIDE * width / 1000) - 1 and ch >= round(
+        bs.MIN_HIGH * width / 1000) - 1 for width, cw, ch in cells), cells
 
 
 @pytest.mark.parametrize("name", sorted(moments()))
@@ -203,7 +211,8 @@ def test_the_summary_says_whose_turn_the_crystals_and_the_last_move(name: str) -
 
 def test_each_seat_row_shows_crystals_tokens_shop_items_and_cards_in_full() -> None:
     """Players must read each one's crystals, tokens, airplane and mint tin at a glance:
-    the row says them all, short enough that nothing is cut off."""
+    the row says them all, in shorter words where the long ones would not fit (the kit
+    wraps what still does not, never cutting it)."""
     for state in moments().values():
         shown = view(state, None)
         at = kit.Layout(1000)
@@ -214,15 +223,18 @@ def test_each_seat_row_shows_crystals_tokens_shop_items_and_cards_in_full() -> N
             letters = set(found.group(1).replace(" ", "")) if found else set()
             assert letters == {bs.LETTER[c] for c in shown["sets"][s] or shown["tokens"][s]}
             assert ("plane" in line) == bool(shown["planes"][s])
-            assert ("card held" in line or "holds a card" in line) == shown["holding"][s]
+            assert ("card held" in line or "holds a square card" in line) == \
+                shown["holding"][s]
             assert ("armed" in line) == bool(shown["armed_counts"][s])
-            assert kit.text_width(line, at.px(kit.TEXT)) <= room
+            if kit.text_width(line, at.px(kit.TEXT)) > room:  # the shortest words
+                assert line == bs._seat_words(shown, s, 2)
             assert room >= at.width - at.margin - at.px(430)
 
 
 def test_the_board_shows_every_piece() -> None:
-    """A card's slots, meeples with their letter, the bomb, a landmine, a tower and a token
-    each change the picture; the card sprite has them where they belong."""
+    """A card's colour and sections, meeples with their letter and count, the bomb, a
+    landmine, a tower and a token each change the picture; the card sprite has them where
+    they belong, each mark lettered in type of 30 px or more."""
     state = moments()["landmine"]
     shown = view(state, None)
     base = pixels(render.png(ID, shown))
@@ -233,23 +245,53 @@ def test_the_board_shows_every_piece() -> None:
                    {"token": 0 if card["token"] else 1},
                    {"bomb": "purple" if card["bomb"] != "purple" else "red"},
                    {"meeples": 1 if card["meeples"] != 1 else 2, "meeple_colour": "red"},
-                   {"colour": "green" if card["colour"] != "green" else "blue"}):
+                   {"colour": "green" if card["colour"] != "green" else "blue"},
+                   {"sections": 5 if card["sections"] != 5 else 4}):
         other = copy.deepcopy(shown)
         other["board"][spot].update(change)
         assert pixels(render.png(ID, other)) != base, change
     assert any(c["landmine"] for c in shown["board"])
-    sprite = bs._card("red", 6, "green", 2, "blue", True, True, 0, 180, 180, 26)
+    w, h, size = 94, 84, 30
+    sprite = bs._card("red", 6, "green", 2, "blue", True, True, 0, w, h, size)
+    colours = set(sprite.getdata())
+    assert bs.TINTS["red"] in colours  # open: the pale face
+    left, right, top, bottom = w * 0.2, w * 0.8, h * 0.25, h * 0.75
 
-    def at(col: int, row: int) -> kit.RGB:  # inside the piece, beside its letter
-        colour: kit.RGB = sprite.getpixel((30 * (2 * col + 1) - 13, 30 * (2 * row + 1) - 13))
-        return colour
-    assert at(0, 0) == bs.fill("blue") and at(1, 0) == bs.fill("blue")  # meeples
-    assert at(1, 1) == bs.fill("green")  # the bomb in the middle
-    assert at(0, 1) == bs.fill("red")  # the card's colour tag
-    assert at(2, 1) == kit.INK and at(0, 2) == kit.INK  # the tower; the landmine, last slot
-    assert at(1, 2) == kit.PAPER  # an empty section
-    token = bs._card("red", 6, None, 0, None, False, False, 1, 180, 180, 26)
-    assert token.getpixel((50, 90)) == bs.fill("red")
+    def near(x: float, y: float, colour: kit.RGB) -> bool:
+        return any(sprite.getpixel((round(x) + dx, round(y) + dy)) == colour
+                   for dx in range(-12, 13) for dy in range(-8, 9))
+    assert near(left, top, bs.fill("red"))  # the chip: colour and sections
+    assert near(right, top, bs.fill("green"))  # the bomb, on its tower
+    assert near(right, top, kit.INK)
+    assert near(left, bottom, bs.fill("blue"))  # the meeples
+    assert near(right, bottom, kit.INK)  # the landmine
+    bare = bs._card("red", 6, "green", 2, "blue", False, True, 0, w, h, size)
+    beside = [(x, y) for x in range(w * 55 // 94) for y in range(h)]  # the meeples' count
+    assert [sprite.getpixel(p) for p in beside] == [bare.getpixel(p) for p in beside]
+    full = bs._card("red", 2, None, 2, "blue", False, False, 0, w, h, size)
+    assert full.getpixel((w // 2, h // 2)) == bs.fill("red")  # filled: the full colour
+    token = bs._card("red", 6, None, 0, None, False, False, 1, w, h, size)
+    assert token.getpixel((w // 2 - 20, h // 2)) == bs.fill("red")
+
+
+def test_every_mark_on_a_card_is_20_px_tall_at_1000_px(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """The letters and numbers on the cards of the most crowded table: capitals and digits
+    20 px tall or more (8 px on a 400 px phone column)."""
+    sizes: list[int] = []
+    real = kit.text
+
+    def text(image: Image.Image, xy: Any, line: str, size: int, *args: Any, **kw: Any
+             ) -> Any:
+        if image.width < 300:  # a card sprite
+            sizes.append(size)
+        return real(image, xy, line, size, *args, **kw)
+
+    monkeypatch.setattr(kit, "text", text)
+    bs._card.cache_clear()
+    for name in ("4p-mid", "4p-over", "3p-mid"):
+        bs.table(view(moments()[name], None))
+    assert sizes and min(kit.letter_height(s) for s in sizes) >= kit.LETTER
 
 
 def test_the_board_has_coordinates_and_names_the_open_places() -> None:
@@ -286,3 +328,48 @@ def test_the_final_picture_shows_the_result_in_full() -> None:
         line = bs.summary(shown)
         assert all(part in line for part in bs.breakdown(shown, who))
         assert bs.hand(view(state, 0)) is None
+
+
+# --------------------------------------------------------------------------- the prompt
+
+
+def test_the_prompt_offers_what_the_legal_moves_allow() -> None:
+    """Over random games, the header's words for what the seat to act may do: a phrase is
+    offered plainly only when a move it stands for is legal, and with its condition ('keep
+    it if no place is free') only for a move that hangs on a card hidden from the channel;
+    every legal move's first word is offered one way or the other."""
+    hidden = {"card", "arm", "place", "keep", "draw", "continue"}
+    checked = 0
+    for states in games().values():
+        for state in states[::3]:
+            if GAME.outcome(state) is not None:
+                continue
+            shown = view(state, None)
+            legal = {m.split()[0] for s in GAME.to_act(state)
+                     for m in GAME.legal_moves(state, s)}
+            phrases, groups = bs.prompt(shown)
+            assert len(phrases) == len(groups) and phrases, shown["phase"]
+            offers, maybe = set(shown["offers"]), set(shown["maybe"])
+            assert offers <= legal and maybe <= hidden, (offers, legal)
+            for verbs in groups:
+                assert set(verbs) & legal or set(verbs) & maybe, (shown["phase"], verbs)
+            offered = {v for verbs in groups for v in verbs}
+            assert legal <= offered, (shown["phase"], legal - offered)
+            checked += 1
+    assert checked > 500
+
+
+def test_the_prompt_never_offers_keep_or_an_attack_that_is_not_there() -> None:
+    """The issue's two cases: a drawn card that fits for free is not offered to be kept,
+    and after a roll with nothing in reach the header does not say 'attack'."""
+    for states in games().values():
+        for state in states:
+            if GAME.outcome(state) is not None or state.phase not in ("place", "rolled"):
+                continue
+            legal = {m.split()[0] for m in GAME.legal_moves(state, state.turn)}
+            head = bs.status(view(state, None))[0]
+            if state.phase == "place":
+                assert "keep it if no place is free" in head or "keep it" not in head
+            elif "attack" not in legal:
+                assert "attack" not in head and ("move meeples" in head) == bool(
+                    legal & {"from", "to", "fly"}), (head, legal)
