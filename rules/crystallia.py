@@ -6,7 +6,10 @@ crystal; abilities (move a stone, rotate a stone, take another turn) resolve nex
 stone is activated: isolated it gives one crystal, matching lines give count minus one.
 Too many of one colour hurts: over 9 loses points and 13 loses the game at once. Hidden
 information: the face-down stones at the back of the pyramid (hidden from everyone).
-Every rule and every decision taken where the seed is silent: ``crystallia.md``.
+Every effect is said as it happens, with what it paid and why (or why nothing), and
+``costs`` names what a move surely costs (black crystals, crystals over 9, a talisman).
+Every rule and every decision taken where the seed is silent: ``crystallia.md``; the
+player's guide: ``guides/crystallia.md``.
 
 Read top to bottom: components, state, setup, lines on the board, gaining crystals, the
 turn (take, place, abilities, activation, end of turn), scoring, then the Game class.
@@ -26,6 +29,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    clone,
     listing,
     load_data,
     quote,
@@ -304,13 +308,27 @@ def _too_long(crystal: list[str], squares: list[int]) -> bool:
     return False
 
 
+# Every rank and every file, as its squares in order: where lines of 4 are looked for.
+RANKS_AND_FILES = [list(range(r * FILES_N, (r + 1) * FILES_N)) for r in range(RANKS_N)] + \
+    [list(range(c, CELLS, FILES_N)) for c in range(FILES_N)]
+
+
 def _fours(crystal: list[str]) -> list[str]:
-    """Every line of 4 on the board, as 'colour:first square:direction' keys."""
+    """Every line of 4 or more on the board (wilds included), as 'colour:first
+    square:direction' keys. One pass along each rank and file per colour: it runs twice
+    a turn, and for every move whose cost is worked out."""
     out = set()
-    for i in range(CELLS):
-        if crystal[i]:
-            for colour, run in _lines_through(crystal, [i], 4):
-                out.add(f"{colour}:{run[0]}:{run[1] - run[0]}")
+    for line in RANKS_AND_FILES:
+        step = line[1] - line[0]
+        for colour in COLOURS:
+            n = 0
+            for k, i in enumerate([*line, -1]):
+                if i >= 0 and crystal[i] in (colour, WILD):
+                    n += 1
+                    continue
+                if n >= 4:
+                    out.add(f"{colour}:{line[k - n]}:{step}")
+                n = 0
     return sorted(out)
 
 
@@ -336,44 +354,87 @@ def _fullest(state: CrystalliaState, seat: int) -> int:
 
 def _black(state: CrystalliaState, seat: int, events: list[Event], why: str,
            platform: int | None = None) -> None:
+    """One black crystal for ``seat`` (-1 point), on ``platform`` or else their fullest."""
     where = _fullest(state, seat) if platform is None else platform
     state.black[seat][where] += 1
-    events.append(Event(f"{player(seat)} gains a black crystal ({why}), on their "
-                        f"{COLOURS[where]} platform.", kind="black",
+    place = f"their {COLOURS[where]} platform" + ("" if platform is not None else
+                                                  ", their fullest")
+    events.append(Event(f"{player(seat)} gains a black crystal, -1 point, because {why}: it "
+                        f"goes on {place}.", kind="black",
                         data={"seat": seat, "platform": COLOURS[where]}))
+
+
+def _gained(state: CrystalliaState, seat: int, colour: str, count: int, why: str) -> Event:
+    """The sentence for ``count`` crystals of ``colour`` just taken, saying what they paid
+    for and what they cost when they lie over 9 on a regular platform."""
+    c = COLOURS.index(colour)
+    have = state.crystals[seat][c]
+    said = f"{player(seat)} gains {count} {colour} crystal{'s' if count != 1 else ''} " \
+           f"for {why}: {have} now"
+    over = 0 if state.flipped[seat][c] else min(count, have - RING)
+    if over > 0:
+        said += f", {over} over {RING}: -{over} point{'s' if over != 1 else ''}"
+    return Event(said + ".", kind="gain",
+                 data={"seat": seat, "colour": colour, "count": count, "over": max(0, over)})
 
 
 def _give(state: CrystalliaState, seat: int, colour: str, count: int, events: list[Event],
           why: str) -> None:
-    """``seat`` takes ``count`` crystals of ``colour`` (mandatory), one at a time."""
+    """``seat`` takes ``count`` crystals of ``colour`` (mandatory) for ``why``, one at a
+    time: each may find the supply empty (a black one instead), burst a flipped platform,
+    reach the supercrystal or the 13 that lose. One sentence per run of plain gains."""
     c = COLOURS.index(colour)
+    run = 0  # crystals taken since the last sentence
+
+    def tell() -> None:
+        nonlocal run
+        if run:
+            events.append(_gained(state, seat, colour, run, why))
+        run = 0
+
     for _ in range(count):
         state.gained += 1
         if state.supply[c] == 0:
-            _black(state, seat, events, f"the {colour} supply is empty")
+            tell()
+            _black(state, seat, events, f"the {colour} supply is empty (for {why})")
             continue
         state.supply[c] -= 1
         state.crystals[seat][c] += 1
+        run += 1
         have = state.crystals[seat][c]
-        events.append(Event(f"{player(seat)} gains 1 {colour} crystal ({why}): {have} now.",
-                            kind="gain", data={"seat": seat, "colour": colour}))
         if state.flipped[seat][c] and have > ADV_SPACES:
+            tell()
             state.supply[c] += have
             state.crystals[seat][c] = 0
-            events.append(Event(f"{player(seat)}'s flipped {colour} platform overflows: its "
-                                f"{have - 1} crystals go back.", kind="overflow",
-                                data={"seat": seat, "colour": colour}))
-            _black(state, seat, events, f"a sixth {colour} crystal", platform=c)
+            events.append(Event(f"{player(seat)}'s flipped {colour} platform overflows with a "
+                                f"{ordinal(have)} crystal: its {have - 1} crystals go back to "
+                                f"the supply, -{ADV_POINTS * (have - 1)} points.",
+                                kind="overflow", data={"seat": seat, "colour": colour}))
+            _black(state, seat, events, f"a {ordinal(have)} {colour} crystal overflowed "
+                   "their flipped platform", platform=c)
             continue
         goal = ADV_SUPER_AT if state.flipped[seat][c] else SUPER_AT
         if have == goal and colour not in state.supercrystals:
+            tell()
             state.supercrystals[colour] = seat
-            events.append(Event(f"{player(seat)} takes the {colour} supercrystal.",
-                                kind="supercrystal", data={"seat": seat, "colour": colour}))
+            where = " on a flipped platform" if state.flipped[seat][c] else ""
+            events.append(Event(f"{player(seat)} takes the {colour} supercrystal, "
+                                f"+{SUPER_POINTS} points: the first to reach exactly {goal} "
+                                f"{colour}{where}.", kind="supercrystal",
+                                data={"seat": seat, "colour": colour}))
         if have >= LOSS_AT and state.loser < 0:
+            tell()
             state.loser = seat
             events.append(Event(f"{player(seat)} has {have} {colour} crystals and loses at "
-                                "once.", kind="loss", data={"seat": seat}))
+                                f"once: {LOSS_AT} of one colour is too many.", kind="loss",
+                                data={"seat": seat, "colour": colour}))
+    tell()
+
+
+def ordinal(n: int) -> str:
+    """1 -> '1st', 6 -> '6th', 13 -> '13th'."""
+    ending = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{ending}"
 
 
 # --------------------------------------------------------------------------- the turn
@@ -386,13 +447,14 @@ def _available(state: CrystalliaState) -> list[int]:
             and all(state.pyramid[q] < 0 for q in covered_by[p])]
 
 
-def _begin_turn(state: CrystalliaState) -> None:
+def _begin_turn(state: CrystalliaState, fours: list[str] | None = None) -> None:
+    """A fresh turn; ``fours`` are the board's lines of 4 when the caller has them."""
     state.phase = "take"
     state.holding = state.played = -1
     state.pending, state.used = [], []
     state.gained = 0
     state.extra = False
-    state.fours = _fours(state.crystal)
+    state.fours = _fours(state.crystal) if fours is None else fours
 
 
 def _take(state: CrystalliaState, seat: int, position: int) -> list[Event]:
@@ -416,20 +478,39 @@ def _cover(state: CrystalliaState, seat: int, stone: int, squares: list[int],
            events: list[Event], kept: tuple[int, ...] = ()) -> None:
     """Lay ``stone`` on ``squares``: take each newly covered colour, queue each newly covered
     ability. A square the stone ``kept`` (it lay there before a move or rotation) does
-    nothing, and a square pays or acts at most once a turn."""
+    nothing, and a square pays or acts at most once a turn; each square that pays nothing
+    is said, with why."""
     state.placed[stone] = list(squares)
     for square, crystal in zip(squares, STONES[stone], strict=True):
         state.crystal[square] = crystal
         state.stone_at[square] = stone
+    quiet: dict[str, list[str]] = {}  # why squares pay nothing -> those squares
     for square in squares:
         shown = state.board[square]
-        if square in kept or square in state.used or square in state.pending:
-            continue
-        if shown in COLOURS:
+        if square in kept:
+            quiet.setdefault("kept", []).append(SQUARES[square])
+        elif square in state.used or square in state.pending:
+            quiet.setdefault("acted" if shown in ABILITIES else "paid", []
+                             ).append(SQUARES[square])
+        elif shown in COLOURS:
             state.used.append(square)
-            _give(state, seat, shown, 1, events, f"covered {SQUARES[square]}")
+            _give(state, seat, shown, 1, events,
+                  f"covering the {shown} square {SQUARES[square]}")
         elif shown in ABILITIES:
             state.pending.append(square)
+        else:
+            quiet.setdefault("blank", []).append(SQUARES[square])
+    for why, names in quiet.items():
+        one, they = len(names) == 1, listing(names)
+        it = "it" if one else "them"
+        text = {
+            "blank": f"{they} show{'s' if one else ''} nothing: no crystal for covering {it}.",
+            "kept": f"{they} {'was' if one else 'were'} under this stone already: no crystal "
+                    "or ability again.",
+            "paid": f"{they} already paid this turn: no crystal again.",
+            "acted": f"{they} already acted this turn: the ability works once a turn.",
+        }[why]
+        events.append(Event(text, kind="nothing", data={"squares": names}))
 
 
 def _lift(state: CrystalliaState, stone: int) -> list[int]:
@@ -445,13 +526,22 @@ def _place(state: CrystalliaState, seat: int, squares: list[int]) -> list[Event]
     stone = state.holding
     state.holding, state.played = -1, stone
     names = " ".join(SQUARES[s] for s in squares)
-    events = [Event(f"{player(seat)} places {stone_name(stone)} on {names}.", kind="place",
-                    data={"seat": seat, "squares": [SQUARES[s] for s in squares]})]
+    first, second = STONES[stone]
+    where = f"{first} on both" if first == second else \
+        f"{first} on {SQUARES[squares[0]]}, {second} on {SQUARES[squares[1]]}"
+    events = [Event(f"{player(seat)} places {stone_name(stone)} on {names}: {where}.",
+                    kind="place", data={"seat": seat, "squares": [SQUARES[s] for s in squares]})]
     state.last = [SQUARES[s] for s in squares]
     state.last_action = {"seat": seat, "kind": "place", "text": f"placed a stone on {names}"}
     _cover(state, seat, stone, squares, events)
     _go_on(state, seat, events)
     return events
+
+
+WHAT_ABILITIES_DO = {
+    "move": "move another stone already on the board to two empty squares, or skip",
+    "rotate": "rotate another stone about one of its squares, or skip",
+}
 
 
 def _go_on(state: CrystalliaState, seat: int, events: list[Event]) -> None:
@@ -461,8 +551,12 @@ def _go_on(state: CrystalliaState, seat: int, events: list[Event]) -> None:
         return
     while state.pending:
         square = state.pending[0]
-        if state.board[square] != "again":
+        kind = state.board[square]
+        if kind != "again":
             state.phase = "ability"
+            events.append(Event(f"{player(seat)} covered the {kind} ability on "
+                                f"{SQUARES[square]}: they may {WHAT_ABILITIES_DO[kind]}.",
+                                kind="ability", data={"seat": seat, "ability": kind}))
             return
         state.pending.pop(0)
         state.used.append(square)
@@ -502,35 +596,80 @@ def matches(state: CrystalliaState, stone: int) -> list[tuple[str, list[int]]]:
     return out
 
 
+def _line_words(state: CrystalliaState, colour: str, run: list[int]) -> str:
+    """'a row of 3 red, b4 to d4 (3 - 1)': a line that pays, as the events say it."""
+    kind = "row" if run[1] - run[0] == 1 else "column"
+    wild = f", yellow counting as {colour}" if any(state.crystal[i] == WILD for i in run) else ""
+    return (f"a {kind} of {len(run)} {colour}, {SQUARES[run[0]]} to {SQUARES[run[-1]]}"
+            f"{wild} ({len(run)} - 1)")
+
+
+def _why_unpaid(state: CrystalliaState, stone: int) -> str:
+    """Why a stone that is not alone makes no line that pays."""
+    own = state.placed[stone]
+    beside = [(i, j) for i in own for j in ORTHOGONAL[i] if state.stone_at[j] not in (-1, stone)]
+    if not beside:
+        return "it touches other stones only at a corner, so it is not alone, and corners " \
+               "make no line"
+    why = "it touches other stones, but no crystal of it has a crystal of its colour beside " \
+          "it in a row or column"
+    if any(state.crystal[i] == WILD and state.crystal[j] == WILD for i, j in beside):
+        why += " (yellow beside yellow alone is no colour)"
+    first, second = STONES[stone]
+    if first == second or WILD in (first, second):
+        why += "; its own two crystals make a line only with another stone"
+    return why
+
+
 def _activate(state: CrystalliaState, seat: int, events: list[Event]) -> None:
+    """The stone just placed pays: alone, 1 crystal of a colour it shows; else each line of
+    2 or more that it makes with other stones, its length minus one; else nothing (said)."""
     stone = state.played
+    name = stone_name(stone)
     if _isolated(state, stone):
         choices = _gain_choices(stone)
         if len(choices) > 1:
             state.phase = "gain"
+            wild = " (its yellow crystal is wild)" if WILD in STONES[stone] else ""
+            events.append(Event(f"The {name} stone touches no other stone: {player(seat)} "
+                                f"chooses 1 crystal of {listing(choices, 'or')}{wild}.",
+                                kind="alone", data={"seat": seat}))
             return
-        _give(state, seat, choices[0], 1, events, "an isolated stone")
+        _give(state, seat, choices[0], 1, events, f"the {name} stone, touching no other")
     else:
-        for colour, run in matches(state, stone):
-            line = "-".join(SQUARES[i] for i in (run[0], run[-1]))
-            _give(state, seat, colour, len(run) - 1, events,
-                  f"a line of {len(run)} from {line}")
+        lines = matches(state, stone)
+        for colour, run in lines:
+            _give(state, seat, colour, len(run) - 1, events, _line_words(state, colour, run))
+        if not lines:
+            events.append(Event(f"The {name} stone pays nothing: {_why_unpaid(state, stone)}.",
+                                kind="nothing", data={"seat": seat}))
     _end_turn(state, events)
+
+
+def _four_words(key: str) -> str:
+    """'red:8:1' (a line of 4 from _fours) -> 'red, c2 to f2'."""
+    colour, first, step = key.split(":")
+    start, stride = int(first), int(step)
+    return f"{colour}, {SQUARES[start]} to {SQUARES[start + 3 * stride]}"
 
 
 def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = False) -> None:
     seat = state.turn
     if state.loser < 0 and state.gained >= BLACK_AT:
-        _black(state, seat, events, f"{state.gained} crystals in one turn")
+        _black(state, seat, events, f"they took {state.gained} crystals this turn "
+               f"({BLACK_AT} or more bring one)")
     state.talisman_last[seat] = talisman
-    new_fours = sorted(set(_fours(state.crystal)) - set(state.fours))
+    fours = _fours(state.crystal)
+    new_fours = sorted(set(fours) - set(state.fours))
     if new_fours and not talisman:
+        lines = listing([_four_words(k) for k in new_fours])
+        made = f"a line of 4 ({lines})" if len(new_fours) == 1 else f"lines of 4 ({lines})"
         if state.streak < 2:
             state.extra = True
-            events.append(Event(f"{player(seat)} made a line of 4 of one colour and must take "
-                                "a second turn.", kind="four"))
+            events.append(Event(f"{player(seat)} made {made} and must take a second turn.",
+                                kind="four"))
         else:
-            events.append(Event(f"{player(seat)} made a line of 4, but nobody takes more than "
+            events.append(Event(f"{player(seat)} made {made}, but nobody takes more than "
                                 "two turns in a row.", kind="four"))
     state.turns += 1
     if state.loser >= 0:
@@ -546,7 +685,7 @@ def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = Fals
     else:
         state.streak = 1
         state.turn = (seat + 1) % state.players
-    _begin_turn(state)
+    _begin_turn(state, fours)
     if state.streak == 2:
         events.append(Event(f"{player(seat)} takes a second turn.", kind="turn"))
 
@@ -555,11 +694,18 @@ def _talisman(state: CrystalliaState, seat: int, colour: str) -> list[Event]:
     state.talismans[colour] = seat
     state.last_action = {"seat": seat, "kind": "talisman", "text": f"used the {colour} talisman"}
     state.last = []
-    events = [Event(f"{player(seat)} skips their turn with a talisman and names {colour}.",
-                    kind="talisman", data={"seat": seat, "colour": colour})]
-    _give(state, seat, colour, 1, events, "a talisman")
+    left = TALISMANS - len(state.talismans)
+    events = [Event(f"{player(seat)} uses a talisman instead of taking a stone and names "
+                    f"{colour}: {_count(left, 'talisman')} left for anyone.", kind="talisman",
+                    data={"seat": seat, "colour": colour, "left": left})]
+    _give(state, seat, colour, 1, events, f"the {colour} talisman")
     _end_turn(state, events, talisman=True)
     return events
+
+
+def _count(n: int, thing: str) -> str:
+    """'1 talisman', '2 talismans', 'no talisman'."""
+    return f"{n} {thing}{'s' if n != 1 else ''}" if n else f"no {thing}"
 
 
 def _may_use_talisman(state: CrystalliaState, seat: int) -> bool:
@@ -641,7 +787,9 @@ def _shift(state: CrystalliaState, seat: int, kind: str, stone: int, squares: li
     now = " ".join(SQUARES[s] for s in squares)
     verb = "moves" if kind == "move" else "rotates"
     events = [Event(f"{player(seat)} {verb} the {stone_name(stone)} stone from {was} to "
-                    f"{now}.", kind=kind, data={"seat": seat, "from": was, "to": now})]
+                    f"{now} (the {kind} ability on {SQUARES[square]}); a stone moved or "
+                    "rotated pays only for the squares it newly covers.", kind=kind,
+                    data={"seat": seat, "from": was, "to": now})]
     state.last = [SQUARES[s] for s in squares] + [SQUARES[s] for s in old]
     state.last_action = {"seat": seat, "kind": kind, "text": f"{verb[:-1]}d a stone to {now}"}
     _cover(state, seat, stone, squares, events, kept=tuple(s for s in old if s in squares))
@@ -662,8 +810,9 @@ def _set_aside(state: CrystalliaState, seat: int) -> list[Event]:
     stone = state.holding
     state.holding = -1
     state.last_action = {"seat": seat, "kind": "aside", "text": "set a stone aside"}
-    events = [Event(f"{player(seat)} cannot place {stone_name(stone)} anywhere and sets it "
-                    "aside.", kind="aside")]
+    events = [Event(f"{player(seat)} cannot place {stone_name(stone)} anywhere (no two "
+                    "empty squares side by side take it without a line of 5) and sets it "
+                    "aside: no crystals.", kind="aside")]
     _end_turn(state, events)
     return events
 
@@ -684,6 +833,29 @@ def score(state: CrystalliaState, seat: int) -> int:
     return (sum(platform_points(state, seat, c) for c in range(len(COLOURS)))
             - sum(state.black[seat])
             + SUPER_POINTS * sum(1 for s in state.supercrystals.values() if s == seat))
+
+
+def _price(events: list[Event]) -> str:
+    """What a move's events cost its player, in a few words ('-2 points: 1 black, 1 over
+    9'; '13th red: you lose'); '' when nothing."""
+    loss = next((e for e in events if e.kind == "loss"), None)
+    if loss is not None:
+        return f"{ordinal(LOSS_AT)} {loss.data['colour']}: you lose"
+    burst = next((e for e in events if e.kind == "overflow"), None)
+    if burst is not None:
+        return f"{ordinal(ADV_SPACES + 1)} {burst.data['colour']}: platform empties"
+    black = sum(1 for e in events if e.kind == "black")
+    over = sum(e.data["over"] for e in events if e.kind == "gain")
+    parts = [f"{n} {what}" for n, what in ((black, "black"), (over, f"over {RING}")) if n]
+    points = black + over
+    price = f"-{points} point{'s' if points != 1 else ''}: {', '.join(parts)}" if parts else ""
+    spent = next((e for e in events if e.kind == "talisman"), None)
+    if spent is None:
+        return price
+    if price:
+        return f"talisman; {price}"
+    left = spent.data["left"] + 1
+    return "uses the last talisman" if left == 1 else f"uses 1 of {left} talismans left"
 
 
 # --------------------------------------------------------------------------- the game
@@ -793,12 +965,29 @@ class Crystallia(Game[CrystalliaState]):
                 out[f"gain {colour}"] = ("gain", colour)
         return out
 
+    def costs(self, state: CrystalliaState, seat: int) -> dict[str, str]:
+        """What each move surely costs, found by playing it on a copy up to the next choice
+        (a few milliseconds, 20 at most over ~200 moves of an ability): black crystals and
+        crystals over 9 on a regular platform (-1 point each), a flipped platform emptied by
+        a 6th crystal, the 13th crystal of a colour (lost at once), a talisman spent.
+        Taking a stone and the advanced setup never cost; free moves are left out."""
+        out: dict[str, str] = {}
+        for move, detail in self.moves(state, seat).items():
+            if detail[0] in ("take", "flip", "ready"):
+                continue
+            price = _price(self.apply(clone(state), seat, move, detail))
+            if price:
+                out[move] = price
+        return out
+
     def apply(self, state: CrystalliaState, seat: int, move: str, detail: Any) -> list[Event]:
         kind = detail[0]
         if kind == "flip":
             state.flipped[seat][detail[1]] = True
             return [Event(f"{player(seat)} flips their {COLOURS[detail[1]]} platform to the "
-                          "advanced side.", kind="flip", data={"seat": seat})]
+                          f"advanced side: {ADV_SPACES} spaces, {ADV_POINTS} points a crystal, "
+                          f"emptied by a {ordinal(ADV_SPACES + 1)}.", kind="flip",
+                          data={"seat": seat})]
         if kind == "ready":
             state.ready[seat] = True
             said = [Event(f"{player(seat)} is ready.", kind="ready")]
@@ -822,7 +1011,8 @@ class Crystallia(Game[CrystalliaState]):
         if kind == "skip":
             return _skip(state, seat)
         events: list[Event] = []
-        _give(state, seat, detail[1], 1, events, "an isolated stone")
+        _give(state, seat, detail[1], 1, events,
+              f"the {stone_name(state.played)} stone, touching no other")
         _end_turn(state, events)
         return events
 

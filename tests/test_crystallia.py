@@ -238,7 +238,7 @@ def test_covered_colour_squares_must_pay() -> None:
     after, said = play(state, "place a1 a2")
     # blue and purple from the squares, then 1 green for the lone stone
     assert have(after, 0) == {"blue": 1, "purple": 1, "green": 1}
-    assert "Player 1 gains 1 blue crystal (covered a1): 1 now." in said
+    assert "Player 1 gains 1 blue crystal for covering the blue square a1: 1 now." in said
 
 
 # --------------------------------------------------------------------------- activation
@@ -249,7 +249,7 @@ def test_the_seeds_worked_example_gives_two_red() -> None:
     state = position(stones=[("b4 c4", "red red")], holding="red blue")
     after, said = play(state, "place d4 e4")
     assert have(after, 0) == {"red": 2}
-    assert "Player 1 gains 1 red crystal (a line of 3 from b4-d4): 2 now." in said
+    assert "Player 1 gains 2 red crystals for a row of 3 red, b4 to d4 (3 - 1): 2 now." in said
 
 
 def test_a_line_counts_once_and_runs_both_ways_through_the_stone() -> None:
@@ -309,13 +309,14 @@ def test_four_in_a_line_gives_a_second_turn_and_never_a_third() -> None:
     state = position(stones=[("a1 b1", "red red"), ("a5 b5", "blue blue")], holding="red red")
     after, said = play(state, "place c1 d1")
     assert have(after, 0) == {"red": 3}
-    assert "Player 1 made a line of 4 of one colour and must take a second turn." in said
+    assert "Player 1 made a line of 4 (red, a1 to d1) and must take a second turn." in said
     assert GAME.to_act(after) == {0} and after.streak == 2
     # the second turn makes another 4 (B B B Y on row 5): no third turn
     after, said = play(after, "take 1")
     after = GAME.load({**GAME.dump(after), "holding": STONES.index(["blue", "yellow"])})
     after, said = play(after, "place c5 d5")
-    assert "Player 1 made a line of 4, but nobody takes more than two turns in a row." in said
+    assert "Player 1 made a line of 4 (blue, a5 to d5), but nobody takes more than two turns " \
+           "in a row." in said
     assert GAME.to_act(after) == {1} and after.streak == 1
 
 
@@ -352,8 +353,10 @@ def test_a_stone_that_fits_nowhere_is_set_aside() -> None:
     assert GAME.legal_moves(state, 0) == ["set aside"]
     refused(position(holding="red red"), 0, "set aside", IllegalMove,
             "You can only set a stone aside when it fits nowhere.")
-    after, _ = play(state, "discard")
+    after, said = play(state, "discard")
     assert after.holding == -1 and GAME.to_act(after) == {1}
+    assert "Player 1 cannot place red/red anywhere (no two empty squares side by side take it " \
+           "without a line of 5) and sets it aside: no crystals." in said
 
 
 # --------------------------------------------------------------------------- abilities
@@ -447,7 +450,8 @@ def test_a_moved_stone_pays_only_for_squares_newly_covered_and_once_a_turn() -> 
     done, said = play(after, "rotate e6 to f5")
     assert done.crystal[INDEX["e5"]] == "blue" and done.crystal[INDEX["f5"]] == "green"
     assert have(done, 0) == {"red": 2}  # e5 once, then 1 for the lone red/red stone
-    assert sum("(covered e5)" in s for s in said) == 0
+    assert not any("covering the red square e5" in s for s in said)
+    assert "e5 was under this stone already: no crystal or ability again." in said
     along = position(board="c4=move a2=purple a3=green", stones=[("a1 a2", "blue blue")],
                      holding="red red")
     along, _ = play(along, "place c4 c5", "move a1 to a2")
@@ -463,8 +467,8 @@ def test_an_empty_supply_gives_black_on_the_fullest_platform() -> None:
                      crystals=[{"blue": 3, "purple": 5}], supply=[0, 10, 10, 10])
     after, said = play(state, "place a1 a2")
     assert after.black[0] == [0, 0, 0, 1]
-    assert "Player 1 gains a black crystal (the red supply is empty), on their purple " \
-           "platform." in said
+    assert "Player 1 gains a black crystal, -1 point, because the red supply is empty (for " \
+           "covering the red square a1): it goes on their purple platform, their fullest." in said
     assert score(after, 0) == 3 + 5 + 1 - 1
 
 
@@ -474,7 +478,8 @@ def test_six_crystals_in_one_turn_bring_a_black_one() -> None:
                              ("c3 c4", "red blue")], holding="red yellow")
     after, said = play(state, "place c1 c2")
     assert have(after, 0) == {"red": 6} and after.black[0] == [1, 0, 0, 0]
-    assert any("black crystal (6 crystals in one turn)" in s for s in said)
+    assert "Player 1 gains a black crystal, -1 point, because they took 6 crystals this turn " \
+           "(6 or more bring one): it goes on their red platform, their fullest." in said
 
 
 def test_supercrystal_to_the_first_with_exactly_nine() -> None:
@@ -493,7 +498,8 @@ def test_thirteen_of_a_colour_loses_at_once() -> None:
     after, said = play(state, "place a1 a2")
     outcome = GAME.outcome(after)
     assert outcome is not None and 0 not in outcome.winners and outcome.winners == {2}
-    assert "Player 1 has 13 green crystals and loses at once." in said
+    assert "Player 1 has 13 green crystals and loses at once: 13 of one colour is too many." \
+        in said
     assert GAME.to_act(after) == frozenset()
 
 
@@ -654,3 +660,171 @@ def test_forgiving_words_play_the_canonical_move() -> None:
     held = position(holding="red blue")
     assert GAME.parse(held, 0, "place c4-c5") == "place c4 c5"
     assert GAME.parse(held, 0, "put stone on c4 c5") == "place c4 c5"
+
+
+# --------------------------------------------------------------------------- effects said
+
+
+def test_a_placement_says_where_its_crystals_lie_what_pays_and_what_does_not() -> None:
+    state = position(board="a1=blue", holding="red yellow")
+    _, said = play(state, "place a1 a2")
+    assert said[:3] == ["Player 1 places red/yellow on a1 a2: red on a1, yellow on a2.",
+                        "Player 1 gains 1 blue crystal for covering the blue square a1: 1 now.",
+                        "a2 shows nothing: no crystal for covering it."]
+    _, said = play(position(holding="green green"), "place c4 d4")
+    assert "Player 1 places green/green on c4 d4: green on both." in said
+    assert "c4 and d4 show nothing: no crystal for covering them." in said
+
+
+def test_a_square_pays_and_acts_once_a_turn_and_says_so() -> None:
+    """Three moves: the blue/green stone onto red e5 (paid) and move e6, away again, then the
+    purple stone onto e5 and e6: neither pays nor acts twice; the red/red stone, touching
+    the purple one only at a corner, pays nothing and says why."""
+    state = position(board="c4=move d4=move e6=move e5=red",
+                     stones=[("a1 a2", "blue green"), ("f1 f2", "purple purple")],
+                     holding="red red")
+    state, said = play(state, "place c4 d4")
+    assert "Player 1 covered the move ability on c4: they may move another stone already on " \
+           "the board to two empty squares, or skip." in said
+    state, said = play(state, "move a1 to e5", "move e5 to a8", "move f1 to e5")
+    assert "Player 1 moves the blue/green stone from a1 a2 to e5 e6 (the move ability on c4); " \
+           "a stone moved or rotated pays only for the squares it newly covers." in said
+    assert "Player 1 gains 1 red crystal for covering the red square e5: 1 now." in said
+    assert "e5 already paid this turn: no crystal again." in said
+    assert "e6 already acted this turn: the ability works once a turn." in said
+    assert "The red/red stone pays nothing: it touches other stones only at a corner, so it " \
+           "is not alone, and corners make no line." in said
+    assert have(state, 0) == {"red": 1}
+
+
+def test_a_rotation_says_the_square_it_kept_pays_nothing_again() -> None:
+    state = position(board="c4=rotate a1=again b1=blue", stones=[("a1 a2", "green purple")],
+                     holding="red red")
+    _, said = play(state, "place c4 c5", "rotate a2 to b1")
+    assert "Player 1 covered the rotate ability on c4: they may rotate another stone about " \
+           "one of its squares, or skip." in said
+    assert "a1 was under this stone already: no crystal or ability again." in said
+    _, said = play(state, "place c4 c5", "pass")
+    assert "Player 1 does not use the rotate ability on c4." in said
+
+
+def test_each_line_says_its_squares_its_colour_and_the_yellow_in_it() -> None:
+    state = position(stones=[("b3 b2", "blue blue"), ("d3 d2", "blue green"),
+                             ("c4 c5", "green purple")], holding="purple yellow")
+    _, said = play(state, "place c2 c3")
+    assert "Player 1 gains 2 blue crystals for a row of 3 blue, b3 to d3, yellow counting as " \
+           "blue (3 - 1): 2 now." in said
+    assert "Player 1 gains 1 green crystal for a column of 2 green, c3 to c4, yellow counting " \
+           "as green (2 - 1): 1 now." in said
+
+
+def test_a_lone_stone_says_it_touches_nothing_and_what_it_gave() -> None:
+    after, said = play(position(holding="red blue"), "place c4 c5")
+    assert "The red/blue stone touches no other stone: Player 1 chooses 1 crystal of red or " \
+           "blue." in said
+    _, said = play(after, "gain blue")
+    assert said == ["Player 1 gains 1 blue crystal for the red/blue stone, touching no other: "
+                    "1 now."]
+    _, said = play(position(holding="purple yellow"), "place c4 c5")
+    assert "The purple/yellow stone touches no other stone: Player 1 chooses 1 crystal of red, " \
+           "blue, green or purple (its yellow crystal is wild)." in said
+    _, said = play(position(holding="green green"), "place c4 c5")
+    assert "Player 1 gains 1 green crystal for the green/green stone, touching no other: " \
+           "1 now." in said
+
+
+def test_a_stone_beside_others_without_a_line_says_why_it_pays_nothing() -> None:
+    state = position(stones=[("a2 a3", "blue blue")], holding="red red")
+    _, said = play(state, "place b2 c2")
+    assert "The red/red stone pays nothing: it touches other stones, but no crystal of it has " \
+           "a crystal of its colour beside it in a row or column; its own two crystals make a " \
+           "line only with another stone." in said
+    yellows = position(stones=[("a2 a3", "yellow purple")], holding="yellow blue")
+    _, said = play(yellows, "place b1 b2")  # blue on b1, yellow on b2 beside a2
+    assert any("(yellow beside yellow alone is no colour)" in s for s in said)
+
+
+def test_the_supercrystal_crystals_over_nine_and_the_loss_say_what_they_mean() -> None:
+    state = position(board="a1=red", holding="blue blue", crystals=[{"red": 8}, {}])
+    _, said = play(state, "place a1 a2")
+    assert "Player 1 takes the red supercrystal, +2 points: the first to reach exactly 9 red." \
+        in said
+    over = position(board="a1=red", holding="blue blue", crystals=[{"red": 9}, {}])
+    _, said = play(over, "place a1 a2")
+    assert "Player 1 gains 1 red crystal for covering the red square a1: 10 now, 1 over 9: " \
+           "-1 point." in said
+
+
+def test_an_overflowing_flipped_platform_says_what_it_lost() -> None:
+    state = position(board="a1=red", holding="blue blue", crystals=[{"red": 5}],
+                     flipped=[[True, False, False, False], [False] * 4])
+    _, said = play(state, "place a1 a2")
+    assert "Player 1's flipped red platform overflows with a 6th crystal: its 5 crystals go " \
+           "back to the supply, -10 points." in said
+    assert "Player 1 gains a black crystal, -1 point, because a 6th red crystal overflowed " \
+           "their flipped platform: it goes on their red platform." in said
+
+
+def test_talismans_setting_aside_and_flipping_say_what_they_do() -> None:
+    _, said = play(position(), "talisman blue")
+    assert said[:2] == ["Player 1 uses a talisman instead of taking a stone and names blue: "
+                        "2 talismans left for anyone.",
+                        "Player 1 gains 1 blue crystal for the blue talisman: 1 now."]
+    _, said = play(position(talismans={"red": 1, "green": 1}), "talisman blue")
+    assert said[0].endswith("names blue: no talisman left for anyone.")
+    state = GAME.new(2, seed=4, options={"advanced": True})
+    _, said = play(state, "flip red")
+    assert said == [f"Player {state.start + 1} flips their red platform to the advanced side: "
+                    "5 spaces, 2 points a crystal, emptied by a 6th."]
+
+
+# --------------------------------------------------------------------------- costs
+
+
+def costs_of(state: CrystalliaState) -> dict[str, str]:
+    """``GAME.costs`` for the seat to act, checked to leave the state and the order of the
+    legal moves alone and to price only legal moves, each in a few words."""
+    seat = min(GAME.to_act(state))
+    before, moves = GAME.dump(state), GAME.legal_moves(state, seat)
+    costs = GAME.costs(state, seat)
+    assert GAME.dump(state) == before and GAME.legal_moves(state, seat) == moves
+    assert set(costs) <= set(moves) and all(len(c) <= 30 for c in costs.values()), costs
+    return costs
+
+
+def test_a_talisman_costs_one_of_the_three() -> None:
+    assert costs_of(position()) == {f"talisman {c}": "uses 1 of 3 talismans left"
+                                    for c in COLOURS}
+    last = costs_of(position(talismans={"red": 1, "green": 1}))
+    assert last == {"talisman blue": "uses the last talisman",
+                    "talisman purple": "uses the last talisman"}
+    empty = costs_of(position(supply=[SUPPLY, 0, SUPPLY, SUPPLY]))
+    assert empty["talisman blue"] == "talisman; -1 point: 1 black"
+
+
+def test_placements_that_bring_black_crystals_or_crystals_over_nine_say_so() -> None:
+    over = position(board="a1=red", holding="blue blue", crystals=[{"red": 9}, {}])
+    costs = costs_of(over)
+    assert costs["place a1 a2"] == "-1 point: 1 over 9" and "place e8 e9" not in costs
+    empty = position(board="a1=red", holding="green green", supply=[0, 10, 10, 10])
+    assert costs_of(empty)["place a1 a2"] == "-1 point: 1 black"
+    six = position(stones=[("a1 a2", "red red"), ("b1 b2", "red yellow"),
+                           ("c3 c4", "red blue")], holding="red yellow")
+    assert costs_of(six)["place c1 c2"] == "-1 point: 1 black"  # 6 reds, then a black
+    loss = position(board="a1=green", holding="blue blue", crystals=[{"green": 12}, {}])
+    assert costs_of(loss)["place a1 a2"] == "13th green: you lose"
+    burst = position(board="a1=red", holding="blue blue", crystals=[{"red": 5}],
+                     flipped=[[True, False, False, False], [False] * 4])
+    assert costs_of(burst)["place a1 a2"] == "6th red: platform empties"
+
+
+def test_a_choice_of_colour_or_an_ability_prices_what_follows_it() -> None:
+    alone, _ = play(position(holding="red blue", crystals=[{"blue": 10}, {}]), "place c4 c5")
+    assert costs_of(alone) == {"gain blue": "-1 point: 1 over 9"}
+    moving, _ = play(position(board="c4=move f9=purple", stones=[("a1 a2", "blue green")],
+                              holding="red red", crystals=[{"purple": 9}, {}]), "place c4 c5")
+    costs = costs_of(moving)
+    assert costs["move a1 to f8"] == "-1 point: 1 over 9" and "skip" not in costs
+    assert not costs_of(GAME.new(2, seed=3, options={"advanced": True}))  # flips are free
+    state = position()
+    assert not [m for m in costs_of(state) if m.startswith("take")]

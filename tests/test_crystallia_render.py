@@ -83,8 +83,9 @@ def test_pictures_fit_discord_at_every_width(index: int) -> None:
             assert table.width == width and kit.fits(table), (width, table.size)
 
 
-def test_no_text_is_smaller_than_24_px_at_1000_wide(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Players read 4-6 px labels at 400 px wide: every text is now 24 px or more at 1000."""
+def test_no_text_is_smaller_than_the_kits_smallest_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players read 4-6 px labels at 400 px wide: every text is now the kit's smallest type
+    (30 px at 1000 px wide, capitals 20 px tall) or more."""
     sizes: list[int] = []
     drawn = kit.text
 
@@ -96,7 +97,7 @@ def test_no_text_is_smaller_than_24_px_at_1000_wide(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(kit, "text", recording)
     for state in samples()[::2]:
         drawing.table(GAME.view(state, None), width=1000)
-    assert sizes and min(sizes) >= 24
+    assert sizes and min(sizes) >= kit.SMALL
 
 
 def test_the_two_player_pyramid_is_drawn_as_the_view_gives_it(
@@ -218,3 +219,53 @@ def test_status_names_the_second_turn_and_the_pending_ability() -> None:
         if state.phase not in ("over", "flip") and state.streak == 2:
             assert detail.startswith("Second turn in a row.")
             assert "(second turn in a row)" in render.summary("crystallia", view)
+
+
+def test_printed_squares_and_stones_are_drawn_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A colour printed on the board is a flat lettered diamond, drawn only where no stone
+    lies; a stone is a raised piece; the legend names both."""
+    printed: list[str] = []
+    drawn = drawing._printed
+
+    def recording(image: Image.Image, box: kit.Box, colour: str, size: int) -> None:
+        printed.append(colour)
+        drawn(image, box, colour, size)
+
+    lines: list[str] = []
+    text = kit.text
+
+    def reading(image: Image.Image, xy: tuple[float, float], line: str, size: int,
+                fill: kit.RGB, **options: Any) -> kit.Box:
+        lines.append(line)
+        return text(image, xy, line, size, fill, **options)
+
+    monkeypatch.setattr(drawing, "_printed", recording)
+    monkeypatch.setattr(kit, "text", reading)
+    view = GAME.view(play_out(3, 2)[30], None)
+    drawing.table(view)
+    open_colours = sorted(s["shows"] for s in view["board"]
+                          if s["crystal"] is None and s["shows"] in drawing.COLOURS)
+    assert sorted(printed) == sorted([*open_colours, "red"])  # and the legend's red
+    assert {"printed square", "stone", "move", "rotate", "again", "black -1",
+            "supercrystal +2"} <= set(lines)
+    assert any(line.startswith("talisman, ") and line.endswith(" left") for line in lines)
+
+
+def test_the_text_alternative_reads_the_board_the_pyramid_and_the_seats() -> None:
+    state = play_out(2, 1)[12]
+    view = GAME.view(state, None) | {"names": ["Alice", "Zoë"]}
+    text = drawing.describe(view)
+    lines = text.splitlines()
+    assert lines[0].startswith("Crystallia: ")
+    assert any(line.startswith("Alice: ") and " point" in line for line in lines)
+    assert any(line.startswith("Zoë: ") for line in lines)  # as said, not as drawn
+    board = {s["square"]: s for s in view["board"]}
+    for name, square in board.items():
+        if square["partner"] and drawing._order(name) < drawing._order(square["partner"]):
+            partner = board[square["partner"]]
+            assert f"{name}-{square['partner']} {square['crystal']}/{partner['crystal']}" \
+                in text
+    free = [p for p in view["pyramid"] if p["available"] and not p["taken"]]
+    assert all(f"{p['number']} {'/'.join(p['stone'])}" in text for p in free)
+    assert "face down" in text and "Supply: red " in text
+    assert drawing.describe(view) == text
