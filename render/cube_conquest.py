@@ -1,10 +1,12 @@
 """The pictures of a Cube Conquest view: the table everyone sees, and a seat's own hand.
 
-The table: who acts and what happened last, the 5x5 board (coordinates on every edge, each
-seat's home edge a bar in its colour), a row per seat, or at the end the result broken
-down. The last move's route, or the attack, is an arrow in the mover's colour under the
-tiles' names and pips, so that they stay readable. A seat's hand: the card or two it picked
-in secret for a fight, its cards, its discard pile. Face-down tiles stay blank.
+The table: who acts and what happened last (and, where the two lines under the title leave
+room, how points are won), the 5x5 board (coordinates on every edge, each seat's home edge
+a bar in its colour), a row per seat, or at the end the result broken down. The last move's
+route, or the attack, is an arrow in the mover's colour under the tiles' names and pips, so
+that they stay readable. A seat's hand: the card or two it picked in secret for a fight,
+its cards, its discard pile. Face-down tiles stay blank. ``describe`` says all of it in
+words. Every mark is explained in the guide's ``symbols`` topic.
 """
 
 from __future__ import annotations
@@ -27,9 +29,19 @@ CHROME = 58  # room for the coordinates and the home edges around the board, at 
 EDGE_WORDS = {"south": "row 1", "north": "row 5", "west": "column a", "east": "column e"}
 
 FACE: RGB = kit.rgb("#F3EEE2")  # a revealed tile
-LIT: RGB = kit.rgb("#F6DE8D")  # a revealed tile the last action touched
+LIT: RGB = kit.rgb("#D8C8F0")  # a revealed tile the last action touched: lavender
 BACK: RGB = kit.rgb("#3D4A5C")  # a face-down tile
-MAT: RGB = kit.rgb("#A9A293")  # the table under the tiles
+MAT: RGB = kit.rgb("#9C9586")  # the table under the tiles
+SEATS = {name: kit.seat_colour(name).fill for name in load_data("cube-conquest")["colours"]}
+# Colours a player tells apart (tests/test_render.py: 20 apart in CIEDE2000, also under
+# protanopia and deuteranopia): the seats; the tiles (face up, face down, touched by the
+# last action) and the table between them; and a cube of each seat on the tiles it stands
+# on. A gold highlight (#F6DE8D) was 5 from the yellow cubes and 18 from a plain tile.
+TOLD_APART: dict[str, dict[str, RGB]] = {
+    "seats": SEATS,
+    "tiles": {"revealed": FACE, "face down": BACK, "last action": LIT, "table": MAT},
+    "cubes on tiles": {**SEATS, "revealed tile": FACE, "last action's tile": LIT},
+}
 
 # --------------------------------------------------------------------------- symbol icons
 
@@ -162,6 +174,57 @@ def summary(view: dict[str, Any]) -> str:
     return " ".join(" ".join(p.rstrip(".") + "." for p in parts if p).split())
 
 
+def describe(view: dict[str, Any]) -> str:
+    """The picture in words, line by line, for a screen reader: whose turn and the last
+    move, each seat (its colour as a word, letter, home edge, points, cards, supply), the
+    board row by row from row 5 down (each tile's symbol, face down, and whose cube or
+    Outpost stands there), the result; in a seat's view its fight, hand and discard pile."""
+    all_seats = kit.seats(view)
+    names = [s.spoken for s in all_seats]
+    head, detail = status({**view, "names": names})
+    result = view.get("result")
+    lines = [f"{NAME}. {head}." + (f" {detail}" if detail else "")]
+    if result is not None:
+        lines.append(f"Game over: {result['reason']}")
+    lines.append(f"Points ({view['points_to_win']} win, 1 per fight won): " + ", ".join(
+        f"{n} {p}" for n, p in zip(names, view["points"], strict=True)) + ".")
+    deck = view.get("shared_deck")
+    for s, seat in enumerate(all_seats):
+        cubes = sum(sq["cubes"] for sq in view["board"] if sq["owner"] == s)
+        lines.append(
+            f"{seat.spoken}: {seat.colour.name} ({seat.colour.letter}), home "
+            f"{EDGE_WORDS[view['edges'][s]]}; {_plural(view['hand_counts'][s], 'card')} in "
+            f"hand" + ("" if deck else f", {view['deck_counts'][s]} in deck")
+            + f", {_plural(cubes, 'cube')} on the board, {view['supply'][s]} in supply.")
+    if deck:
+        lines.append(f"Shared deck: {_plural(view['deck_counts'][0], 'card')}.")
+    lines.append("The board, row 5 at the top, files a to e from the left (pips: " + ", ".join(
+        f"{symbol} {pips}" for symbol, pips in PIPS.items()) + "):")
+    squares = {sq["square"]: sq for sq in view["board"]}
+    for row in range(view["size"], 0, -1):
+        said = []
+        for file in "abcde"[: view["size"]]:
+            sq = squares[f"{file}{row}"]
+            what = f"{sq['square']} {sq['symbol'] or 'face down'}"
+            if sq["owner"] is not None and sq["cubes"]:
+                kind = "Outpost" if sq["cubes"] >= 2 else "cube"
+                what += f", {all_seats[sq['owner']].colour.name} {kind}"
+            said.append(what)
+        hidden = all(w.endswith("face down") for w in said)
+        lines.append(f"Row {row}: " + ("all face down" if hidden else "; ".join(said)) + ".")
+    if result is not None:
+        lines += _result_lines(view, names)[1:]
+    if view.get("seat") is not None and "hand" in view and result is None:
+        mine = _own_picks(view)
+        if mine:
+            lines.append(f"You picked {kit.listing([_card(c) for c in mine])} for the fight "
+                         f"on {view['attack']['to']}.")
+        lines += _fight_notes(view)
+        lines.append(f"Your hand: {', '.join(_card(c) for c in view['hand']) or 'no cards'}.")
+        lines.append(f"Your discard pile: {_pile(view)}.")
+    return "\n".join(lines)
+
+
 def _own_picks(view: dict[str, Any]) -> list[str]:
     """The cards the viewing seat has picked for the fight under way, if any."""
     attack, seat = view.get("attack"), view.get("seat")
@@ -207,11 +270,17 @@ class _Tiles(NamedTuple):
     """The measures of a tile on a board of ``cell`` pixels a square."""
 
     at: kit.Layout
-    inset: int  # between tiles, and from a tile's edge to its plate and pips
+    inset: int  # between tiles, and from a tile's edge to its pips and under its plate
     size: int  # a tile's side
     text: int  # its name and pips
     plate: int  # its name plate's height
     cube: int
+    edge: int  # from a tile's side to its name plate's: narrow, so 'hammers' fits
+
+    @property
+    def name(self) -> int:
+        """A name plate's width."""
+        return self.size - 2 * self.edge
 
     def spot(self, grid: Grid, square: str) -> tuple[int, int]:
         """Where a cube stands (its front cube's centre), and the route passes: right of
@@ -221,9 +290,11 @@ class _Tiles(NamedTuple):
 
 
 def _measure(at: kit.Layout, cell: int) -> _Tiles:
-    inset = max(2, at.px(4))
+    inset, plate = max(2, at.px(4)), at.px(kit.SMALL + 6)
     size = cell - 2 * inset
-    return _Tiles(at, inset, size, at.px(kit.SMALL), at.px(kit.SMALL + 6), round(size * 0.4))
+    between = 2 * (cell // 2 - 2 * inset - plate)  # a cube between the two places of a plate
+    return _Tiles(at, inset, size, at.px(kit.SMALL), plate, min(round(size * 0.4), between),
+                  max(1, at.px(2)))
 
 
 # --------------------------------------------------------------------------- sprites
@@ -247,10 +318,12 @@ def _tile(symbol: str, size: int, plate: int, icon_shown: bool, lit: bool, flipp
 
 @functools.lru_cache(maxsize=64)
 def _plate(symbol: str, width: int, height: int, text: int) -> Image.Image:
-    """A tile's name on a plate, drawn over the arrow of the last move."""
+    """A tile's name on a plate, drawn over the arrow of the last move. A name is never
+    shortened: on a board too small for it (none the game draws) the plate stays blank,
+    and the pips say the symbol."""
     plate = kit.canvas(width, height, PAPER)
-    kit.text(plate, (width / 2, height / 2), kit.fit(symbol, text, width - 2), text, INK,
-             anchor="mm")
+    if kit.text_width(symbol, text) <= width:
+        kit.text(plate, (width / 2, height / 2), symbol, text, INK, anchor="mm")
     return plate
 
 
@@ -265,10 +338,11 @@ def _pips(pips: int, text: int, back: RGB) -> Image.Image:
 
 
 @functools.lru_cache(maxsize=32)
-def _cube(fill: RGB, ink: RGB, letter: str, size: int, text: int, outpost: bool, down: bool
-          ) -> Image.Image:
-    """A cube with its colour's letter; an Outpost is two stacked, the back one marked 2 and
-    showing above and right of the front one (below and right: ``down``)."""
+def _cube(fill: RGB, ink: RGB, letter: str, size: int, text: int, badge: int, outpost: bool,
+          down: bool) -> Image.Image:
+    """A cube with its colour's letter; an Outpost is two stacked, the back one marked 2 (in
+    type of ``badge``) and showing above and right of the front one (below and right:
+    ``down``)."""
     lift = size // 3 if outpost else 0
     sprite = Image.new("RGBA", (size + lift, size + lift))
     draw = ImageDraw.Draw(sprite)
@@ -278,10 +352,10 @@ def _cube(fill: RGB, ink: RGB, letter: str, size: int, text: int, outpost: bool,
                                outline=INK, width=border)
     kit.text(sprite, (size / 2, top + size / 2), letter, text, ink, anchor="mm", bold=True)
     if outpost:
-        r = round(text * 0.5)
+        r = round(badge * 0.56)
         x, y = size + lift - r - 1, size + lift - r - 1 if down else r
         draw.ellipse((x - r, y - r, x + r, y + r), fill=PAPER, outline=INK, width=border)
-        kit.text(sprite, (x, y), "2", round(text * 0.8), INK, anchor="mm", bold=True)
+        kit.text(sprite, (x, y), "2", badge, INK, anchor="mm", bold=True)
     return sprite
 
 
@@ -289,8 +363,7 @@ def _cube(fill: RGB, ink: RGB, letter: str, size: int, text: int, outpost: bool,
 def _card_face(symbol: str, m: _Tiles) -> Image.Image:
     """A card of the hand, drawn as its symbol's tile: icon, pips and name."""
     card = _tile(symbol, m.size, m.plate, True, False, False).copy()
-    card.paste(_plate(symbol, m.size - 2 * m.inset, m.plate, m.text),
-               (m.inset, m.size - m.inset - m.plate))
+    card.paste(_plate(symbol, m.name, m.plate, m.text), (m.edge, m.size - m.inset - m.plate))
     card.paste(_pips(PIPS[symbol], m.text, FACE), (m.inset, m.inset))
     return card
 
@@ -300,24 +373,37 @@ def _card_face(symbol: str, m: _Tiles) -> Image.Image:
 
 def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """What everyone sees: whose turn, the board as large as fits (one size while the game
-    is on), the seats or the result."""
+    is on: room is kept for two lines under the title), the seats or the result."""
     at = kit.Layout(width)
-    top = kit.header(view, at, *status(view))
+    head, detail = status(view)
     if view.get("result") is not None:
+        top = kit.header(view, at, head, detail)
         below = [kit.result_box(view, at, _breakdown(view, at))]
         used = top.height
     else:
-        shared = f" Shared deck: {_plural(view['deck_counts'][0], 'card')}." \
-            if view.get("shared_deck") else ""
-        below = [kit.seat_rows(view, at, _seat_lines(view)), _lines(
-            at, [f"First to {view['points_to_win']} points wins.{shared}"], False)]
-        used = at.px(24 + 56 + 2 * 40 + 16)  # kit.header with two lines of detail
+        top = kit.header(view, at, head, _with_notes(view, at, detail))
+        below = [kit.seat_rows(view, at, _seat_lines(view))]
+        used = max(top.height, at.px(24 + 56 + 24) + 2 * at.px(40))  # two lines of detail
     used += sum(b.height for b in below) + 2 * at.px(CHROME)
     cell = min((at.width - 2 * at.px(CHROME)) // 5, (at.tallest - used) // 5)
     board = cell * 5 + 2 * at.px(CHROME)  # drawn in place: one canvas, not two
     image = kit.stack([top, kit.canvas(at.width, board), *below])
     _board(view, image, at, cell, top.height)
     return image
+
+
+def _with_notes(view: dict[str, Any], at: kit.Layout, detail: str) -> str:
+    """The detail under the title, followed by the shared deck's size and how points are
+    won, each where the two lines kept for the detail still hold it (a line of its own
+    would take the room the tiles' names need with four players)."""
+    notes = [f"Shared deck: {_plural(view['deck_counts'][0], 'card')}."] \
+        if view.get("shared_deck") else []
+    notes.append(f"A fight won scores 1 point; first to {view['points_to_win']} points wins.")
+    for note in notes:
+        longer = f"{detail} {note}".strip()
+        if len(kit.wrap(longer, at.px(kit.TEXT), at.body)) <= 2:
+            detail = longer
+    return detail
 
 
 def _seat_lines(view: dict[str, Any]) -> list[str]:
@@ -330,17 +416,21 @@ def _seat_lines(view: dict[str, Any]) -> list[str]:
 
 
 def _breakdown(view: dict[str, Any], at: kit.Layout) -> list[str]:
-    """The result's lines: each seat's points (one per fight won) and cubes on the board
-    (the tie-break), and the move that ended the game; wrapped as the box draws them."""
+    """The result's lines, wrapped as the box draws them."""
     names = [s.name for s in kit.seats(view)]
+    return [part for line in _result_lines(view, names) for part in
+            kit.wrap(line, at.px(kit.TEXT), at.body - at.px(40))]
+
+
+def _result_lines(view: dict[str, Any], names: list[str]) -> list[str]:
+    """Each seat's points (one per fight won) and cubes on the board (the tie-break), and
+    the move that ended the game."""
     points = ", ".join(f"{n} {p}" for n, p in zip(names, view["points"], strict=True))
     cubes = ", ".join(f"{n} {sum(sq['cubes'] for sq in view['board'] if sq['owner'] == s)}"
                       for s, n in enumerate(names))
     lines = [f"Points, one per fight won: {points}.", f"Cubes on the board: {cubes}."]
     last = last_move(view, names)
-    lines += [f"Last: {last}"] if last else []
-    return [part for line in lines for part in
-            kit.wrap(line, at.px(kit.TEXT), at.body - at.px(40))]
+    return lines + ([f"Last: {last}"] if last else [])
 
 
 def _flipped(last: list[str], square: str) -> bool:
@@ -405,14 +495,14 @@ def _board(view: dict[str, Any], image: Image.Image, at: kit.Layout, cell: int, 
         image.paste(_tile(sq["symbol"], m.size, m.plate, not (lit or occupied), lit, flipped),
                     (x0, y0))
         disc = _pips(int(sq["pips"]), m.text, LIT if lit else FACE)
-        over += [(_plate(sq["symbol"], m.size - 2 * m.inset, m.plate, m.text),
-                  (x0 + m.inset, y0 + m.inset if flipped else y1 - m.inset - m.plate)),
+        over += [(_plate(sq["symbol"], m.name, m.plate, m.text),
+                  (x0 + m.edge, y0 + m.inset if flipped else y1 - m.inset - m.plate)),
                  (disc, (x0 + m.inset, y1 - m.inset - disc.height if flipped
                          else y0 + m.inset))]
         if occupied:
             colour = all_seats[sq["owner"]].colour
             sprite = _cube(colour.fill, colour.ink, colour.letter, m.cube, at.px(kit.TEXT),
-                           sq["cubes"] >= 2, flipped)
+                           m.text, sq["cubes"] >= 2, flipped)
             x, y = m.spot(grid, sq["square"])
             lift = 0 if flipped else sprite.height - m.cube
             cubes.append((sprite, (x - m.cube // 2, y - m.cube // 2 - lift)))
@@ -457,11 +547,15 @@ def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
         blocks.append(_lines(at, ["Still in your hand:" if cards else "No other cards."], True))
     if cards:
         blocks.append(_cards(at, cards))
-    pile = Counter(view["discards"][view["seat"]])
-    said = ", ".join(f"{n} {s.rstrip('s')}s" if n > 1 else s for s, n in sorted(
-        pile.items(), key=lambda item: PIPS.get(item[0], 0))) or "empty"
-    return kit.stack([*blocks, _lines(at, [f"Your discard pile: {said}."], False),
+    return kit.stack([*blocks, _lines(at, [f"Your discard pile: {_pile(view)}."], False),
                       kit.canvas(at.width, at.px(20))])
+
+
+def _pile(view: dict[str, Any]) -> str:
+    """The viewing seat's discard pile: '2 drops, 3 crowns, arrow', or 'empty'."""
+    pile = Counter(view["discards"][view["seat"]])
+    return ", ".join(f"{n} {s.rstrip('s')}s" if n > 1 else s for s, n in sorted(
+        pile.items(), key=lambda item: PIPS.get(item[0], 0))) or "empty"
 
 
 def _lines(at: kit.Layout, paragraphs: list[str], bold: bool) -> Image.Image:

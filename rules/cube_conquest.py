@@ -83,6 +83,11 @@ def card(n: int) -> str:
     return f"{SYMBOLS[n]} ({PIPS[n]})"
 
 
+def a_or_an(n: int) -> str:
+    """A symbol with its article, to name a tile or a card: 'a crown', 'an arrow'."""
+    return f"{'an' if SYMBOLS[n][0] in 'aeiou' else 'a'} {SYMBOLS[n]}"
+
+
 def colour(seat: int) -> str:
     return COLOURS[seat].capitalize()
 
@@ -164,11 +169,22 @@ def _placer(state: CubeState) -> int:
 
 
 def _reveal(state: CubeState, squares: list[int], events: list[Event]) -> None:
-    for i in squares:
-        if not state.face_up[i]:
-            state.face_up[i] = True
-            events.append(Event(f"{SQUARES[i]} is revealed: {card(state.tiles[i])}.",
-                                kind="reveal", data={"square": SQUARES[i]}))
+    """Turn face-down tiles up, in one sentence with what a tile's symbol does from now on:
+    'b2 is revealed: a crown tile (crown cards reinforce there and defend it at +1).'"""
+    turned = [i for i in squares if not state.face_up[i]]
+    for i in turned:
+        state.face_up[i] = True
+    if not turned:
+        return
+    tiles = [f"{SQUARES[i]} {a_or_an(state.tiles[i])} tile" if len(turned) > 1
+             else f"{a_or_an(state.tiles[i])} tile" for i in turned]
+    what = (f"{SQUARES[turned[0]]} is revealed: {tiles[0]} ({SYMBOLS[state.tiles[turned[0]]]} "
+            "cards reinforce there and defend it at +1)." if len(turned) == 1 else
+            f"Revealed: {listing(tiles)} (a tile's own cards reinforce there and defend it "
+            "at +1).")
+    events.append(Event(what, kind="reveal", data={
+        "squares": [SQUARES[i] for i in turned],
+        "symbols": [SYMBOLS[state.tiles[i]] for i in turned]}))
 
 
 def _place(state: CubeState, seat: int, square: int) -> list[Event]:
@@ -371,8 +387,10 @@ def _move(state: CubeState, seat: int, symbol: int, path: list[int]) -> list[Eve
     state.owner[start], state.height[start] = -1, 0
     state.owner[end], state.height[end] = seat, 1
     _mark(state, seat, "move", path)
+    steps = len(path) - 1
     events = [Event(f"{colour(seat)} plays {card(symbol)} and moves {SQUARES[start]} to "
-                    f"{SQUARES[end]} (by {'-'.join(SQUARES[i] for i in path)}).", kind="move",
+                    f"{SQUARES[end]} (by {'-'.join(SQUARES[i] for i in path)}: {steps} "
+                    f"space{'s' if steps != 1 else ''} of up to {PIPS[symbol]}).", kind="move",
                     data={"seat": seat, "path": [SQUARES[i] for i in path]})]
     _reveal(state, path[1:], events)
     return events
@@ -390,15 +408,23 @@ def _prepare(state: CubeState, seat: int, spent: tuple[int, int], taken: int) ->
 
 
 def _reinforce(state: CubeState, seat: int, symbol: int, square: int) -> list[Event]:
+    """A cube from the supply onto a matching tile: an empty one beside the seat's cubes,
+    or under one of its single cubes (an Outpost)."""
     _discard(state, seat, symbol)
     outpost = state.owner[square] == seat
+    beside = next((j for j in NEIGHBOURS[square] if state.owner[j] == seat), square)
     state.owner[square] = seat
     state.height[square] += 1
     state.supply[seat] -= 1
     _mark(state, seat, "outpost" if outpost else "reinforce", [square])
-    what = "stacks a second cube: an Outpost on" if outpost else "adds a cube on"
-    return [Event(f"{colour(seat)} plays {card(symbol)} and {what} {SQUARES[square]}.",
-                  kind="reinforce", data={"seat": seat, "square": SQUARES[square]})]
+    where = SQUARES[square]
+    what = (f"stacks a second cube on their cube on {where}: an Outpost, which can no longer "
+            "move or attack and defends at +1" if outpost else
+            f"adds a cube from their supply on {where}, next to {SQUARES[beside]}")
+    left = state.supply[seat]
+    return [Event(f"{colour(seat)} plays {card(symbol)} on the {SYMBOLS[symbol]} tile and "
+                  f"{what}. {left} cube{'s' if left != 1 else ''} left in their supply.",
+                  kind="reinforce", data={"seat": seat, "square": where})]
 
 
 # --------------------------------------------------------------------------- the attack
@@ -415,12 +441,14 @@ def _declare_attack(state: CubeState, seat: int, source: int, target: int) -> li
     }
     state.phase = "attack"
     _mark(state, seat, "attack", [source, target])
-    events = [Event(f"{colour(seat)} attacks {colour(defender)} on {SQUARES[target]} from "
-                    f"{SQUARES[source]}. Both choose a card in secret.", kind="attack",
-                    data={"seat": seat, "defender": defender})]
+    whose = (f"{colour(defender)}'s Outpost on {SQUARES[target]}, which may defend with one "
+             "card or two" if state.attack["outpost"]
+             else f"{colour(defender)}'s cube on {SQUARES[target]}")
+    events = [Event(f"{colour(seat)} attacks from {SQUARES[source]}: {whose}. Both choose a "
+                    "card in secret.", kind="attack", data={"seat": seat, "defender": defender})]
     if not state.hands[defender]:
         events.append(Event(f"{colour(defender)} has no card and defends with 0.",
-                            kind="attack"))
+                            kind="attack", data={"seat": defender}))
     return events
 
 
@@ -458,7 +486,9 @@ def _pick(state: CubeState, seat: int, cards: tuple[int, ...]) -> list[Event]:
 
 def _resolve(state: CubeState, used: int | None) -> list[Event]:
     """Compare pips: the attacker wins ties; the defender adds +1 for a suit matching the
-    attacked tile and +1 for an Outpost (both may apply)."""
+    attacked tile and +1 for an Outpost (both may apply). The loser's cube (an Outpost: both
+    cubes) goes back to its supply, and the winner scores 1 point. One sentence for the
+    cards shown and who won why, one for what was lost and scored."""
     attack = state.attack
     assert attack is not None
     attacker, defender = attack["attacker"], attack["defender"]
@@ -466,31 +496,42 @@ def _resolve(state: CubeState, used: int | None) -> list[Event]:
     attack_value = PIPS[attack["attacker_card"]]
     defence = 0 if used is None else PIPS[used]
     bonuses = []
-    if used is not None and used == state.tiles[target]:
+    tile = state.tiles[target]
+    if used is not None and used == tile:
         defence += 1
-        bonuses.append("+1 suit")
+        bonuses.append(f"+1 suit ({SYMBOLS[tile]} on {a_or_an(tile)} tile)")
     if attack["outpost"]:
         defence += 1
         bonuses.append("+1 Outpost")
     state.discards[attacker].append(attack["attacker_card"])
     state.discards[defender].extend(attack["defender_cards"])
     shown = card(used) if used is not None else "no card"
-    text = (f"{colour(attacker)} {card(attack['attacker_card'])} = {attack_value} against "
-            f"{colour(defender)} {shown}{' ' + ' '.join(bonuses) if bonuses else ''} = "
-            f"{defence}.")
     if attack_value >= defence:
         lost, winner, loser = target, attacker, defender
+        why = ("a tie goes to the attacker" if attack_value == defence
+               else f"{attack_value} beats {defence}")
     else:
         lost, winner, loser = source, defender, attacker
-    what = "Outpost" if state.height[lost] == 2 else "cube"
+        why = f"{defence} beats {attack_value}"
+    fight = (f"{colour(attacker)} attacks with {card(attack['attacker_card'])} = "
+             f"{attack_value} against {colour(defender)}, who defends with {shown}"
+             f"{' ' + ' '.join(bonuses) if bonuses else ''} = {defence}. {why.capitalize()}: "
+             f"{colour(winner)} wins the fight.")
+    outpost = state.height[lost] == 2
     state.supply[loser] += state.height[lost]
     state.owner[lost], state.height[lost] = -1, 0
     state.points[winner] += 1
     state.attack = None
     assert state.last_action is not None
     state.last_action["destroyed"] = SQUARES[lost]
-    events = [Event(f"{text} {colour(loser)}'s {what} on {SQUARES[lost]} is destroyed; "
-                    f"{colour(winner)} scores 1 point.", kind="combat",
+    gone = (f"{colour(loser)}'s Outpost on {SQUARES[lost]} is destroyed: both cubes go back "
+            f"to {colour(loser)}'s supply" if outpost else f"{colour(loser)}'s cube on "
+            f"{SQUARES[lost]} is destroyed and goes back to {colour(loser)}'s supply")
+    total = state.points[winner]
+    events = [Event(fight, kind="combat", data={"winner": winner, "loser": loser,
+                                                 "attack": attack_value, "defence": defence}),
+              Event(f"{gone}; {colour(winner)} scores 1 point for the fight won ({total} "
+                    f"point{'s' if total != 1 else ''} now).", kind="score",
                     data={"winner": winner, "loser": loser, "square": SQUARES[lost]})]
     _end_turn(state, events)
     return events
@@ -506,13 +547,13 @@ class CubeConquest(Game[CubeState]):
     max_players = 4
     state_type = CubeState
     summary = (
-        "Spread your cubes over a 5x5 field of face-down tiles. Each turn draw to 4 cards, "
-        "then do one thing: move a cube up to a card's pips (by the route you choose: 'via' a "
-        "square), prepare (discard 2, take 1 back), "
-        "reinforce (a card matching a tile next to you adds a cube; matching your own tile "
-        "makes an Outpost), or attack a neighbour: both sides pick a card in secret (an "
-        "Outpost's defender may place two and use one), highest pips wins, the attacker wins "
-        "ties. First to 10 points, or when anyone loses every cube, the most points win (then "
+        "Spread your cubes over a 5x5 field of face-down tiles and win fights: each fight won "
+        "scores 1 point, and the first to 10 points wins. Each turn draw to 4 cards, then do "
+        "one thing: move a cube up to a card's pips (by the route you choose: 'via' a square), "
+        "prepare (discard 2, take 1 back), reinforce (a card matching a tile next to you adds "
+        "a cube; matching your own tile makes an Outpost), or attack a neighbour: both sides "
+        "pick a card in secret (an Outpost's defender may place two and use one), highest pips "
+        "wins, the attacker wins ties. When anyone loses every cube, the most points win (then "
         "the most cubes on the board)."
     )
 
@@ -690,7 +731,10 @@ class CubeConquest(Game[CubeState]):
             events = _reinforce(state, seat, detail[1], detail[2])
         else:
             _mark(state, seat, "pass", [])
-            events = [Event(f"{colour(seat)} has no card to play and passes.", kind="pass")]
+            why = ("has no card in hand" if not state.hands[seat] else "can use no card they "
+                   "hold (no cube can move, reinforce or attack with it)")
+            events = [Event(f"{colour(seat)} {why} and passes.", kind="pass",
+                            data={"seat": seat})]
         _end_turn(state, events)
         return events
 
@@ -707,8 +751,12 @@ class CubeConquest(Game[CubeState]):
             return "Pick a card for the attack in secret, e.g. 'pick crown'."
         if state.phase == "choose":
             return "Choose which of your two cards to use, e.g. 'use crown'."
-        return ("Moves look like 'move b1 b3 with crown', 'prepare drop hammers take arrow', "
-                "'reinforce c2 with bricks', 'outpost b1 with drop' or 'attack c3 from c2'.")
+        if seat == state.turn and len(state.hands[seat]) < 2 \
+                and self._actions(state, seat).keys() == {"pass"}:
+            return "No card of yours can be used this turn: type 'pass'."
+        return ("Moves look like 'move b1 b3 with crown' (a route of your choice: 'move b1 c3 "
+                "via c1 with circles'), 'prepare drop hammers take arrow', 'reinforce c2 with "
+                "bricks', 'outpost b1 with drop' or 'attack c3 from c2'.")
 
     def parse(self, state: CubeState, seat: int, text: str) -> str:
         raw, via = text.split(), None

@@ -197,7 +197,14 @@ def test_face_down_tiles_are_revealed_as_the_cube_moves_onto_them() -> None:
     after, events = GAME.play(state, BLUE, "move b1 b3 with circles")
     assert after.face_up[INDEX["b2"]] and after.face_up[INDEX["b3"]]
     assert not after.face_up[INDEX["d4"]]
-    assert "b2 is revealed: crown (5)." in [e.text for e in events]
+    assert ("Revealed: b2 a crown tile and b3 an arrow tile (a tile's own cards reinforce "
+            "there and defend it at +1).") in [e.text for e in events]
+    _, alone = GAME.play(position(tiles="b2=crown", cubes={"b1": (BLUE, 1)},
+                                  face_down="b2", hands=[["drop"], []]),
+                         BLUE, "move b1 b2 with drop")
+    assert ("b2 is revealed: a crown tile (crown cards reinforce there and defend it at +1)."
+            ) in [e.text for e in alone]
+    assert not any("d4" in e.text for e in events)  # only the tiles entered
     assert after.discards[BLUE] == [S["circles"]]
     assert cubes_of(after, BLUE) == {"b3": 1}
 
@@ -305,8 +312,11 @@ def test_the_attacker_wins_ties_and_scores() -> None:
     assert cubes_of(state, RED) == {"e5": 1}
     assert state.points == [1, 0]
     assert cubes_of(state, BLUE) == {"b2": 1, "a1": 1}  # the winner does not move in
-    assert ("Blue circles (3) = 3 against Red circles (3) = 3. Red's cube on b3 is destroyed; "
-            "Blue scores 1 point.") in [e.text for e in events]
+    texts = [e.text for e in events]
+    assert ("Blue attacks with circles (3) = 3 against Red, who defends with circles (3) = 3. "
+            "A tie goes to the attacker: Blue wins the fight.") in texts
+    assert ("Red's cube on b3 is destroyed and goes back to Red's supply; Blue scores 1 point "
+            "for the fight won (1 point now).") in texts
 
 
 def test_a_greater_defence_destroys_the_attacking_cube() -> None:
@@ -325,7 +335,9 @@ def test_a_suit_matching_the_attacked_tile_adds_one_to_the_defence() -> None:
     state, _ = GAME.play(state, BLUE, "pick crown")
     state, events = GAME.play(state, RED, "pick bricks")
     assert state.points == [1, 0]
-    assert any("+1 suit = 5" in e.text for e in events)
+    assert ("Blue attacks with crown (5) = 5 against Red, who defends with bricks (4) +1 suit "
+            "(bricks on a bricks tile) = 5. A tie goes to the attacker: Blue wins the fight."
+            ) in [e.text for e in events]
     # bricks 4 against bricks 4 on a bricks tile: the defender wins 5 to 4
     state = duel(["bricks", "drop", "drop", "drop"], ["bricks", "hammers"], tile="bricks")
     state, _ = GAME.play(state, BLUE, "pick bricks")
@@ -340,12 +352,17 @@ def test_an_outpost_defends_with_two_cards_chosen_after_the_reveal() -> None:
     state, _ = GAME.play(state, RED, "pick drop bricks")
     state, events = GAME.play(state, BLUE, "pick crown")
     assert state.phase == "choose" and GAME.to_act(state) == {RED}
-    assert "Blue reveals crown (5)." in events[-1].text
+    assert events[-1].text == ("Blue reveals crown (5). Red now chooses which of their two "
+                               "cards to use.")
     assert sorted(GAME.legal_moves(state, RED)) == ["use bricks", "use drop"]
     # bricks 4 + 1 suit + 1 Outpost = 6 beats crown 5 (the bonuses add up)
     state, events = GAME.play(state, RED, "use bricks")
     assert cubes_of(state, BLUE) == {"a1": 1} and state.points == [0, 1]
-    assert any("+1 suit +1 Outpost = 6" in e.text for e in events)
+    texts = [e.text for e in events]
+    assert ("Blue attacks with crown (5) = 5 against Red, who defends with bricks (4) +1 suit "
+            "(bricks on a bricks tile) +1 Outpost = 6. 6 beats 5: Red wins the fight.") in texts
+    assert ("Blue's cube on b2 is destroyed and goes back to Blue's supply; Red scores 1 point "
+            "for the fight won (1 point now).") in texts
     assert state.discards[RED] == [S["bricks"]]  # only the card used is spent
 
 
@@ -429,14 +446,11 @@ def test_attack_from_the_only_neighbour_may_be_left_out() -> None:
 def test_nonsense_is_refused_with_an_example_of_a_move() -> None:
     state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
                      hands=[["crown", "drop", "drop", "drop"], []])
-    refused(state, BLUE, "jump b1", InvalidMove,
-            "That is not a move I understand. Moves look like 'move b1 b3 with crown', "
-            "'prepare drop hammers take arrow', 'reinforce c2 with bricks', 'outpost b1 with "
-            "drop' or 'attack c3 from c2'.")
-    refused(state, BLUE, "move b1 b3 with banana", InvalidMove,
-            "I don't know 'banana'. Moves look like 'move b1 b3 with crown', "
-            "'prepare drop hammers take arrow', 'reinforce c2 with bricks', 'outpost b1 with "
-            "drop' or 'attack c3 from c2'.")
+    hint = ("Moves look like 'move b1 b3 with crown' (a route of your choice: 'move b1 c3 "
+            "via c1 with circles'), 'prepare drop hammers take arrow', 'reinforce c2 with "
+            "bricks', 'outpost b1 with drop' or 'attack c3 from c2'.")
+    refused(state, BLUE, "jump b1", InvalidMove, f"That is not a move I understand. {hint}")
+    refused(state, BLUE, "move b1 b3 with banana", InvalidMove, f"I don't know 'banana'. {hint}")
 
 
 def test_a_seat_outside_the_game_is_refused() -> None:
@@ -539,7 +553,8 @@ def test_the_mover_may_change_directions_to_choose_which_tiles_are_revealed() ->
     assert [SQUARES[i] for i in around.last] == ["b1", "c1", "c2", "c3"]
     assert around.face_up[INDEX["c1"]] and around.face_up[INDEX["c2"]]
     assert not around.face_up[INDEX["b2"]] and not around.face_up[INDEX["b3"]]
-    assert "Blue plays circles (3) and moves b1 to c3 (by b1-c1-c2-c3)." in events[0].text
+    assert events[0].text == ("Blue plays circles (3) and moves b1 to c3 (by b1-c1-c2-c3: "
+                              "3 spaces of up to 3).")
     # a via square that turns over the same tiles as the default is the default move
     same, _ = GAME.play(state, BLUE, "move b1 via b3 to c3 with circles")
     assert GAME.dump(same) == GAME.dump(default)
@@ -616,3 +631,94 @@ def test_a_tie_on_one_point_says_point() -> None:
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert "Blue and Red are level on 1 point;" in outcome.reason
+
+
+# --------------------------------------------------------------------------- issue 28: effects
+# Every effect says what happened and why: one scenario per kind of effect.
+
+
+def test_a_reinforcement_says_where_the_cube_came_from_and_what_is_left() -> None:
+    state = position(tiles="c2=crown", cubes={"b2": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], []])
+    _, events = GAME.play(state, BLUE, "reinforce c2 with crown")
+    assert events[0].text == ("Blue plays crown (5) on the crown tile and adds a cube from "
+                              "their supply on c2, next to b2. 10 cubes left in their supply.")
+
+
+def test_an_outpost_says_what_it_can_no_longer_do_and_what_it_gains() -> None:
+    state = position(tiles="b2=crown", cubes={"b2": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["crown", "drop", "drop", "drop"], []], supply=[1, 11])
+    _, events = GAME.play(state, BLUE, "outpost b2 with crown")
+    assert events[0].text == ("Blue plays crown (5) on the crown tile and stacks a second cube "
+                              "on their cube on b2: an Outpost, which can no longer move or "
+                              "attack and defends at +1. 0 cubes left in their supply.")
+
+
+def test_preparing_names_the_cards_discarded_and_taken_back() -> None:
+    state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
+                     hands=[["drop", "hammers", "circles", "bricks"], []],
+                     discards=[["arrow"], []])
+    _, events = GAME.play(state, BLUE, "prepare drop hammers take arrow")
+    assert events[0].text == ("Blue prepares: discards drop (1) and hammers (2), takes arrow "
+                              "(6) back from their discard pile.")
+
+
+def test_an_attack_says_who_attacks_what_and_that_an_outpost_may_use_two_cards() -> None:
+    state = position(cubes={"b2": (BLUE, 1), "b3": (RED, 1), "c2": (RED, 2)},
+                     hands=[["crown", "drop", "drop", "drop"], ["drop"]])
+    _, events = GAME.play(state, BLUE, "attack b3 from b2")
+    assert events[0].text == ("Blue attacks from b2: Red's cube on b3. Both choose a card in "
+                              "secret.")
+    _, events = GAME.play(state, BLUE, "attack c2 from b2")
+    assert events[0].text == ("Blue attacks from b2: Red's Outpost on c2, which may defend "
+                              "with one card or two. Both choose a card in secret.")
+
+
+def test_a_greater_attack_says_what_beat_what() -> None:
+    state = duel(["crown", "drop", "drop", "drop"], ["bricks"], tile="circles")
+    state, _ = GAME.play(state, BLUE, "pick crown")
+    _, events = GAME.play(state, RED, "pick bricks")
+    assert ("Blue attacks with crown (5) = 5 against Red, who defends with bricks (4) = 4. "
+            "5 beats 4: Blue wins the fight.") in [e.text for e in events]
+
+
+def test_a_fight_without_a_defending_card_says_it_counts_0() -> None:
+    state = duel(["drop", "drop", "drop", "drop"], [], outpost=True)
+    _, events = GAME.play(state, BLUE, "pick drop")
+    texts = [e.text for e in events]
+    assert ("Blue attacks with drop (1) = 1 against Red, who defends with no card +1 Outpost "
+            "= 1. A tie goes to the attacker: Blue wins the fight.") in texts
+    assert ("Red's Outpost on b3 is destroyed: both cubes go back to Red's supply; Blue scores "
+            "1 point for the fight won (1 point now).") in texts
+
+
+def test_passing_says_why_nothing_else_was_possible() -> None:
+    state = position(cubes={"b2": (BLUE, 2), "e5": (RED, 1)}, hands=[[], ["drop"]],
+                     decks=[[], ["drop"] * 5])
+    assert GAME.legal_moves(state, BLUE) == ["pass"]
+    assert GAME.notation_hint(state, BLUE) == ("No card of yours can be used this turn: type "
+                                               "'pass'.")
+    _, events = GAME.play(state, BLUE, "pass")
+    assert events[0].text == "Blue has no card in hand and passes."
+    # one card, but an Outpost cannot move or attack and no tile matches
+    state = position(cubes={"b2": (BLUE, 2), "e5": (RED, 1)}, hands=[["drop"], ["drop"]],
+                     decks=[[], ["drop"] * 5], supply=[0, 11])
+    assert GAME.legal_moves(state, BLUE) == ["pass"]
+    _, events = GAME.play(state, BLUE, "pass")
+    assert events[0].text == ("Blue can use no card they hold (no cube can move, reinforce or "
+                              "attack with it) and passes.")
+
+
+def test_no_move_costs_more_than_the_cards_it_names() -> None:
+    """Every action spends only the cards its own words name (``with crown``, ``prepare
+    drop hammers``), and its sentence says so: there is nothing for ``costs`` to add."""
+    state = GAME.new(players=2, seed=3)
+    for _ in range(60):
+        seat = min(GAME.to_act(state))
+        assert GAME.costs(state, seat) == {}
+        move = GAME.legal_moves(state, seat)[-1]
+        state, events = GAME.play(state, seat, move)
+        if " with " in move:
+            assert f"plays {move.split()[-1]} (" in events[0].text, (move, events[0].text)
+        if GAME.outcome(state) is not None:
+            break

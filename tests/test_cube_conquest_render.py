@@ -111,14 +111,19 @@ def test_every_attachment_fits_discords_preview(players: int) -> None:
             assert table.height > 0.9 * width  # the board takes the room there is
 
 
-def test_no_text_is_smaller_than_24_px_at_1000_px(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every line drawn (sprites drawn afresh) is at least 24 px high at 1000 px wide."""
+def test_every_letter_is_20_px_tall_and_every_tile_name_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every line drawn (sprites drawn afresh, the Outpost's 2 included) has capitals at
+    least 20 px tall at 1000 px wide, and every revealed tile's name is drawn, never
+    shortened or left off its plate, even with four players' rows under the board."""
     sizes: list[int] = []
+    names: list[str] = []
     original: Callable[..., kit.Box] = kit.text
 
     def spy(image: Image.Image, xy: tuple[float, float], line: str, size: int,
             *args: Any, **kwargs: Any) -> kit.Box:
         sizes.append(size)
+        names.append(line)
         return original(image, xy, line, size, *args, **kwargs)
 
     monkeypatch.setattr(kit, "text", spy)
@@ -126,10 +131,24 @@ def test_no_text_is_smaller_than_24_px_at_1000_px(monkeypatch: pytest.MonkeyPatc
         cached.cache_clear()
     for _, state in all_samples():
         for seat in viewers(state):
-            cube_conquest.draw(GAME.view(state, seat))
-    for cached in CACHED:
-        cached.cache_clear()  # drop the sprites drawn through the spy
-    assert sizes and min(sizes) >= 24
+            view = GAME.view(state, seat)
+            names.clear()
+            cube_conquest.draw(view)
+            for sq in view["board"]:
+                assert sq["symbol"] is None or sq["symbol"] in names, sq
+            for cached in CACHED:
+                cached.cache_clear()  # each picture draws its own plates
+    assert sizes and min(kit.letter_height(size) for size in sizes) >= kit.LETTER
+
+
+def test_the_goal_goes_under_the_title_where_two_lines_hold_it() -> None:
+    view = GAME.view(samples(4)["move"], None)
+    at = kit.Layout(1000)
+    said = cube_conquest._with_notes(view, at, "Blue moved a1 to a2.")
+    assert said == (f"Blue moved a1 to a2. Shared deck: {view['deck_counts'][0]} cards. A fight "
+                    "won scores 1 point; first to 10 points wins.")
+    long = "Blue attacks Red's Outpost on b3 from b2 and the names are long. " * 2
+    assert cube_conquest._with_notes(view, at, long.strip()) == long.strip()
 
 
 # --------------------------------------------------------------------------- what is drawn
@@ -328,3 +347,41 @@ def test_display_names_are_drawn_and_said() -> None:
     odd = {**view, "names": ["🎲🎲", "x" * 32, "Zoë\nnew line", ""]}
     assert kit.fits(cube_conquest.table(odd))
     assert "\n" not in render.summary("cube-conquest", odd)
+
+
+# --------------------------------------------------------------------------- as text
+
+
+def test_the_board_as_text_says_every_square_and_only_what_the_viewer_knows() -> None:
+    state = samples(2)["move"]
+    seat = state.turn
+    view = {**GAME.view(state, seat), "names": ["Ann", "Ben"]}
+    text = render.describe("cube-conquest", view)
+    lines = text.splitlines()
+    assert lines[0].startswith("Cube Conquest. ") and "to move" in lines[0]
+    assert "Ann: blue (B), home row 1;" in text and "Ben: red (R), home row 5;" in text
+    rows = [line for line in lines if line.startswith("Row ")]
+    assert [r.split(":")[0] for r in rows] == ["Row 5", "Row 4", "Row 3", "Row 2", "Row 1"]
+    for sq in view["board"]:
+        if sq["symbol"] is not None and sq["owner"] is not None:
+            colour = view["colours"][sq["owner"]]
+            kind = "Outpost" if sq["cubes"] == 2 else "cube"
+            assert f"{sq['square']} {sq['symbol']}, {colour} {kind}" in text
+    hand = ", ".join(f"{c} ({cube_conquest.PIPS[c]})" for c in view["hand"])
+    assert f"Your hand: {hand}." in lines
+    spectator = render.describe("cube-conquest", {**GAME.view(state, None),
+                                                  "names": ["Ann", "Ben"]})
+    assert "Your hand" not in spectator and "Your discard pile" not in spectator
+    public = spectator.splitlines()
+    assert lines[:len(public)] == public  # the seat's view adds its own lines after
+
+
+def test_the_board_as_text_says_a_fight_and_the_end() -> None:
+    for name, state in all_samples():
+        view = GAME.view(state, None)
+        text = render.describe("cube-conquest", view)
+        if view["attack"] is not None:
+            assert f"on {view['attack']['to']} from {view['attack']['from']}" in text, name
+        if view["result"] is not None:
+            assert f"Game over: {view['result']['reason']}" in text, name
+            assert "Cubes on the board: " in text, name
