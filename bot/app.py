@@ -29,6 +29,7 @@ from bot.scheduler import SWEEP_EVERY, Scheduler
 from bot.service import TableService
 from bot.shards import Shards
 from bot.stores import TableStore, open_store
+from rules.computer import DEFAULT
 
 log = logging.getLogger("boardroom.discord")
 
@@ -72,7 +73,7 @@ class Boardroom(commands.Bot):
 
     def __init__(self, database: str | TableStore | None = None, *, images: bool = True,
                  now: Callable[[], float] = discord_clock, shards: Shards | None = None,
-                 sweep: bool | None = None) -> None:
+                 sweep: bool | None = None, level: str = DEFAULT) -> None:
         # The shards this process runs (ShardedBoardroom); none named: all of them.
         sharding: dict[str, Any] = {} if shards is None else {
             "shard_ids": list(shards.ids), "shard_count": shards.count}
@@ -84,6 +85,7 @@ class Boardroom(commands.Bot):
         self._database = database
         self._owns_store = database is None or isinstance(database, str)
         self._images = images
+        self._level = level  # the computer level a table takes when none is chosen
         self._store = None if database is None or isinstance(database, str) else database
         self._service: TableService | None = None
         self._desk: Desk | None = None
@@ -110,7 +112,7 @@ class Boardroom(commands.Bot):
             path = self._database if isinstance(self._database, str) else None
             self._store = await open_store(path)
         self._service = TableService(self._store, images=self._images, shown=shown_name,
-                                     now=self.now)
+                                     now=self.now, level=self._level)
         self._desk = Desk(self, self._service)
         self._scheduler = Scheduler(self._service, self._desk, now=self.now,
                                     sweep_every=SWEEP_EVERY if self.sweeps else None)
@@ -160,11 +162,13 @@ class ShardedBoardroom(Boardroom, commands.AutoShardedBot):
 
 def create_bot(database: str | TableStore | None = None, *, images: bool = True,
                now: Callable[[], float] = discord_clock, shards: Shards | None = None,
-               sweep: bool | None = None) -> Boardroom:
+               sweep: bool | None = None, level: str = DEFAULT) -> Boardroom:
     """The bot over a database path or URL (opened and closed by the bot) or an open store;
     ``now`` is its clock (Discord's, unless a test gives another). ``sweep``: whether its
     scheduler sweeps the outbox for replies other processes never posted (default: when
-    it runs some of the shards, as one of several processes)."""
+    it runs some of the shards, as one of several processes). ``level``: the computer level
+    a table takes when none is chosen (its computer players, stand-ins, resigned seats)."""
     if shards is not None:
-        return ShardedBoardroom(database, images=images, now=now, shards=shards, sweep=sweep)
-    return Boardroom(database, images=images, now=now, sweep=sweep)
+        return ShardedBoardroom(database, images=images, now=now, shards=shards, sweep=sweep,
+                                level=level)
+    return Boardroom(database, images=images, now=now, sweep=sweep, level=level)

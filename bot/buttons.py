@@ -17,6 +17,9 @@ never carries hidden information, only where and when it was made:
     on the public turn message: shows the clicker, ephemerally, their own choices now.
 ``br:hand:{channel}``
     on the public turn message: the clicker's private view, ephemerally (like /hand).
+``br:text:{channel}``
+    on the public turn message and /board's answer: the board as text a screen reader
+    reads, as the clicker may see it, ephemerally (like /board text:True).
 ``br:undo:{channel}:{game}:{version}:{digest}:{yes|no}``
     on a request to take back a move (``/game undo``): agree or refuse that request, whose
     digest (``undo.digest``: the game, version, asker and moment asked) this is, while the
@@ -34,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.answer import answer
+from bot.moves import Choices
 from bot.service import move_digest
 
 if TYPE_CHECKING:
@@ -129,6 +133,26 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await answer(interaction, lambda: desk.hand(interaction.user.id, self.channel_id))
 
 
+class TextButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"br:text:(?P<channel>\d+)"):
+    """'Board as text': the board as a screen reader reads it, answered ephemerally."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(discord.ui.Button(
+            label="Board as text", style=discord.ButtonStyle.secondary,
+            custom_id=f"br:text:{channel_id}"))
+        self.channel_id = channel_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> TextButton:
+        return cls(int(match["channel"]))
+
+    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+        desk = interaction.client.desk
+        await answer(interaction, lambda: desk.board_text(interaction.user.id, self.channel_id))
+
+
 class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"br:undo:(?P<channel>\d+):(?P<game>\d+):(?P<version>\d+):"
                           r"(?P<digest>[0-9a-f]{12}):(?P<answer>yes|no)"):
@@ -158,7 +182,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             agree=self.agree, message=interaction.message))
 
 
-BUTTONS = (ActButton, OldActButton, MovesButton, HandButton, UndoButton)
+BUTTONS = (ActButton, OldActButton, MovesButton, HandButton, TextButton, UndoButton)
 
 
 def turn_view(channel_id: int) -> discord.ui.View:
@@ -166,18 +190,27 @@ def turn_view(channel_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(MovesButton(channel_id))
     view.add_item(HandButton(channel_id))
+    view.add_item(TextButton(channel_id))
     return view
 
 
-def choice_view(channel_id: int, game: int, version: int, moves: list[str]
+def text_view(channel_id: int) -> discord.ui.View:
+    """The 'Board as text' button alone, under /board's picture."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TextButton(channel_id))
+    return view
+
+
+def choice_view(channel_id: int, game: int, version: int, choices: Choices
                 ) -> discord.ui.View | None:
-    """One button per move of a small set, for the eyes of the player who owns them."""
-    if not moves or len(moves) > MAX_CHOICES:
+    """One button per move of a small set (free moves first, a costly one labelled with
+    its cost), for the eyes of the player who owns them."""
+    if not choices.moves or len(choices.moves) > MAX_CHOICES:
         return None
     view = discord.ui.View(timeout=None)
-    for move in moves:
+    for move in choices.moves:
         view.add_item(ActButton(channel_id, game, version, move_digest(game, version, move),
-                                move))
+                                choices.entry(move).label()))
     return view
 
 

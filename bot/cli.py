@@ -2,8 +2,11 @@
 
 The same table service and database as the bot: each seat in turn is asked for a move,
 computer players fill the last seats when asked for, the channel's text and each picture's
-one-line summary are printed, and every picture is saved as a PNG. Input may be piped: the
-end of input stops cleanly, and the game stays saved (``--resume`` continues it).
+one-line summary are printed, and every picture is saved as a PNG. The terminal has its own
+commands (``COMMANDS``), and the service's sentences name them, never Discord's. Input may
+be piped: the end of input stops cleanly, and the game stays saved (``--resume`` continues
+it). When a game ends, its move log is saved as a file (``export``), so ``boardroom verify``
+can be tried on it offline.
 
     boardroom try cube-conquest --players 2 --computers 1
 """
@@ -20,17 +23,25 @@ from collections.abc import Coroutine
 from typing import Any, TextIO
 
 import rules
+from bot import rulebook
+from bot.moves import Choices
+from bot.replies import Commands
 from bot.service import Picture, Reply, TableService, clean_name, parse_options
 from bot.stores import TableStore, open_store
-from rules.computer import LEVELS
-from rules.core import listing
+from rules.computer import DEFAULT, LEVELS, level_of
+from rules.core import listing, quote
 
 DEFAULT_DB = "boardroom-try.db"
 DEFAULT_IMAGES = "boardroom-images"
-COMMANDS = ("Type a move, or: 'moves' (your legal moves, grouped; 'moves place' lists those "
-            "with 'place'), 'board', 'hand', 'rules', 'quit'.")
-SHOWN_PER_KIND = 4  # moves shown for each kind in the grouped list
-LISTED_IN_FULL = 30  # a filtered list up to this long is shown whole
+COMMANDS = ("Type a move, or: 'moves' (your legal moves; 'moves place 1' lists what follows "
+            "'place 1'), 'board' ('board text': the table as text), 'hand', 'rules' ('rules "
+            "<topic>': one part of the game explained), 'export' (the move log, once the game "
+            "is over), 'quit'.")
+# What the service's sentences say of commands: everyone is seated by the options given,
+# and the move log is saved with 'export'.
+TERMINAL = Commands(join="", start="", export="'export' (saved by itself at the end)",
+                    end="")
+LISTED = 30  # lines a list of moves shows at most: more are grouped by their next word
 CLEAR = "\033[2J\033[H"  # clear a terminal screen, cursor to the top
 
 
@@ -43,8 +54,9 @@ def parser() -> argparse.ArgumentParser:
                    help="seats at the table (default: the fewest the game takes)")
     p.add_argument("--computers", type=int, default=0,
                    help="computer players, in the last seats (default 0)")
-    p.add_argument("--level", choices=LEVELS, default="greedy",
-                   help="how well the computer players play (default greedy)")
+    p.add_argument("--level", type=level_of, default=DEFAULT, metavar="|".join(LEVELS),
+                   help=f"how well the computer players play (default {DEFAULT}; the older "
+                        "names random, greedy and strong still work)")
     p.add_argument("--names", default="",
                    help="comma-separated names for the human seats (default Player 1, ...)")
     p.add_argument("--db", default=DEFAULT_DB,
@@ -62,27 +74,20 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def grouped(moves: list[str], words: str = "") -> list[str]:
-    """Lines listing ``moves`` short: a count, then each kind (first word) with its count
-    and first few; only the moves containing every one of ``words`` when given."""
-    wanted = words.lower().split()
-    chosen = [m for m in moves if all(w in m for w in wanted)]
-    about = f" with {' '.join(repr(w) for w in wanted)}" if wanted else ""
-    if not chosen:
-        return [f"No legal move{about}." if wanted else "You have no legal move now."]
-    head = f"{len(chosen)} legal move{'s' if len(chosen) != 1 else ''}{about}:"
-    if wanted and len(chosen) <= LISTED_IN_FULL:
-        return [head + " " + "; ".join(chosen)]
-    kinds: dict[str, list[str]] = {}
-    for move in chosen:
-        kinds.setdefault(move.split()[0], []).append(move)
-    lines = [head]
-    for kind, listed in kinds.items():
-        more = len(listed) - SHOWN_PER_KIND
-        lines.append(f"  {kind} ({len(listed)}): " + "; ".join(listed[:SHOWN_PER_KIND])
-                     + (f"; and {more} more" if more > 0 else ""))
-    if any(len(listed) > SHOWN_PER_KIND for listed in kinds.values()):
-        lines.append(f"  ('moves {next(iter(kinds))}' lists every move that starts so.)")
+def listed(choices: Choices, words: str = "") -> list[str]:
+    """Lines listing the legal moves that match ``words``, one a line (a costly move with
+    its cost, free ones first); where more match than ``LISTED``, grouped by the next word
+    to type, each group with its count, so that typing more narrows the list."""
+    found = choices.matching(words)
+    about = f" matching {quote(words, 40)}" if words.strip() else ""
+    if not found:
+        return [f"No legal move{about}." if about else "You have no legal move now."]
+    entries = choices.narrow(words, LISTED)
+    lines = [f"{len(found)} legal move{'s' if len(found) != 1 else ''}{about}:"]
+    lines += [f"  {entry.label()}" for entry in entries]
+    group = next((entry for entry in entries if not entry.whole), None)
+    if group is not None:
+        lines.append(f"  ('moves {group.text}' lists the moves that start so.)")
     return lines
 
 
@@ -91,13 +96,9 @@ def slug(name: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in name.lower())
 
 
-def rules_lines(game: rules.Game[Any]) -> list[str]:
-    """The game's summary and options, as the terminal prints them."""
-    lines = [f"{game.name} ({game.min_players} to {game.max_players} players): {game.summary}"]
-    if game.options_help:
-        lines.append("Options (--options):")
-        lines += [f"  {name}: {what}" for name, what in game.options_help.items()]
-    return lines
+def rules_lines(game: rules.Game[Any], topic: str = "") -> list[str]:
+    """The game's guide as the terminal prints it: the overview, or one topic."""
+    return rulebook.page(game.id, topic, ask="rules <topic>").replace("**", "").splitlines()
 
 
 class Terminal:
@@ -224,23 +225,32 @@ class Terminal:
     async def command(self, user: int, line: str) -> None:
         """One line typed by ``user``: a terminal command, or a move."""
         word, _, rest = line.partition(" ")
-        word = word.lower()
-        if word in ("help", "?", "rules") and not rest:
-            for text in rules_lines(self.game):
+        word, rest = word.lower(), rest.strip()
+        if word in ("help", "?", "rules"):
+            for text in rules_lines(self.game, rest) if word == "rules" else []:
                 self.say(text)
             hint = await self.service.hint(self.channel_id, user)
-            if hint:
+            if hint and not rest:
                 self.say(f"Your move now: {hint}")
-            self.say(COMMANDS)
+            if not rest:
+                self.say(COMMANDS)
         elif word == "moves":
-            moves = await self.service.legal_moves(self.channel_id, user)
-            for text in grouped(moves, rest):
+            for text in listed(await self.service.choices(self.channel_id, user), rest):
                 self.say(text)
+        elif word == "board" and rest.lower() == "text":  # as this seat may see it
+            lines = (await self.service.board_text(self.channel_id, user)).splitlines()
+            if self.hot_seat:
+                self.private(user, lines)
+            else:
+                for text in lines:
+                    self.say(text)
         elif word == "board" and not rest:
             board = await self.service.board(self.channel_id)
             self.say(board.public)
             if board.picture is not None and self.images is not None:
                 self.say("  " + self._save(board.picture, f"t{-self.channel_id}-board.png"))
+        elif word == "export" and not rest:
+            await self.export()
         elif word == "hand" and not rest:
             hand = await self.service.hand(self.channel_id, user)
             lines = hand.ephemeral.splitlines()
@@ -258,13 +268,29 @@ class Terminal:
                 return
             await self.show(reply, user)
 
+    async def export(self) -> bool:
+        """Save the finished game's move log in the working folder and say how to check
+        it; a running game's is refused with the service's sentence."""
+        try:
+            name, data = await self.service.export(self.channel_id)
+        except rules.GameError as error:
+            self.say(f"  {error}")
+            return False
+        with open(name, "wb") as file:
+            file.write(data)
+        self.say(f"The move log is saved as {name}: check every deal and roll with "
+                 f"'boardroom verify {name}'.")
+        return True
+
     async def loop(self) -> int:
-        """Ask the awaited seats for moves until the game ends or input stops."""
+        """Ask the awaited seats for moves until the game ends or input stops; at the end,
+        save the move log."""
         while True:
             waiting = await self.service.waiting(self.channel_id)
             if not waiting:
                 status = await self.service.status(self.channel_id)
                 self.say(status.public)
+                await self.export()
                 return 0
             user, label = waiting[0]
             line = self.ask(f"{label}, your move: ") if self.hand_over(user, label) else None
@@ -282,14 +308,16 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     game = rules.GAMES[args.game]
     players = game.min_players if args.players is None else args.players
     humans = players - args.computers
+    try:  # every check before a table is opened, so none is left that cannot start
+        game.check_players(players)
+        options = parse_options(args.options)
+        game.check_options(options)
+    except rules.GameError as error:
+        print(f"{error} (--players, --options)", file=sys.stderr)
+        return 2
     if args.computers < 0 or humans < 1:
         print("Leave at least one seat for a person: --computers must be less than "
               "--players.", file=sys.stderr)
-        return 2
-    try:
-        options = parse_options(args.options)
-    except rules.GameError as error:
-        print(error, file=sys.stderr)
         return 2
     given = [n.strip() for n in args.names.split(",") if n.strip()]
     names = {u: clean_name(given[u - 1]) if u - 1 < len(given) else f"Player {u}"
@@ -297,7 +325,8 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     images = None if args.no_images else args.images
     store = await open_store(args.db)
     try:
-        service = TableService(store, images=not args.no_images)
+        service = TableService(store, images=not args.no_images, commands=TERMINAL,
+                               level=args.level)
         if args.resume:
             return await resume(service, store, args, game, images, out, stdin)
         # A try-it table lives in its own made-up channel: negative, so never a Discord one.
@@ -314,6 +343,7 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 await term.show(await service.add_computer(channel_id, 1, args.level))
             await term.show(await service.start(channel_id, 1, seed=args.seed))
         except rules.GameError as error:
+            await service.end(channel_id, 1)  # nothing left that --resume cannot start
             print(error, file=sys.stderr)
             return 2
         term.say(COMMANDS)
@@ -326,7 +356,8 @@ async def resume(service: TableService, store: TableStore, args: argparse.Namesp
                  game: rules.Game[Any], images: str | None, out: TextIO, stdin: TextIO
                  ) -> int:
     """Continue the latest unfinished try-it game of ``game`` in the database."""
-    tables = [g for g in await store.games() if g.channel_id < 0 and g.game == game.id]
+    tables = [g for g in await store.games(statuses=("playing",))
+              if g.channel_id < 0 and g.game == game.id]
     if not tables:
         print(f"There is no unfinished game of {game.name} in {args.db} to resume.",
               file=sys.stderr)
@@ -336,8 +367,10 @@ async def resume(service: TableService, store: TableStore, args: argparse.Namesp
     names = {s.user_id: s.name for s in seats if s.user_id is not None and s.kind == "human"}
     term = Terminal(service, game, row.channel_id, images, names, out, stdin)
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started or row.created))
+    played = max(0, row.version - 1)
     term.say(f"Resuming {game.name} from {args.db}: the game begun {when} with "
-             f"{listing([s.name for s in seats])}, {max(0, row.version - 1)} moves played.")
+             f"{listing([s.name for s in seats])}, {played} move{'s' if played != 1 else ''} "
+             "played.")
     for channel_id, reply in await service.undelivered():
         if channel_id == row.channel_id:
             await term.show(reply)

@@ -51,7 +51,7 @@ class Computers(Tables):
             seat = waiting[0]
             try:
                 legal = table.moves(seat)
-                move = await self._choice(table, seat, table.seats[seat].level or "random")
+                move = await self._choice(table, seat, table.seats[seat].level or "easy")
                 state, events = game.play(table.state, seat, move, legal=legal)
                 await self._commit(table, seat, move, state)
             except TableError:
@@ -67,11 +67,11 @@ class Computers(Tables):
     async def _choice(self, table: _Table, seat: int, level: str) -> str:
         """A computer player's move for ``seat`` at ``level``, seeded by the table's seed,
         its version and the seat (so a game replays the same). It sees only what the seat
-        sees (``rules.computer.choose``). ``strong`` thinks in a worker process, the others
+        sees (``rules.computer.choose``). ``hard`` thinks in a worker process, the others
         in a thread, so the event loop keeps answering other channels meanwhile."""
         digest = hashlib.sha256(f"computer/{table.seed}/{table.version}/{seat}".encode())
         seed = int.from_bytes(digest.digest()[:8], "big")
-        if level == "strong":
+        if computer.PLAYS[computer.level_of(level)] == "strong":
             if self._thinkers is None:
                 self._thinkers = ProcessPoolExecutor(max_workers=max(1, _cores() - 1))
             return await asyncio.wrap_future(self._thinkers.submit(

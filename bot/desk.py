@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.answer import LIMIT, NOBODY, Answer, clip, picture_files
-from bot.buttons import choice_view, turn_view, undo_view
+from bot.buttons import choice_view, text_view, turn_view, undo_view
+from bot.moves import Choices
 from bot.service import Private
 from bot.undo import Asked
 from rules import GameError
@@ -47,6 +48,7 @@ log = logging.getLogger("boardroom.discord")
 RETRY_FIRST = 30.0  # seconds before a failed channel post is tried again
 RETRY_MOST = 600.0  # the pause between tries doubles up to this
 STALE = "(These buttons are out of date: the game moved on.)"
+LISTED = 15  # lines 'Your moves' lists when the moves are too many for buttons
 
 def mentions(user_ids: tuple[int, ...] | list[int]) -> str:
     return " ".join(f"<@{u}>" for u in user_ids)
@@ -57,6 +59,17 @@ def pinging(user_ids: tuple[int, ...] | list[int]) -> discord.AllowedMentions:
     named in a player's nickname."""
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                    users=[discord.Object(id=u) for u in user_ids])
+
+
+def overview(choices: Choices) -> str:
+    """A player's many moves, grouped by their first words (free moves first), and how to
+    make one with /play."""
+    entries = choices.narrow("", LISTED)
+    lines = [f"You have {len(choices.moves)} possible moves:"]
+    lines += [f"• `{entry.label()}`" for entry in entries]
+    lines.append("Type `/play` and start a move: the suggestions narrow with each word you "
+                 "type.")
+    return clip("\n".join(lines))
 
 
 def turn_line(reply: Reply) -> str:
@@ -179,8 +192,8 @@ class Desk:
         """
         # The version was read before the moves: a button labelled from a newer list
         # carries an older version, and the service refuses it as stale.
-        moves = await self.service.legal_moves(channel_id, private.user_id)
-        view = choice_view(channel_id, game, version, moves)
+        choices = await self.service.choices(channel_id, private.user_id)
+        view = choice_view(channel_id, game, version, choices)
         if asking and view is None:
             return True
         if asking:
@@ -322,26 +335,26 @@ class Desk:
     async def _refused(self, user_id: int, channel_id: int, why: str) -> Answer:
         """A refused button: the sentence, with fresh buttons if the clicker is awaited."""
         status = await self.service.status(channel_id)  # its version before the moves
-        moves = await self.service.legal_moves(channel_id, user_id)
-        view = choice_view(channel_id, status.game, status.version, moves)
+        choices = await self.service.choices(channel_id, user_id)
+        view = choice_view(channel_id, status.game, status.version, choices)
         if view is not None:
             return Answer(f"{why} Your choices now:", view=view)
-        if moves:
-            return Answer(f"{why} Type `/play` to choose one of your {len(moves)} moves.")
+        if choices.moves:
+            return Answer(f"{why} Type `/play` to choose one of your {len(choices.moves)} "
+                          "moves.")
         return Answer(why)
 
     async def moves(self, user_id: int, channel_id: int) -> Answer:
         """'Your moves': the caller's own choices now, as buttons when they are few."""
         status = await self.service.status(channel_id)  # its version before the moves
-        moves = await self.service.legal_moves(channel_id, user_id)
-        if not moves:
+        choices = await self.service.choices(channel_id, user_id)
+        if not choices.moves:
             await self.explain(user_id, channel_id, None)
             return Answer("You have nothing to do right now.")
-        view = choice_view(channel_id, status.game, status.version, moves)
+        view = choice_view(channel_id, status.game, status.version, choices)
         if view is not None:
             return Answer("Choose:", view=view)
-        return Answer(f"You have {len(moves)} possible moves. Type `/play` and pick one from "
-                      f"the suggestions as you type, for example `{moves[0]}`.")
+        return Answer(overview(choices))
 
     async def hand(self, user_id: int, channel_id: int) -> Answer:
         """The caller's private view with their image, and their choices when few."""
@@ -349,17 +362,23 @@ class Desk:
         mine = [p for p in reply.private if p.user_id == user_id]
         text = reply.ephemeral or "\n".join(p.text for p in mine)
         picture = reply.picture or next((p.picture for p in mine if p.picture), None)
-        moves = await self.service.legal_moves(channel_id, user_id)
-        view = choice_view(channel_id, reply.game, reply.version, moves) if moves else None
+        choices = await self.service.choices(channel_id, user_id)
+        view = choice_view(channel_id, reply.game, reply.version, choices)
         if view is not None:
-            text += f"\nYour move: {len(moves)} choice{'s' if len(moves) != 1 else ''} below."
+            count = len(choices.moves)
+            text += f"\nYour move: {count} choice{'s' if count != 1 else ''} below."
         return Answer(text or "You hold nothing secret right now.", picture, view)
 
     async def board(self, channel_id: int) -> Answer:
-        """The current board image and whose turn it is."""
+        """The current board image and whose turn it is, with a button for it as text."""
         reply = await self.service.board(channel_id)
         text = "\n".join(part for part in (reply.public, turn_line(reply)) if part)
-        return Answer(text, reply.picture)
+        return Answer(text, reply.picture,
+                      text_view(channel_id) if reply.picture is not None else None)
+
+    async def board_text(self, user_id: int, channel_id: int) -> Answer:
+        """The board as text a screen reader reads, as the caller may see it."""
+        return Answer(clip(await self.service.board_text(channel_id, user_id)))
 
     async def explain(self, user_id: int, channel_id: int, version: int | None) -> None:
         """Raise the service's sentence for why this user cannot move now, if it has one.

@@ -49,11 +49,12 @@ def announced(committed: str) -> str:
             "salt, both revealed when it ends, so anyone can check every deal and roll).")
 
 
-def revealed(seed: int, salt: str, committed: str) -> str:
-    """The line that reveals seed and salt once the game is over, and how to check them."""
+def revealed(seed: int, salt: str, committed: str, export: str = "/game export") -> str:
+    """The line that reveals seed and salt once the game is over, and how to check them
+    (``export``: how the surface spells the command that saves the move log)."""
     return (f"Fair shuffle revealed: seed {seed}, salt {salt}; SHA-256 of `{seed}:{salt}` "
             f"must equal the commitment `{committed}` posted at the start. To check every "
-            "deal and roll: /game export, then `boardroom verify` on the file "
+            f"deal and roll: {export}, then `boardroom verify` on the file "
             "(docs/fairness.md).")
 
 

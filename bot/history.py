@@ -218,8 +218,12 @@ def log_text(past: History, seat: int | None, *, count: int, labels: Sequence[st
     if not total:
         return f"{name}: no moves yet."
     shown = blocks[-count:]
-    head = (f"{name}: the last {len(shown)} of {total} moves" if len(shown) < total
-            else f"{name}: all {total} moves") + (
+    if len(shown) < total:
+        last = f"last {len(shown)}" if len(shown) > 1 else "last"
+        head = f"{name}: the {last} of {total} moves"
+    else:
+        head = f"{name}: " + ("its one move" if total == 1 else f"all {total} moves")
+    head += (
         ", as everyone sees them:" if seat is None else
         f", as you see them ({PRIVATE}: only you):")
     tail = [over_line(past.game, past.final if not past.lost else None, labels, annotate)]

@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answer import Answer, answer
-from rules.core import normalize
 
 if TYPE_CHECKING:
     from bot.app import Boardroom
@@ -21,12 +20,6 @@ log = logging.getLogger("boardroom.discord")
 
 SUGGESTIONS = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_LIMIT = 100  # and each choice's name and value hold at most 100 characters
-
-
-def matching(moves: list[str], typed: str) -> list[str]:
-    """The moves containing every word typed so far, in the order the game lists them."""
-    words = normalize(typed).split()
-    return [m for m in moves if all(w in m for w in words)][:SUGGESTIONS]
 
 
 class Play(commands.Cog):
@@ -48,17 +41,19 @@ class Play(commands.Cog):
     @play.autocomplete("action")
     async def suggest(self, interaction: Interaction, current: str
                       ) -> list[app_commands.Choice[str]]:
-        """Only the caller's own legal moves: empty unless they are seated and awaited."""
+        """Only the caller's own legal moves (empty unless they are seated and awaited),
+        free ones first, a costly one with its cost; where more match than fit, grouped
+        by the next word to type (``bot.moves``), so each word typed narrows them."""
         if interaction.channel_id is None:
             return []
         try:
-            moves = await self.bot.service.legal_moves(interaction.channel_id,
-                                                       interaction.user.id)
+            choices = await self.bot.service.choices(interaction.channel_id,
+                                                     interaction.user.id)
         except Exception:
             log.exception("Autocomplete failed in channel %s", interaction.channel_id)
             return []
-        return [app_commands.Choice(name=m[:CHOICE_LIMIT], value=m[:CHOICE_LIMIT])
-                for m in matching(moves, current)]
+        return [app_commands.Choice(name=e.label()[:CHOICE_LIMIT], value=e.text[:CHOICE_LIMIT])
+                for e in choices.narrow(current, SUGGESTIONS)]
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -17,6 +17,20 @@ from bot.tables import Tables, _Table
 
 
 @dataclass(frozen=True)
+class Commands:
+    """How a surface spells the commands the service's sentences point to. Discord's by
+    default; the terminal passes its own, and an empty one leaves its sentence out (the
+    terminal seats everyone itself, so nobody is told to join)."""
+
+    join: str = "/game join"
+    start: str = "/game start"
+    export: str = "/game export"
+    end: str = "/game end"
+
+
+DISCORD = Commands()
+
+@dataclass(frozen=True)
 class Private:
     """What one human player reads in private (a DM): their events and their own view."""
 
@@ -79,6 +93,8 @@ class Tended:
 
 
 class Replies(Tables, Pictures):
+    commands = DISCORD  # how this surface spells the commands sentences name
+
     """Building a table's replies."""
 
     def _private_parts(self, table: _Table) -> dict[int, dict[str, Any]]:
@@ -134,7 +150,7 @@ class Replies(Tables, Pictures):
             public_lines.append(f"Game over: {self._annotate(table, outcome.reason)} "
                                 f"Final score: {scores}.")
         if outcome is not None:  # only now may the seed and the salt be told
-            public_lines += _revealed(table)
+            public_lines += _revealed(table, self.commands.export)
         ended = None if outcome is None else await recap.build(  # points, length, ratings
             self.store, table, painter=self._painter() if self.images else None)
         public_lines += ended.lines if ended is not None else []
@@ -182,9 +198,10 @@ def _private_part(seat_view: dict[str, Any], public: dict[str, Any]) -> dict[str
     return {k: v for k, v in seat_view.items() if k != "seat" and public.get(k) != v}
 
 
-def _revealed(table: _Table) -> list[str]:
+def _revealed(table: _Table, export: str = Commands.export) -> list[str]:
     """The line revealing a finished game's seed and salt (none for a game that never
-    started, or one started before commitments were posted)."""
+    started, or one started before commitments were posted); ``export`` is how the
+    surface spells the command that saves the move log."""
     if table.seed is None or not table.salt or not table.commitment:
         return []
-    return [fairness.revealed(table.seed, table.salt, table.commitment)]
+    return [fairness.revealed(table.seed, table.salt, table.commitment, export)]

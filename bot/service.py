@@ -29,9 +29,10 @@ import render
 import rules
 from bot import fairness, history, ratings, scheduler, undo
 from bot.computers import CHAIN_LIMIT, _choose
+from bot.moves import Choices, plain
 from bot.outbox import Outbox
 from bot.pictures import PICTURE_CACHE, Picture, Pictures, Shown, _cores, _pictures
-from bot.replies import Private, Reply, Tended, _private_part, _revealed
+from bot.replies import DISCORD, Commands, Private, Reply, Tended, _private_part, _revealed
 from bot.store import (
     ChannelBusy,
     MoveRow,
@@ -59,6 +60,7 @@ from bot.tables import (
     replay,
 )
 from rules import computer
+from rules.computer import level_name
 from rules.core import listing, normalize, quote
 
 __all__ = [
@@ -80,12 +82,18 @@ class TableService(Outbox):
 
     def __init__(self, store: TableStore, *, images: bool = True,
                  shown: Callable[[str], str] = str,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time,
+                 commands: Commands = DISCORD, level: str = computer.DEFAULT) -> None:
         """``shown`` turns a player's name into what a sentence shows: as it is for the
         terminal, escaped (no markdown, no mentions) for Discord. ``now`` is the clock
         (seconds since the epoch): every time the service stores or compares comes from
-        it, so a test can run days at once."""
+        it, so a test can run days at once. ``commands``: how the surface spells the
+        commands sentences point to (Discord's by default). ``level``: the computer level a
+        table takes when none is chosen (``rules.computer.DEFAULT``, the strongest that
+        answers within a second), for its computer players, stand-ins and resigned seats."""
         Tables.__init__(self, store, shown=shown, now=now)
+        self.commands = commands
+        self.level = computer.level_of(level)
         Pictures.__init__(self, images=images)
         # Told of each new due moment of a wait (the scheduler wakes early for it).
         self.on_due: Callable[[float], None] | None = None
@@ -131,9 +139,11 @@ class TableService(Outbox):
                 row = await self.store.create_game(channel_id, guild_id, game.id, options,
                                                    user_id, name, now=self.now())
             table = self._tables[channel_id] = await self._load(row)
+            told = self.commands
             return Reply(public=f"{self.shown(name)} opened a table for {game.name} "
-                                f"({table.seat_range()}). Take a seat with /game join; "
-                                f"{self.shown(name)} starts the game with /game start.")
+                                f"({table.seat_range()})." + (
+                                    f" Take a seat with {told.join}; {self.shown(name)} "
+                                    f"starts the game with {told.start}." if told.join else ""))
 
     def _check_lobby(self, table: _Table) -> None:
         if table.status != "open":
@@ -193,12 +203,14 @@ class TableService(Outbox):
             raise TableError(f"Only {table.opener()}, who opened this table, can {what}.")
 
     async def add_computer(self, channel_id: int, user_id: int,
-                           level: str = "greedy") -> Reply:
-        """The opener seats a computer player of ``level`` (``rules.computer.LEVELS``)
-        before the start."""
-        if level not in computer.LEVELS:
+                           level: str | None = None) -> Reply:
+        """The opener seats a computer player of ``level`` (``rules.computer.LEVELS``, or
+        an older name for one; the service's level when None) before the start."""
+        try:
+            level = computer.level_of(level or self.level)
+        except ValueError:
             raise TableError(f"There is no computer level {quote(level)}; the levels are "
-                             f"{listing(list(computer.LEVELS))}.")
+                             f"{listing(list(computer.LEVELS))}.") from None
         async with self._lock(channel_id):
             table = await self._active(channel_id)
             self._check_lobby(table)
@@ -286,7 +298,15 @@ class TableService(Outbox):
                 raise TableError(self._not_your_turn(table))
             before = (table.parts if table.parts_version == table.version
                       else self._private_parts(table))
-            state, events = table.game.play(table.state, seat, text, legal=table.moves(seat))
+            text = plain(text)  # a suggestion's label, if Discord sent that
+            try:
+                state, events = table.game.play(table.state, seat, text,
+                                                legal=table.moves(seat))
+            except (rules.InvalidMove, rules.IllegalMove):
+                unfinished = self._choices(table, seat).unfinished(text)
+                if unfinished is None:
+                    raise
+                raise rules.InvalidMove(unfinished) from None
             move = self._canonical(table, seat, text)
             await self._commit(table, seat, move, state)
             said: list[tuple[int | None, rules.Event]] = [(seat, e) for e in events]
@@ -469,7 +489,7 @@ class TableService(Outbox):
         """A computer player of the table's level makes a late seat's move for this turn;
         the channel is told it is a stand-in. The player takes the seat back by acting
         (the next turn's clock is theirs again)."""
-        level = table.level()
+        level = table.level(self.level)
         before = (table.parts if table.parts_version == table.version
                   else self._private_parts(table))
         legal = table.moves(seat)
@@ -558,7 +578,7 @@ class TableService(Outbox):
 
     async def resign(self, channel_id: int, user_id: int) -> Reply:
         """A seated player gives up. The same rule for every game: a computer player
-        (greedy) plays the seat for the rest of the game, which goes on; the seat is
+        (at the table's level) plays the seat for the rest of the game, which goes on; the seat is
         marked resigned, so the result says it was decided with a resignation."""
         async with self._lock(channel_id):
             table = await self._running(channel_id)
@@ -567,10 +587,11 @@ class TableService(Outbox):
                 raise TableError("You have no seat in this game.")
             name = table.who(seat)
             old = table.seats[seat]
-            await self._hand(table, SeatRow(seat, None, old.name, "computer", "greedy",
+            level = table.level(self.level)
+            await self._hand(table, SeatRow(seat, None, old.name, "computer", level,
                                             "resigned", user_id))
             return await self._handed(table, seat, f"{name} resigns; a computer player "
-                                      "(greedy) plays their seat for the rest of the game.")
+                                      f"({level}) plays their seat for the rest of the game.")
 
     async def replace(self, channel_id: int, user_id: int, player_id: int | None,
                       by_id: int | None = None, by_name: str = "", *,
@@ -599,7 +620,7 @@ class TableService(Outbox):
             name = table.who(seat)
             old = table.seats[seat]
             if by_id is None:
-                level = table.level()
+                level = table.level(self.level)
                 row = SeatRow(seat, None, old.name, "computer", level, "replaced", player_id)
                 said = f"a computer player ({level})"
             else:
@@ -930,7 +951,7 @@ class TableService(Outbox):
             seat = table.seat_of(user_id)
             who = "A moderator" if seat is None else table.who(seat)
             return Reply(public="\n".join([f"{who} ended the game of {table.game.name}.",
-                                            *_revealed(table)]),
+                                            *_revealed(table, self.commands.export)]),
                          version=table.version, game=table.id, over=True)
 
     async def export(self, channel_id: int, table_id: int | None = None
@@ -947,9 +968,11 @@ class TableService(Outbox):
                                  if table_id is None else
                                  f"There is no table {table_id} played in this channel.")
             if row.status == "playing":
+                end = self.commands.end
                 raise TableError("The move log is given once the game is over: until then "
                                  "its seed and salt stay secret. Ask again after the last "
-                                 "move (or once the game is ended with /game end).")
+                                 "move" + (f" (or once the game is ended with {end})."
+                                           if end else "."))
             table = await self._load(row)
             outcome = table.game.outcome(table.state) if table.state is not None else None
             doc = fairness.document(row, table.game, table.seats,
@@ -970,6 +993,27 @@ class TableService(Outbox):
             (picture,) = await self._render(table.game.id, [self._shown(table, None)])
             return Reply(public=text, picture=picture, version=table.version, game=table.id,
                          over=table.status in ("over", "ended"))
+
+    async def game_of(self, channel_id: int) -> str | None:
+        """The id of the game at the channel's table (running, else its last), if any."""
+        async with self._lock(channel_id):
+            try:
+                return (await self._latest(channel_id)).game.id
+            except TableError:
+                return None
+
+    async def board_text(self, channel_id: int, user_id: int | None) -> str:
+        """The board as text a screen reader reads (``render.describe``), as the caller may
+        see it: a seated player's own view, anyone else's a spectator's."""
+        async with self._lock(channel_id):
+            table = await self._latest(channel_id)
+            text = self._situation(table)
+            if table.state is None:
+                return text
+            seat = table.seat_of(user_id) if user_id is not None else None
+            view = table.game.view(table.state, seat)
+            view["names"] = [table.who(s.seat) for s in table.seats]  # as text shows names
+            return f"{text}\n{render.describe(table.game.id, view)}"
 
     def _situation(self, table: _Table) -> str:
         """One sentence: where the table stands."""
@@ -1024,16 +1068,25 @@ class TableService(Outbox):
                          over=table.status in ("over", "ended"))
 
     async def legal_moves(self, channel_id: int, user_id: int) -> list[str]:
-        """The caller's legal moves: empty unless they are seated and awaited."""
+        """The caller's legal moves, free ones first: empty unless they are seated and
+        awaited."""
+        return (await self.choices(channel_id, user_id)).moves
+
+    async def choices(self, channel_id: int, user_id: int) -> Choices:
+        """The caller's legal moves, free ones first, with what the costly ones cost (none
+        unless they are seated and awaited)."""
         async with self._lock(channel_id):
             try:
                 table = await self._running(channel_id)
             except TableError:
-                return []
+                return Choices()
             seat = table.seat_of(user_id)
             if seat is None:
-                return []
-            return list(table.moves(seat))
+                return Choices()
+            return self._choices(table, seat)
+
+    def _choices(self, table: _Table, seat: int) -> Choices:
+        return Choices.of(list(table.moves(seat)), table.costs(seat))
 
     async def hint(self, channel_id: int, user_id: int) -> str:
         """How the caller writes a move now (the game's sentence), or '' if they are not
@@ -1060,8 +1113,8 @@ class TableService(Outbox):
 
 
 def _kind(seat: SeatRow) -> str:
-    """' (greedy)' after a computer player's name in the list of seats."""
-    return f" ({seat.level or 'computer'})" if seat.kind == "computer" else ""
+    """' (hard)' after a computer player's name in the list of seats."""
+    return f" ({level_name(seat.level)})" if seat.kind == "computer" else ""
 
 
 def _span(seconds: float) -> str:

@@ -24,6 +24,7 @@ from bot.store import (
     WaitRow,
 )
 from bot.stores import TableStore
+from rules.computer import level_name
 from rules.core import quote
 
 log = logging.getLogger("boardroom.service")
@@ -71,6 +72,7 @@ class _Table:
     # ``game.moves`` per seat of ``legal_state``, the state at ``legal_version``: worked
     # out once per state, for autocomplete (it asks on every keystroke) and for ``play``.
     legal: dict[int, dict[str, Any]] = field(default_factory=dict)
+    priced: dict[int, dict[str, str]] = field(default_factory=dict)  # ``game.costs`` per seat
     legal_version: int = -1
     legal_state: Any = None
     named: re.Pattern[str] | None = None  # finds colour words, for naming players
@@ -90,6 +92,7 @@ class _Table:
         """
         if self.legal_version != self.version or self.legal_state is not self.state:
             self.legal, self.legal_version, self.legal_state = {}, self.version, self.state
+            self.priced = {}
         return self.legal
 
     def moves(self, seat: int) -> dict[str, Any]:
@@ -103,6 +106,16 @@ class _Table:
             moves = listed[seat] = (self.game.moves(self.state, seat)
                                     if seat in self.awaited() else {})
         return moves
+
+    def costs(self, seat: int) -> dict[str, str]:
+        """``game.costs`` of ``seat`` now (what its costly moves cost), worked out once a
+        state like ``moves``."""
+        self.listed()
+        costs = self.priced.get(seat)
+        if costs is None:
+            costs = self.priced[seat] = (self.game.costs(self.state, seat)
+                                         if seat in self.awaited() else {})
+        return costs
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -133,10 +146,11 @@ class _Table:
     def computers(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "computer"]
 
-    def level(self) -> str:
-        """The table's computer level: its computer players', else greedy (stand-ins)."""
-        return next((s.level for s in self.seats if s.kind == "computer" and s.level
-                     and s.handed is None), "greedy")
+    def level(self, default: str) -> str:
+        """The table's computer level: its computer players', else ``default`` (for
+        stand-ins and resigned seats)."""
+        return next((level_name(s.level) for s in self.seats if s.kind == "computer"
+                     and s.level and s.handed is None), default)
 
     def settings(self) -> str:
         """'Turn time: 2d; reminders on.'"""
@@ -148,10 +162,7 @@ class _Table:
         return self.game.to_act(self.state) if self.state is not None else frozenset()
 
     def seat_range(self) -> str:
-        game = self.game
-        if game.min_players == game.max_players:
-            return f"{game.min_players} players"
-        return f"{game.min_players}-{game.max_players} players"
+        return self.game.players()
 
 
 def encode(game: rules.Game[Any], state: Any) -> str:

@@ -10,9 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
+from bot import rulebook
 from bot.answer import Answer, answer, clip
 from bot.service import parse_options
-from rules.computer import LEVELS
+from rules.computer import DEFAULT, LEVEL_WORDS, LEVELS
+from rules.guide import guide
 
 if TYPE_CHECKING:
     from bot.app import Boardroom
@@ -22,15 +24,9 @@ Interaction = discord.Interaction["Boardroom"]
 
 GAME_CHOICES = [app_commands.Choice(name=game.name, value=game.id)
                 for game in rules.GAMES.values()]
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+LEVEL_CHOICES = [app_commands.Choice(name=f"{level}: {LEVEL_WORDS[level]}", value=level)
+                 for level in LEVELS]
 SWITCH_CHOICES = [app_commands.Choice(name=word, value=word) for word in ("on", "off")]
-
-
-def rules_text(game_id: str) -> str:
-    game = rules.GAMES[game_id]
-    options = "".join(f"\n• `{name}`: {what}" for name, what in game.options_help.items())
-    return (f"**{game.name}** ({game.min_players} to {game.max_players} players)\n"
-            f"{game.summary}" + (f"\nOptions for `/game new`:{options}" if options else ""))
 
 
 class Tables(commands.Cog):
@@ -86,7 +82,7 @@ class Tables(commands.Cog):
 
     @game.command(name="computer", description="Seat a computer player before the start "
                   "(the opener).")
-    @app_commands.describe(level="How well it plays (greedy when left out)")
+    @app_commands.describe(level=f"How well it plays ({DEFAULT} when left out)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def computer(self, interaction: Interaction,
                        level: app_commands.Choice[str] | None = None) -> None:
@@ -94,7 +90,7 @@ class Tables(commands.Cog):
             assert interaction.channel_id is not None
             reply = await self.bot.service.add_computer(
                 interaction.channel_id, interaction.user.id,
-                level.value if level is not None else "greedy")
+                None if level is None else level.value)
             return await self._announce(interaction, reply, "A computer player took a seat.")
         await answer(interaction, work)
 
@@ -186,10 +182,14 @@ class Tables(commands.Cog):
         await answer(interaction, work)
 
     @app_commands.command(name="board", description="The current board and whose turn it is.")
+    @app_commands.describe(text="The board as text a screen reader reads, as you may see it")
     @app_commands.guild_only()
-    async def board(self, interaction: Interaction) -> None:
+    async def board(self, interaction: Interaction, text: bool = False) -> None:
         async def work() -> Answer:
             assert interaction.channel_id is not None
+            if text:
+                return await self.bot.desk.board_text(interaction.user.id,
+                                                      interaction.channel_id)
             return await self.bot.desk.board(interaction.channel_id)
         await answer(interaction, work)
 
@@ -202,23 +202,48 @@ class Tables(commands.Cog):
             return await self.bot.desk.hand(interaction.user.id, interaction.channel_id)
         await answer(interaction, work)
 
-    @app_commands.command(name="rules", description="A short summary of a game's rules.")
-    @app_commands.describe(game="The game (all games when left out)")
+    @app_commands.command(name="rules", description="A game's guide for players: the "
+                          "overview, then one topic at a time.")
+    @app_commands.describe(game="The game (this channel's, or all games, when left out)",
+                           topic="One part of the game: a token, card, action, scoring rule "
+                                 "or variant (the suggestions list them)")
     @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: Interaction,
-                    game: app_commands.Choice[str] | None = None) -> None:
+    async def rules(self, interaction: Interaction, game: app_commands.Choice[str] | None = None,
+                    topic: str | None = None) -> None:
         async def work() -> Answer:
-            ids = [game.value] if game is not None else list(rules.GAMES)
-            text = "\n\n".join(rules_text(i) for i in ids)
-            if interaction.channel_id is not None:
+            here = await self._table_game(interaction)
+            game_id = game.value if game is not None else (here if topic else None)
+            if game_id is None:
+                text = rulebook.games()
+            else:
+                text = rulebook.page(game_id, topic, ask="`/rules topic:`")
+            if interaction.channel_id is not None and not topic:
                 try:  # this channel's table, if it has one
                     table = await self.bot.service.settings(interaction.channel_id,
                                                             interaction.user.id)
-                    text = f"This channel's table: {table.ephemeral}\n\n{text}"
+                    told = f"This channel's table: {table.ephemeral}\n\n{text}"
+                    text = told if len(told) <= rulebook.LIMIT else text
                 except rules.GameError:
                     pass
             return Answer(clip(text))
         await answer(interaction, work)
+
+    @rules.autocomplete("topic")
+    async def topics(self, interaction: Interaction, current: str
+                     ) -> list[app_commands.Choice[str]]:
+        """The topics of the game chosen (or this channel's) that match what is typed."""
+        chosen = getattr(interaction.namespace, "game", None)
+        game_id = chosen if chosen in rules.GAMES else await self._table_game(interaction)
+        if game_id is None:
+            return []
+        return [app_commands.Choice(name=f"{t.key}: {t.title}"[:100], value=t.key[:100])
+                for t in guide(game_id).matching(current)[:25]]
+
+    async def _table_game(self, interaction: Interaction) -> str | None:
+        """The id of the game of this channel's table (running, or the last one)."""
+        if interaction.channel_id is None:
+            return None
+        return await self.bot.service.game_of(interaction.channel_id)
 
 
 async def setup(bot: Boardroom) -> None:

@@ -11,8 +11,8 @@ builds from public views alone (``points`` reads a view's public score):
 
 Each seat is a line in its table colour, cased in ink so that light colours read on white,
 drawn with its own dash pattern and ending in the seat's chip (its letter or number), so it
-reads without colour too. Made like the tables: 1000 px wide by default, no text under
-24 px there, no taller than 1.25 x the width.
+reads without colour too. Made like the tables: 1000 px wide by default, no capital or digit
+under 20 px tall there, no taller than 1.25 x the width.
 """
 
 from __future__ import annotations

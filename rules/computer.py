@@ -7,13 +7,15 @@ states (worlds the seat cannot tell from the real one), which it may play forwar
 evaluate freely. Since ``determinize`` depends only on what the seat sees, two states the
 seat cannot tell apart give the same choice for the same seed.
 
-Levels:
+Levels, named for players by strength (``LEVELS``), each one of three ways of playing
+(``PLAYS``; those older names are still accepted everywhere a level is):
 
-- ``random``: a uniformly random legal move.
-- ``greedy``: one step of look-ahead. Each legal move is applied in a few sampled worlds
-  (the others' simultaneous secret picks sampled too) and rated with ``game.evaluate``;
-  the best average wins.
-- ``strong``: information-set Monte Carlo tree search (Cowling, Powley and Whitehouse,
+- ``easy`` plays ``random``: a uniformly random legal move.
+- ``normal`` plays ``greedy``: one step of look-ahead. Each legal move is applied in a few
+  sampled worlds (the others' simultaneous secret picks sampled too) and rated with
+  ``game.evaluate``; the best average wins.
+- ``hard`` (``DEFAULT``, the strongest that answers within a second) plays ``strong``:
+  information-set Monte Carlo tree search (Cowling, Powley and Whitehouse,
   2012; OpenSpiel's ``ismcts.py``). Every playout draws a fresh world, walks one tree over
   what the seat has seen (a node is the JSON of the seat's view, the seat to move and the
   depth from the root, so hidden facts never split a node and no path can loop), chooses
@@ -35,7 +37,31 @@ from typing import Any
 
 from rules.core import Game, State, clone
 
-LEVELS = ("random", "greedy", "strong")
+LEVELS = ("easy", "normal", "hard")  # as players choose them, weakest first
+PLAYS = {"easy": "random", "normal": "greedy", "hard": "strong"}  # how each level plays
+DEFAULT = "hard"  # the strongest level that answers within a second (benchmarks/computers.py)
+LEVEL_WORDS = {"easy": "plays at random", "normal": "looks one move ahead",
+               "hard": "plays out many games first"}  # what each does, for players
+
+
+def level_of(name: str) -> str:
+    """The level a player means: 'hard', or an older name for it ('strong'); ValueError
+    for anything else."""
+    wanted = name.strip().lower()
+    for level, plays in PLAYS.items():
+        if wanted in (level, plays):
+            return level
+    raise ValueError(f"unknown level {name!r}; the levels are {', '.join(LEVELS)}")
+
+
+def level_name(stored: str | None) -> str:
+    """A level as players read it, from a stored one that may be older ('greedy' ->
+    'normal'); 'computer' when none is stored."""
+    try:
+        return level_of(stored or "")
+    except ValueError:
+        return stored or "computer"
+
 
 Rules = Game[Any]
 
@@ -69,26 +95,26 @@ SCALE = 5.0  # evaluate difference that counts as clearly ahead (tanh(1) of the 
 
 def choose(game: Rules, state: State, seat: int, *, level: str, seed: int,
            budget: int | None = None) -> str:
-    """A legal move of ``seat`` chosen by the computer player ``level`` (one of ``LEVELS``).
+    """A legal move of ``seat`` chosen by the computer player ``level`` (one of ``LEVELS``,
+    or the way it plays: ``random``, ``greedy``, ``strong``).
 
     ``seed`` drives every random choice: the same view, legal moves and seed give the same
     move. ``budget`` is ``strong``'s number of playouts (default: ``default_budget``).
     Raises ``ValueError`` for an unknown level or a seat that has no move.
     """
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    plays = PLAYS[level_of(level)]
     legal = game.legal_moves(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has no move to make")
-    rng = random.Random(f"computer/{level}/{seed}")
-    if level == "random" or len(legal) == 1:
+    rng = random.Random(f"computer/{plays}/{seed}")
+    if plays == "random" or len(legal) == 1:
         return rng.choice(legal)
 
     def sample() -> State:
         world: State = game.determinize(state, seat, rng.randrange(2**31))
         return world
 
-    if level == "greedy":
+    if plays == "greedy":
         return greedy(game, sample, seat, legal, rng)
     return strong(game, sample, seat, legal, rng,
                   default_budget(game) if budget is None else budget)

@@ -182,13 +182,16 @@ class Game(ABC, Generic[S]):
                               + (f"{quote(value)}." if value is not True else "nothing: "
                                  f"write e.g. '{name}={accepted[0]}'."))
 
+    def players(self) -> str:
+        """How many play, as a sentence says it: '2 players', '2-4 players'."""
+        if self.min_players == self.max_players:
+            return f"{self.min_players} players"
+        return f"{self.min_players}-{self.max_players} players"
+
     def check_players(self, players: int) -> None:
         """Refuse a seat count outside the game's range, with a sentence."""
         if not self.min_players <= players <= self.max_players:
-            raise IllegalMove(
-                f"{self.name} takes {self.min_players} to {self.max_players} players, "
-                f"not {players}."
-            )
+            raise IllegalMove(f"{self.name} takes {self.players()}, not {players}.")
 
     # -- asking
 

@@ -42,8 +42,10 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 @pytest.fixture
 def service(store: Store, clock: Clock) -> TableService:
-    """The table service on ``store`` and ``clock``, without pictures."""
-    return TableService(store, images=False, now=clock)
+    """The table service on ``store`` and ``clock``, without pictures. Its tables take the
+    normal computer level when none is chosen: the product's default (hard) thinks for up to
+    a second a move, and these tests do not look at how well the stand-ins play."""
+    return TableService(store, images=False, now=clock, level="normal")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -27,7 +27,8 @@ def test_a_game_against_the_computer_prints_and_saves_pictures(tmp_path: Path) -
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Cube Conquest begins: Player 1 (Blue) and Computer 1 (Red)." in out
-    assert "5 legal moves:\n  place (5): place a1; place b1; place c1; place d1; and 1 more" \
+    assert "Computer 1 (hard) takes a seat." in out  # the default level
+    assert "5 legal moves:\n  place a1\n  place b1\n  place c1\n  place d1\n  place e1\n" \
         in out
     assert "Blue (Player 1) places a cube on b1." in out
     assert "That is not a move I understand." in out
@@ -66,13 +67,23 @@ def test_the_end_of_input_stops_cleanly(tmp_path: Path) -> None:
     assert not (tmp_path / "boardroom-images").exists()
 
 
-def test_bad_seat_counts_are_refused(tmp_path: Path) -> None:
+def test_bad_seat_counts_are_refused_before_anyone_sits(tmp_path: Path) -> None:
     done = boardroom(tmp_path, "cube-conquest", "--players", "2", "--computers", "2")
     assert done.returncode == 2
     assert "Leave at least one seat for a person" in done.stderr
-    done = boardroom(tmp_path, "cube-conquest", "--players", "5", "--no-images")
-    assert done.returncode == 2
-    assert "The table is full: Cube Conquest takes at most 4 players." in done.stderr
+    for players, sentence in (("5", "Cube Conquest takes 2-4 players, not 5."),
+                              ("1", "Cube Conquest takes 2-4 players, not 1.")):
+        done = boardroom(tmp_path, "cube-conquest", "--players", players, "--no-images")
+        assert done.returncode == 2
+        assert sentence in done.stderr and "full" not in done.stderr
+        assert done.stdout == ""  # nobody was seated
+    done = boardroom(tmp_path, "battle-tiles", "--players", "3", "--no-images")
+    assert "Battle Tiles takes 2 players, not 3." in done.stderr
+    done = boardroom(tmp_path, "crystallia", "--options", "advanced=x", "--no-images")
+    assert done.returncode == 2 and "The option 'advanced' is a switch" in done.stderr
+    # No table was left behind that --resume would reopen into a dead end.
+    done = boardroom(tmp_path, "cube-conquest", "--resume", "--no-images")
+    assert done.returncode == 2 and "There is no unfinished game" in done.stderr
     done = boardroom(tmp_path, "chess")
     assert done.returncode == 2
     assert "invalid choice: 'chess'" in done.stderr
@@ -81,10 +92,14 @@ def test_bad_seat_counts_are_refused(tmp_path: Path) -> None:
     assert "There is no unfinished game of Cube Conquest in empty.db to resume." in done.stderr
 
 
-def listed_moves(said: bytes) -> list[bytes]:
-    """The moves the grouped 'moves' answer shows (the first few of each kind)."""
-    return [m for line in said.split(b"\n")[1:] if b"): " in line
-            for m in line.split(b"): ", 1)[1].split(b"; ") if not m.startswith(b"and ")]
+def listed(said: bytes) -> tuple[list[bytes], list[bytes]]:
+    """What a 'moves' answer lists: its whole moves (without their costs) and the starts
+    of several moves (its groups)."""
+    lines = [line[2:] for line in said.split(b"\n")[1:]
+             if line.startswith(b"  ") and not line.startswith(b"  (")]
+    whole = [line.split(" · ".encode())[0] for line in lines if " … ".encode() not in line]
+    groups = [line.split(" … ".encode())[0] for line in lines if " … ".encode() in line]
+    return whole, groups
 
 
 def hot_seat(tmp_path: Path, game: str, seed: int, names: str, limit: int = 10_000) -> str:
@@ -118,10 +133,17 @@ def hot_seat(tmp_path: Path, game: str, seed: int, names: str, limit: int = 10_0
             if said.endswith(b"see the screen. "):
                 child.stdin.write(b"\n")
                 continue
-            child.stdin.write(b"moves\n")
-            listed = next_prompt()
-            assert listed is not None
-            child.stdin.write(rng.choice(listed_moves(listed)) + b"\n")
+            words = b""
+            while True:  # narrow the list until it shows whole moves
+                child.stdin.write(b"moves " + words + b"\n")
+                answer = next_prompt()
+                assert answer is not None
+                whole, groups = listed(answer)
+                if whole:
+                    break
+                assert groups and all(len(g) > len(words) for g in groups), answer
+                words = rng.choice(groups)
+            child.stdin.write(rng.choice(whole) + b"\n")
             moves += 1
     finally:
         child.stdin.close()
@@ -131,12 +153,21 @@ def hot_seat(tmp_path: Path, game: str, seed: int, names: str, limit: int = 10_0
 
 
 def test_two_people_hot_seat_to_the_end(tmp_path: Path) -> None:
-    """Both seats answer their prompts, each picking one of the moves listed, until the
-    game is over."""
+    """Both seats answer their prompts, each picking one of the moves listed (narrowing
+    the list word by word), until the game is over; its move log is then saved, and
+    'boardroom verify' checks it."""
     out = hot_seat(tmp_path, "cube-conquest", 21, "Ann,Bob")
     assert "Game over:" in out
     prompts = set(re.findall(r"\n(\w+ \(\w+\)), your move: ", out))
     assert prompts == {"Ann (Blue)", "Bob (Red)"}
+    saved = re.search(r"The move log is saved as (\S+): check every deal and roll with "
+                      r"'boardroom verify \1'\.", out)
+    assert saved is not None and (tmp_path / saved.group(1)).exists()
+    assert "/game" not in out  # the terminal's own words, never Discord's
+    checked = subprocess.run([sys.executable, "-m", "bot", "verify", saved.group(1)],
+                             capture_output=True, text=True, cwd=tmp_path, env=ENV,
+                             timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_hot_seat_shows_each_player_only_their_own_secrets(tmp_path: Path) -> None:
@@ -161,39 +192,51 @@ def test_hot_seat_shows_each_player_only_their_own_secrets(tmp_path: Path) -> No
 
 def test_with_one_person_private_lines_come_at_once(tmp_path: Path) -> None:
     done = boardroom(tmp_path, "cube-conquest", "--players", "2", "--computers", "1",
-                     "--seed", "3", "--no-images", stdin="hand\nquit\n")
+                     "--level", "greedy", "--seed", "3", "--no-images", stdin="hand\nquit\n")
     assert "Pass the keyboard" not in done.stdout
     assert "(only Player 1) You are Player 1 (Blue)." in done.stdout
 
 
-def test_rules_help_and_grouped_moves(tmp_path: Path) -> None:
+def test_the_guide_and_moves_that_narrow(tmp_path: Path) -> None:
     done = boardroom(tmp_path, "block-buster", "--players", "2", "--computers", "1",
-                     "--seed", "1", "--no-images", stdin="rules\nmoves\nmoves 5l r90\nquit\n")
+                     "--level", "easy", "--seed", "1", "--no-images",
+                     stdin="rules\nrules penalty\nrules 5l\nrules nonsense\nmoves\n"
+                           "moves 5l\nmoves 5l r90\nboard text\nexport\nquit\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "Block Buster (2 to 4 players): " in out
-    assert "Options (--options):\n  variant: " in out
-    assert "Your move now: Moves look like '5l r90 c4'" in out
+    assert "Block Buster (2-4 players)\n" in out and "**" not in out
+    assert "Variants: `variant`: " in out
+    assert "Topics (rules <topic>): " in out
+    assert "Your move now: A move is block, turn, square: '5l r90 c4'" in out
+    assert "Block Buster: " in out.split("your move: rules penalty\n", 1)[1].splitlines()[0]
+    assert "no topic 'nonsense'" in out
     listing = out.split("your move: moves\n", 1)[1].split("your move:", 1)[0]
     lines = listing.splitlines()
-    total = int(lines[0].split()[0])
-    assert total > 500
-    assert len(lines) <= 25 and all(len(line) < 160 for line in lines[:-1])
-    assert re.search(r"\n  5l \(\d+\): 5l r0 \w+; ", listing)
+    assert int(lines[0].split()[0]) > 500
+    assert len(lines) <= 32 and all(len(line) < 100 for line in lines)
+    assert re.search(r"\n  5l … \d+ moves\n", listing)  # grouped by the next word
+    deeper = out.split("your move: moves 5l\n", 1)[1].split("your move:", 1)[0]
+    assert "5l r90 … " in deeper and deeper != listing
     filtered = out.split("your move: moves 5l r90\n", 1)[1].splitlines()[0]
-    assert re.match(r"\d+ legal moves with '5l' 'r90':", filtered)
+    assert re.match(r"\d+ legal moves matching '5l r90':", filtered)
+    text = out.split("your move: board text\n", 1)[1].split("your move:", 1)[0]
+    assert "Block Buster, move " in text and len(text.splitlines()) >= 3
+    assert "The move log is given once the game is over" in out  # export, too early
+    assert "/game" not in out
 
 
 def test_resume_takes_the_named_game_and_says_which(tmp_path: Path) -> None:
-    boardroom(tmp_path, "cube-conquest", "--players", "2", "--computers", "1", "--no-images",
+    boardroom(tmp_path, "cube-conquest", "--players", "2", "--computers", "1", "--level", "easy",
+              "--no-images",
               "--names", "Cat", stdin="quit\n")
-    boardroom(tmp_path, "block-buster", "--players", "2", "--computers", "1", "--no-images",
+    boardroom(tmp_path, "block-buster", "--players", "2", "--computers", "1", "--level", "easy",
+              "--no-images",
               "--names", "Dan", stdin="quit\n")
     again = boardroom(tmp_path, "cube-conquest", "--resume", "--no-images", stdin="")
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith("Resuming Cube Conquest from boardroom-try.db: the game "
                                    "begun ")
-    assert re.search(r"with Cat and Computer 1, \d+ moves played\.$",
+    assert re.search(r"with Cat and Computer 1, \d+ moves? played\.$",
                      again.stdout.splitlines()[0])
     assert "Cat (Blue), your move:" in again.stdout
     none = boardroom(tmp_path, "crystallia", "--resume", "--no-images", stdin="")

@@ -102,12 +102,14 @@ async def test_computer_levels_are_stored_and_refused_when_unknown(
     await service.open(CH, 1, ANN, "Ann", GAME)
     with pytest.raises(TableError, match="There is no computer level 'genius'"):
         await service.add_computer(CH, ANN, "genius")
-    reply = await service.add_computer(CH, ANN, "random")
-    assert reply.public.startswith("Computer 1 (random) takes a seat.")
-    await service.add_computer(CH, ANN)
+    reply = await service.add_computer(CH, ANN, "random")  # the older name of easy
+    assert reply.public.startswith("Computer 1 (easy) takes a seat.")
+    await service.add_computer(CH, ANN)  # the service's level (normal here)
+    await service.add_computer(CH, ANN, "Hard")
     row = await store.active_game(CH)
     assert row is not None
-    assert [s.level for s in await store.seats(row.id)] == [None, "random", "greedy"]
+    assert [s.level for s in await store.seats(row.id)] == [None, "easy", "normal", "hard"]
+    assert TableService(store).level == "hard"  # the product's default
 
 
 async def test_a_computer_game_replays_the_same_from_its_seed(tmp_path: Path) -> None:
@@ -230,7 +232,7 @@ async def test_time_running_out_brings_a_stand_in_for_that_turn_only(
     assert tended is not None and tended.reply is not None
     name = "Ann" if late == ANN else "Bob"
     assert f"{name} (" in tended.reply.public.split("ran out of time")[0]
-    assert "a computer player (greedy) stands in for this turn" in tended.reply.public
+    assert "a computer player (normal) stands in for this turn" in tended.reply.public
     assert (await service.status(CH)).version > before
     # The seat is still the player's: it is theirs to play when next awaited.
     row = await store.active_game(CH)
@@ -285,7 +287,7 @@ async def test_a_resigned_seat_is_played_by_a_computer_to_the_end(
         service: TableService, store: Store) -> None:
     await two(service, seed=7)
     reply = await service.resign(CH, BOB)
-    assert reply.public.startswith("Bob resigns; a computer player (greedy) plays their "
+    assert reply.public.startswith("Bob resigns; a computer player (normal) plays their "
                                    "seat for the rest of the game.")
     with pytest.raises(TableError, match="You have no seat"):
         await service.play(CH, BOB, "pass")
@@ -301,7 +303,7 @@ async def test_a_resigned_seat_is_played_by_a_computer_to_the_end(
     assert row is not None
     seat = (await store.seats(row.id))[1]
     assert (seat.kind, seat.level, seat.handed, seat.former) == (
-        "computer", "greedy", "resigned", BOB)
+        "computer", "normal", "resigned", BOB)
 
 
 async def test_the_opener_hands_a_seat_to_a_member_or_a_computer(
@@ -315,7 +317,7 @@ async def test_the_opener_hands_a_seat_to_a_member_or_a_computer(
     with pytest.raises(TableError, match="already has a seat"):
         await service.replace(CH, ANN, 303, ANN, "Ann")
     reply = await service.replace(CH, 999, 303, moderator=True)
-    assert "Cy's seat is handed to a computer player (greedy)." in reply.public
+    assert "Cy's seat is handed to a computer player (normal)." in reply.public
 
 
 async def test_without_a_player_the_seat_waited_for_is_handed_on(
@@ -328,7 +330,7 @@ async def test_without_a_player_the_seat_waited_for_is_handed_on(
     assert reply.public.startswith(f"{name}'s seat is handed to Cy.")
     assert [u for u, _ in await service.waiting(CH)] == [303]
     reply = await service.replace(CH, ANN, None)
-    assert "Cy's seat is handed to a computer player (greedy)." in reply.public
+    assert "Cy's seat is handed to a computer player (normal)." in reply.public
 
 
 # --------------------------------------------------------------------------- the schema

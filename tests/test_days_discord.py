@@ -65,15 +65,15 @@ async def test_a_computer_player_takes_a_seat_with_its_level(tmp_path: Path) -> 
     async with world(tmp_path) as w:
         said(await w.alice.slash(w.channel, "game new", game="cube-conquest"))
         assert "took a seat" in said(await w.alice.slash(w.channel, "game computer"))
-        assert "Computer 1 (greedy) takes a seat" in w.public()[-1].content
-        said(await w.alice.slash(w.channel, "game computer", level="random"))
-        assert "Computer 2 (random) takes a seat" in w.public()[-1].content
+        assert "Computer 1 (normal) takes a seat" in w.public()[-1].content  # the bot's
+        said(await w.alice.slash(w.channel, "game computer", level="easy"))
+        assert "Computer 2 (easy) takes a seat" in w.public()[-1].content
         assert "Only alice" in said(await w.bob.slash(w.channel, "game computer"))
         row = await w.bot.service.store.active_game(w.channel.id)
         assert row is not None
         seats = await w.bot.service.store.seats(row.id)
         assert [(s.kind, s.level) for s in seats] == [
-            ("human", None), ("computer", "greedy"), ("computer", "random")]
+            ("human", None), ("computer", "normal"), ("computer", "easy")]
         said(await w.alice.slash(w.channel, "game start"))
         rng = random.Random(2)
         for _ in range(300):
@@ -86,7 +86,7 @@ async def test_a_computer_player_takes_a_seat_with_its_level(tmp_path: Path) -> 
 async def test_a_strong_computer_thinks_in_a_worker_process(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         said(await w.alice.slash(w.channel, "game new", game="cube-conquest"))
-        said(await w.alice.slash(w.channel, "game computer", level="strong"))
+        said(await w.alice.slash(w.channel, "game computer", level="hard"))
         said(await w.alice.slash(w.channel, "game start"))
         rng = random.Random(1)
         for _ in range(3):
@@ -101,7 +101,7 @@ async def test_a_player_resigns_and_the_game_goes_on(tmp_path: Path) -> None:
         await seat_two(w)
         assert "no seat" in said(await w.carol.slash(w.channel, "game resign"))
         assert "You resigned" in said(await w.bob.slash(w.channel, "game resign"))
-        assert "bob resigns; a computer player (greedy) plays their seat" in (
+        assert "bob resigns; a computer player (normal) plays their seat" in (
             w.public()[-1].content)
         rng = random.Random(8)
         for _ in range(300):
@@ -163,7 +163,7 @@ async def test_a_player_vanishes_for_a_week_and_the_others_finish(tmp_path: Path
         assert (w.env.now() - start).total_seconds() < 7 * DAY
         stand_ins = [m for m in w.public() if "ran out of time" in m.content]
         assert stand_ins
-        assert all("bob" in m.content and "a computer player (greedy) stands in" in m.content
+        assert all("bob" in m.content and "a computer player (normal) stands in" in m.content
                    for m in stand_ins)
         assert not any("alice" in m.content.split(" ran out")[0] for m in stand_ins)
         assert_nothing_secret_public(w)

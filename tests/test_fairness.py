@@ -220,7 +220,7 @@ async def test_computer_players_are_in_the_export_and_their_moves_verify(
     name, data = await service.export(CH)
     doc = json.loads(data)
     assert doc["players"][1] == {"seat": 1, "name": "Computer 1", "kind": "computer",
-                                 "level": "random", "handed": None}
+                                 "level": "easy", "handed": None}
     assert {m["seat"] for m in doc["moves"]} == {0, 1}
     (tmp_path / name).write_bytes(data)
     assert fairness.main([str(tmp_path / name)]) == 0

@@ -127,10 +127,10 @@ async def test_a_seat_handed_on_in_one_process_is_seen_by_the_other(
     assert len(awaited) == 1  # the other resigns, so no computer moves (same version)
     (idle,) = {ANN, BOB} - awaited
     held = await second.status(CH)
-    assert "(greedy)" not in (held.public or "")
+    assert "(hard)" not in (held.public or "")
     await first.resign(CH, idle)
     now = await second.status(CH)
-    assert now.version == held.version and "(greedy)" in (now.public or "")
+    assert now.version == held.version and "(hard)" in (now.public or "")
     with pytest.raises(TableError, match="no seat"):
         await second.resign(CH, idle)
 

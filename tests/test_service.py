@@ -41,7 +41,7 @@ async def store(database: Database) -> AsyncIterator[AnyStore]:
 
 @pytest.fixture
 def service(store: Store) -> TableService:
-    return TableService(store, images=False)
+    return TableService(store, images=False, level="normal")
 
 
 async def snapshot(store: Store) -> tuple[list[Any], ...]:
@@ -144,7 +144,7 @@ async def test_lobby_refusals(service: TableService, store: Store) -> None:
     assert (await service.status(CH)).public == (
         "Cube Conquest: waiting to start. 4 of 2-4 players seated: Ann, Bob, Cy and "
         "Computer 1. Ann starts it with /game start.\n"
-        "Seats: 1. Ann; 2. Bob; 3. Cy; 4. Computer 1 (greedy).")
+        "Seats: 1. Ann; 2. Bob; 3. Cy; 4. Computer 1 (normal).")
 
     await service.start(CH, ANN, seed=3)
     started = "The game has already started; seats are fixed until it ends."

@@ -1,0 +1,139 @@
+"""A seat's legal moves as players browse them: what each costs, free moves first, and lists
+that narrow word by word.
+
+Every surface that lists moves uses this: ``/play``'s suggestions (25 at most), the move
+buttons (10), the terminal's ``moves``. Where more moves match than fit, they are grouped by
+the next word a player would type, with how many moves start that way
+(``place 1 … 120 moves``), so each word typed narrows the list and the same entries never
+come back. Pure functions of the move list; nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.core import normalize, quote
+
+PRICE = " · "  # between a move and what it costs, in a label: 'place 4o at a1 · 1 skip: -2'
+MORE = " … "  # between the start of several moves and how many: 'place 1 … 120 moves'
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a list: a whole move, or the words several moves begin with."""
+
+    text: str  # what the player types: a whole move, or the start of ``count`` moves
+    count: int = 1
+    cost: str = ""  # what a whole move costs ('' when free)
+
+    @property
+    def whole(self) -> bool:
+        return self.count == 1
+
+    def label(self) -> str:
+        """'place 1 … 120 moves', 'place 4o at a1 · 1 skip: -2', or the move itself."""
+        if not self.whole:
+            return f"{self.text}{MORE}{self.count} moves"
+        return f"{self.text}{PRICE}{self.cost}" if self.cost else self.text
+
+
+@dataclass(frozen=True)
+class Choices:
+    """A seat's legal moves, free ones first (each part in the game's order), and what the
+    costly ones cost."""
+
+    moves: list[str] = field(default_factory=list)
+    costs: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, legal: list[str], costs: dict[str, str]) -> Choices:
+        free = [m for m in legal if m not in costs]
+        return cls(free + [m for m in legal if m in costs], costs)
+
+    def entry(self, move: str) -> Entry:
+        return Entry(move, 1, self.costs.get(move, ""))
+
+    def matching(self, typed: str) -> list[str]:
+        """The moves that begin with what is typed (its last word may be unfinished); if
+        none does, those with every typed word at the start of one of theirs."""
+        words = normalize(typed).split()
+        if not words:
+            return list(self.moves)
+        begun = [m for m in self.moves if _begins(m.split(), words)]
+        if begun:
+            return begun
+        return [m for m in self.moves
+                if all(any(part.startswith(w) for part in m.split()) for w in words)]
+
+    def narrow(self, typed: str, limit: int) -> list[Entry]:
+        """At most ``limit`` entries for what is typed: every matching move when they fit,
+        else groups by the next word to type (or, when even those are too many, by as many
+        of its first letters as fit), each group with its count."""
+        found = self.matching(typed)
+        if len(found) <= limit:
+            return [self.entry(m) for m in found]
+        split = [m.split() for m in found]
+        depth = _shared(split)
+        groups = _groups(found, split, depth, None)
+        if len(groups) > limit:
+            longest = max(len(words[depth]) for words in split if len(words) > depth)
+            groups = next((g for letters in range(longest - 1, 0, -1)
+                           if len(g := _groups(found, split, depth, letters)) <= limit),
+                          _groups(found, split, depth, 1))
+        return [self.entry(moves[0]) if len(moves) == 1 else Entry(text, len(moves))
+                for text, moves in list(groups.items())[:limit]]
+
+    def unfinished(self, typed: str) -> str | None:
+        """A sentence for text that only begins several moves ('place 1'), naming what may
+        follow; None when it is not the start of any move."""
+        words = normalize(plain(typed)).split()
+        begun = [m for m in self.moves
+                 if words and _begins(m.split(), words, whole=True) and m != " ".join(words)]
+        if not begun:
+            return None
+        nexts = list(dict.fromkeys(m.split()[len(words)] for m in begun
+                                   if len(m.split()) > len(words)))
+        more = f" (or {len(nexts) - 6} more)" if len(nexts) > 6 else ""
+        count = f"{len(begun)} moves" if len(begun) > 1 else "a move"
+        return (f"{quote(' '.join(words), 40)} is only the start of {count}: go on "
+                f"with {', '.join(quote(w, 12) for w in nexts[:6])}{more}, for example "
+                f"{quote(begun[0], 60)}.")
+
+
+def plain(typed: str) -> str:
+    """A move as typed, without what a label adds to it (its cost, or a group's count):
+    Discord may send a suggestion's label instead of its value."""
+    for mark in (PRICE, MORE):
+        typed = typed.split(mark)[0]
+    return typed
+
+
+def _begins(words: list[str], typed: list[str], *, whole: bool = False) -> bool:
+    """Whether ``words`` begin with ``typed``, whose last word may be unfinished (unless
+    ``whole``)."""
+    if len(typed) > len(words):
+        return False
+    *done, last = typed
+    return words[: len(done)] == done and (
+        words[len(done)] == last or (not whole and words[len(done)].startswith(last)))
+
+
+def _shared(split: list[list[str]]) -> int:
+    """How many leading words every move shares."""
+    n = 0
+    while all(len(words) > n and words[n] == split[0][n] for words in split):
+        n += 1
+    return n
+
+
+def _groups(found: list[str], split: list[list[str]], depth: int, letters: int | None
+            ) -> dict[str, list[str]]:
+    """The moves by their first ``depth`` words and the next word (or its first
+    ``letters`` letters), in the order first met."""
+    groups: dict[str, list[str]] = {}
+    for move, words in zip(found, split, strict=True):
+        key = words[: depth + 1]
+        if letters is not None and len(words) > depth:
+            key = [*words[:depth], words[depth][:letters]]
+        groups.setdefault(" ".join(key), []).append(move)
+    return groups

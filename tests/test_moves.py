@@ -1,0 +1,118 @@
+"""Lists of moves that narrow (``bot.moves``): at every depth of the largest move sets of
+every game, each entry is a move or the start of several, every move is reachable, and
+typing an entry's words always shows something new."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+import rules
+from bot.moves import Choices, Entry, plain
+
+GAME_IDS = sorted(rules.GAMES)
+
+
+@cache
+def largest(game_id: str) -> tuple[str, ...]:
+    """The largest set of legal moves met in a seeded random game of ``game_id``."""
+    game = rules.GAMES[game_id]
+    state = game.new(2, 11)
+    rng = random.Random(game_id)
+    best: list[str] = []
+    for _ in range(120):
+        if game.outcome(state) is not None:
+            break
+        seat = rng.choice(sorted(game.to_act(state)))
+        moves = game.legal_moves(state, seat)
+        best = max(best, moves, key=len)
+        state, _ = game.play(state, seat, rng.choice(moves))
+    return tuple(best)
+
+
+def walk(choices: Choices, typed: str, limit: int, seen: list[str]) -> None:
+    """Follow every entry of the list for ``typed`` down to whole moves, checking each
+    list on the way."""
+    entries = choices.narrow(typed, limit)
+    found = choices.matching(typed)
+    assert 0 < len(entries) <= limit
+    if len(found) <= limit:
+        assert [e.text for e in entries] == found and all(e.whole for e in entries)
+    else:
+        assert sum(e.count for e in entries) == len(found)  # nothing lost, nothing twice
+    for entry in entries:
+        if entry.whole:
+            seen.append(entry.text)
+            continue
+        assert len(entry.text) > len(typed.strip()), (typed, entry)  # typing it narrows
+        below = choices.narrow(entry.text, limit)
+        assert below != entries, f"{entry.text!r} shows the same list again"
+        assert len(choices.matching(entry.text)) == entry.count
+        walk(choices, entry.text, limit, seen)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("limit", [25, 30])  # /play's suggestions, the terminal's list
+def test_every_move_is_reached_by_narrowing(game_id: str, limit: int) -> None:
+    moves = list(largest(game_id))
+    assert moves
+    choices = Choices.of(moves, {})
+    seen: list[str] = []
+    walk(choices, "", limit, seen)
+    assert sorted(seen) == sorted(moves)
+
+
+def test_the_largest_sets_named_in_the_issue_narrow() -> None:
+    """Cube Conquest's 'move', Crystallia's 'place' and Block Buster's '4o': groups by
+    the next word, with counts, never the same four examples again."""
+    for game_id, word in (("cube-conquest", "move"), ("crystallia", "place"),
+                          ("block-buster", "4o")):
+        choices = Choices.of(list(largest(game_id)), {})
+        found = choices.matching(word)
+        entries = choices.narrow(word, 25)
+        assert len(found) > 25, game_id
+        assert not all(e.whole for e in entries), game_id
+        assert all(e.label().endswith(" moves") for e in entries if not e.whole)
+        deeper = choices.narrow(next(e for e in entries if not e.whole).text, 25)
+        assert deeper != entries
+
+
+def test_a_list_too_short_for_every_letter_shows_the_first() -> None:
+    """Ten lines for moves whose next words start with twenty letters: the first ten
+    letters, each a group (the rest are reached by typing)."""
+    moves = [f"go {chr(ord('a') + f)}{r}" for f in range(20) for r in range(1, 4)]
+    entries = Choices.of(moves, {}).narrow("go", 10)
+    assert [e.label() for e in entries[:2]] == ["go a … 3 moves", "go b … 3 moves"]
+    assert len(entries) == 10 and sum(e.count for e in entries) == 30
+
+
+def test_free_moves_come_first_and_costs_are_shown() -> None:
+    choices = Choices.of(["place a1", "place a2 skip", "place b1", "pass"],
+                         {"place a2 skip": "1 skip: -2"})
+    assert choices.moves == ["place a1", "place b1", "pass", "place a2 skip"]
+    labels = [e.label() for e in choices.narrow("place", 25)]
+    assert labels == ["place a1", "place b1", "place a2 skip · 1 skip: -2"]
+    assert plain(labels[-1]) == "place a2 skip"
+    assert plain("place 1 … 120 moves") == "place 1"
+    assert Entry("place 1", 120).label() == "place 1 … 120 moves"
+
+
+def test_matching_prefers_the_start_of_a_move() -> None:
+    choices = Choices.of(["place 1 at a1", "place 2 at a1", "place 1 at b2", "pass"], {})
+    assert choices.matching("place 1") == ["place 1 at a1", "place 1 at b2"]
+    assert choices.matching("pl") == ["place 1 at a1", "place 2 at a1", "place 1 at b2"]
+    assert choices.matching("a1") == ["place 1 at a1", "place 2 at a1"]  # anywhere, else
+    assert choices.matching("zzz") == []
+
+
+def test_an_unfinished_move_is_told_what_may_follow() -> None:
+    choices = Choices.of(["place 1 at a1", "place 1 at b2", "place 2 at a1", "pass"], {})
+    said = choices.unfinished("place 1")
+    assert said is not None
+    assert said.startswith("'place 1' is only the start of 2 moves: go on with 'at'")
+    assert choices.unfinished("place 1 … 2 moves") == said  # a group's label sent back
+    assert choices.unfinished("pass") is None  # a whole move
+    assert choices.unfinished("jump") is None
+    assert choices.unfinished("") is None
