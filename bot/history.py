@@ -179,7 +179,7 @@ def _fit(head: str, blocks: list[str], tail: list[str], limit: int, more: str
          ) -> tuple[str, int]:
     """``head``, as many of the last ``blocks`` as fit with ``tail`` in ``limit``
     characters, then ``tail``; how many blocks were left out. ``more`` is said where the
-    left-out blocks were ('{n}' is their count)."""
+    left-out blocks were ('{moves}': '1 earlier move', '3 earlier moves')."""
     def size(parts: list[str]) -> int:
         return sum(len(p) + 1 for p in parts)
 
@@ -190,7 +190,8 @@ def _fit(head: str, blocks: list[str], tail: list[str], limit: int, more: str
             break
         kept.insert(0, block)
     dropped = len(blocks) - len(kept)
-    lines = [head, *([more.format(n=dropped)] if dropped else []), *kept, *tail]
+    moves = f"{dropped} earlier move{'s' if dropped != 1 else ''}"
+    lines = [head, *([more.format(moves=moves)] if dropped else []), *kept, *tail]
     text = "\n".join(line for line in lines if line)
     return (text if len(text) <= limit else text[: limit - 1] + "\u2026"), dropped
 
@@ -227,7 +228,7 @@ def log_text(past: History, seat: int | None, *, count: int, labels: Sequence[st
         ", as everyone sees them:" if seat is None else
         f", as you see them ({PRIVATE}: only you):")
     tail = [over_line(past.game, past.final if not past.lost else None, labels, annotate)]
-    text, _ = _fit(head, shown, tail, limit, "({n} earlier moves left out to fit.)")
+    text, _ = _fit(head, shown, tail, limit, "({moves} left out to fit.)")
     return text
 
 
@@ -260,7 +261,7 @@ def digest(past: History, seat: int, now: Any, *, mark: MoveRow | None,
         head += " nothing has happened yet."
     tail = [_points_line(past, now, after, labels),
             over_line(game, now, labels, annotate), _now_line(game, now, seat, labels, names)]
-    text, _ = _fit(head, blocks, tail, limit, "({n} earlier moves left out; /log shows "
+    text, _ = _fit(head, blocks, tail, limit, "({moves} left out; /log shows "
                                               "more.)")
     return text
 

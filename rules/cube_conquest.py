@@ -171,17 +171,17 @@ def _placer(state: CubeState) -> int:
 def _reveal(state: CubeState, squares: list[int], events: list[Event]) -> None:
     """Turn face-down tiles up, in one sentence with what a tile's symbol does from now on:
     'b2 is revealed: a crown tile (crown cards reinforce there and defend it at +1).'"""
-    turned = [i for i in squares if not state.face_up[i]]
+    turned = [i for i in dict.fromkeys(squares) if not state.face_up[i]]  # once each
     for i in turned:
         state.face_up[i] = True
     if not turned:
         return
-    tiles = [f"{SQUARES[i]} {a_or_an(state.tiles[i])} tile" if len(turned) > 1
-             else f"{a_or_an(state.tiles[i])} tile" for i in turned]
-    what = (f"{SQUARES[turned[0]]} is revealed: {tiles[0]} ({SYMBOLS[state.tiles[turned[0]]]} "
-            "cards reinforce there and defend it at +1)." if len(turned) == 1 else
-            f"Revealed: {listing(tiles)} (a tile's own cards reinforce there and defend it "
-            "at +1).")
+    first = turned[0]
+    what = (f"{SQUARES[first]} is revealed: {a_or_an(state.tiles[first])} tile "
+            f"({SYMBOLS[state.tiles[first]]} cards reinforce there and defend it at +1)."
+            if len(turned) == 1 else "Revealed: " + listing(
+                [f"{SQUARES[i]} {SYMBOLS[state.tiles[i]]}" for i in turned])
+            + " (a tile's own cards reinforce there and defend it at +1).")
     events.append(Event(what, kind="reveal", data={
         "squares": [SQUARES[i] for i in turned],
         "symbols": [SYMBOLS[state.tiles[i]] for i in turned]}))

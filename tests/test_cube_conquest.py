@@ -197,8 +197,8 @@ def test_face_down_tiles_are_revealed_as_the_cube_moves_onto_them() -> None:
     after, events = GAME.play(state, BLUE, "move b1 b3 with circles")
     assert after.face_up[INDEX["b2"]] and after.face_up[INDEX["b3"]]
     assert not after.face_up[INDEX["d4"]]
-    assert ("Revealed: b2 a crown tile and b3 an arrow tile (a tile's own cards reinforce "
-            "there and defend it at +1).") in [e.text for e in events]
+    assert ("Revealed: b2 crown and b3 arrow (a tile's own cards reinforce there and defend "
+            "it at +1).") in [e.text for e in events]
     _, alone = GAME.play(position(tiles="b2=crown", cubes={"b1": (BLUE, 1)},
                                   face_down="b2", hands=[["drop"], []]),
                          BLUE, "move b1 b2 with drop")
