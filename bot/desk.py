@@ -41,8 +41,8 @@ from rules import GameError
 from rules.core import quote
 
 if TYPE_CHECKING:
+    from bot.records import WaitRow
     from bot.service import Reply, TableService, Tended
-    from bot.store import WaitRow
 
 log = logging.getLogger("boardroom.discord")
 RETRY_FIRST = 30.0  # seconds before a failed channel post is tried again

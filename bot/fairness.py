@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from bot.store import GameRow, MoveRow, SeatRow
+from bot.records import GameRow, MoveRow, SeatRow
 from rules.core import listing, quote
 
 FORMAT = "boardroom-move-log"  # what an exported file says it is

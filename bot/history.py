@@ -26,7 +26,7 @@ from typing import Any
 import render
 import rules
 from bot import undo
-from bot.store import MoveRow
+from bot.records import MoveRow
 from rules.core import listing
 
 LIMIT = 2000  # characters of a Discord message

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import rules
 from bot import fairness, undo
 from bot.computers import Computers
+from bot.records import GameRow
 from bot.replies import Replies, Reply
-from bot.store import GameRow
 from bot.tables import SET_ASIDE, TableError, TableSetAside, _Table, encode, replay
 from rules.core import listing
 

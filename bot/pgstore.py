@@ -36,6 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot import store as sqlite_store
+from bot.records import GameRow, MoveRow, PlayerRow, Rated, RatingRow, SeatRow, UndoRow, WaitRow
 from bot.store import (
     ACTIVE,
     CLAIM,
@@ -44,17 +45,9 @@ from bot.store import (
     REPORT_EVERY,
     SYNC_VAR,
     ChannelBusy,
-    GameRow,
-    MoveRow,
-    PlayerRow,
-    Rated,
-    RatingRow,
-    SeatRow,
     SeatTaken,
     StoreError,
     StoreUnavailable,
-    UndoRow,
-    WaitRow,
     default_path,
 )
 

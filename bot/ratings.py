@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from openskill.models import PlackettLuce
 
 import rules
-from bot.store import Rated, RatingRow, SeatRow
+from bot.records import Rated, RatingRow, SeatRow
 
 MODEL = PlackettLuce()
 TOP = 20  # players /rank lists

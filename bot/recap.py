@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import rules
 from bot import ratings, undo
-from bot.store import GameRow, MoveRow, Rated
+from bot.records import GameRow, MoveRow, Rated
 from render import bomb_squares as bomb_picture
 from render import recap as chart_picture
 from rules.block_buster import SIZE_OF

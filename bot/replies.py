@@ -12,7 +12,7 @@ from typing import Any
 import rules
 from bot import fairness, recap
 from bot.pictures import Picture, Pictures, Shown
-from bot.store import SeatRow
+from bot.records import SeatRow
 from bot.tables import Tables, _Table
 
 

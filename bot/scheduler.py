@@ -32,7 +32,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.store import PlayerRow, WaitRow
+from bot.records import PlayerRow, WaitRow
 
 if TYPE_CHECKING:
     from bot.desk import Desk

@@ -32,17 +32,9 @@ from bot.computers import CHAIN_LIMIT, _choose
 from bot.moves import Choices, plain
 from bot.outbox import Outbox
 from bot.pictures import PICTURE_CACHE, Picture, Pictures, Shown, _cores, _pictures
+from bot.records import MoveRow, PlayerRow, SeatRow, UndoRow, WaitRow
 from bot.replies import DISCORD, Commands, Private, Reply, Tended, _private_part, _revealed
-from bot.store import (
-    ChannelBusy,
-    MoveRow,
-    PlayerRow,
-    SeatRow,
-    SeatTaken,
-    StoreError,
-    UndoRow,
-    WaitRow,
-)
+from bot.store import ChannelBusy, SeatTaken, StoreError
 from bot.stores import TableStore
 from bot.tables import (
     NAME_LIMIT,

@@ -22,13 +22,22 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
 import aiosqlite
 
 import rules
+from bot.records import (
+    GameRow,
+    MoveRow,
+    PlayerRow,
+    Rated,
+    RatingRow,
+    SeatRow,
+    UndoRow,
+    WaitRow,
+)
 
 log = logging.getLogger("boardroom.store")
 _T = TypeVar("_T")
@@ -263,119 +272,6 @@ class ChannelBusy(Exception):
 
 class SeatTaken(Exception):
     """The user already has a seat, or the seat number is used."""
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """One table, as stored. ``state`` is the JSON of ``game.dump``; None before the start."""
-
-    id: int
-    channel_id: int
-    guild_id: int | None
-    game: str
-    options: dict[str, Any]
-    status: str
-    opener_id: int
-    seed: int | None
-    state: str | None
-    version: int
-    announced: int
-    created: float
-    updated: float
-    started: float | None
-    finished: float | None
-    damaged: str | None = None  # why the table was set aside (``Store.set_aside``)
-    turn_time: float | None = None  # seconds a turn may take (None: no limit)
-    reminders: bool = True  # whether awaited players are reminded
-    salt: str | None = None  # drawn at the start, secret until the game is over (fairness)
-    commitment: str | None = None  # SHA-256 of seed and salt, posted at the start
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    seat: int
-    user_id: int | None  # None for a computer player
-    name: str
-    kind: str  # 'human' or 'computer'
-    level: str | None = None  # a computer's level (``rules.computer.LEVELS``)
-    handed: str | None = None  # 'resigned' or 'replaced': the seat changed hands in play
-    former: int | None = None  # who held the seat before it was handed on
-
-
-@dataclass(frozen=True)
-class WaitRow:
-    """An awaited human seat: since when it waits, how many reminders it has had, and the
-    next moment the scheduler has something to do for it (None: nothing)."""
-
-    game_id: int
-    seat: int
-    since: float
-    reminded: int = 0
-    due: float | None = None
-
-
-@dataclass(frozen=True)
-class PlayerRow:
-    """A player's quiet hours (local hours ``quiet_from`` to ``quiet_to`` in ``timezone``),
-    their times away, and when they were last reminded by DM or mentioned in a channel."""
-
-    user_id: int
-    quiet_from: int | None = None
-    quiet_to: int | None = None
-    timezone: str | None = None
-    reminded: float | None = None
-    mentioned: float | None = None
-    absences: tuple[tuple[float, float], ...] = ()
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    version: int  # the state version this move produced
-    seat: int
-    text: str
-    time: float
-
-
-@dataclass(frozen=True)
-class UndoRow:
-    """A request to take back a move (``bot/undo.py``): made by ``seat`` at state
-    ``version``, ``asked`` at that moment, open until ``due``, and the seats that agreed
-    so far. It stands only while the game is still at ``version``."""
-
-    game_id: int
-    version: int
-    seat: int
-    asked: float
-    due: float
-    agreed: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class RatingRow:
-    """A player's rating at one game in one server: openskill's ``mu`` and ``sigma``, the
-    rated games they played and won (a shared win counts its share), the name they last
-    played under and when it last changed."""
-
-    guild_id: int
-    game: str
-    user_id: int
-    name: str
-    mu: float
-    sigma: float
-    games: int = 0
-    wins: float = 0.0
-    updated: float = 0.0
-
-
-@dataclass(frozen=True)
-class Rated:
-    """How a finished game counted for the ratings: ``unrated`` says why it did not (None:
-    it did); then ``before`` (None for a player's first rated game of it) and ``after``
-    hold each seat's rating, by seat."""
-
-    unrated: str | None
-    before: tuple[RatingRow | None, ...] = ()
-    after: tuple[RatingRow, ...] = ()
 
 
 _GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, seed, state, "

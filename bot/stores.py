@@ -12,19 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.store import (
-    ACTIVE,
-    GameRow,
-    MoveRow,
-    PlayerRow,
-    Rated,
-    RatingRow,
-    SeatRow,
-    Store,
-    UndoRow,
-    WaitRow,
-    default_path,
-)
+from bot.records import GameRow, MoveRow, PlayerRow, Rated, RatingRow, SeatRow, UndoRow, WaitRow
+from bot.store import ACTIVE, Store, default_path
 
 SCHEMES = ("postgresql://", "postgres://")
 

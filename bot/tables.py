@@ -15,14 +15,8 @@ from typing import Any
 
 import rules
 from bot import ratings, scheduler, undo
-from bot.store import (
-    GameRow,
-    MoveRow,
-    Rated,
-    SeatRow,
-    StoreError,
-    WaitRow,
-)
+from bot.records import GameRow, MoveRow, Rated, SeatRow, WaitRow
+from bot.store import StoreError
 from bot.stores import TableStore
 from rules.computer import level_name
 from rules.core import quote

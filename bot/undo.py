@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from bot.store import MoveRow, UndoRow
+from bot.records import MoveRow, UndoRow
 
 WORD = "undo"  # a log entry whose text is ``undo <version>`` takes moves back
 WORLDS = 16  # states the mover cannot tell apart in which a move must look the same

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.store import CLAIM, WaitRow
+from bot.records import WaitRow
+from bot.store import CLAIM
 from tests import pg
 
 TABLES = 60

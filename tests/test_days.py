@@ -15,9 +15,10 @@ import pytest
 import rules
 from bot import scheduler
 from bot import service as service_module
+from bot.records import PlayerRow, WaitRow
 from bot.scheduler import DAY, HOUR, MINUTE, clock_after, next_due, reminder_at
 from bot.service import TableError, TableService
-from bot.store import PlayerRow, Store, WaitRow
+from bot.store import Store
 from tests.conftest import NEW_YEAR, Clock
 from tests.pg import AnyStore, Database
 

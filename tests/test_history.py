@@ -16,9 +16,9 @@ import pytest
 import rules
 from bot import history, scheduler, undo
 from bot.history import History, Seated, Step
+from bot.records import MoveRow
 from bot.scheduler import DAY, HOUR
 from bot.service import TableError, TableService
-from bot.store import MoveRow
 from rules import Event
 from tests.conftest import NEW_YEAR, Clock
 

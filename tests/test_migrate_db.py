@@ -12,8 +12,9 @@ import pytest
 
 import rules
 from bot import migrate_db, undo
+from bot.records import PlayerRow, UndoRow
 from bot.service import TableService
-from bot.store import PlayerRow, Store, UndoRow
+from bot.store import Store
 from tests import pg
 
 GUILD = 7

@@ -14,8 +14,9 @@ import pytest
 import rules
 from bot import ratings
 from bot.answer import shown_name
+from bot.records import RatingRow
 from bot.service import Reply, TableService
-from bot.store import RatingRow, Store
+from bot.store import Store
 from tests.conftest import Clock
 
 GAME = "battle-tiles"  # two players, 24 placements: a whole game is short

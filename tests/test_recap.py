@@ -19,8 +19,9 @@ from PIL import Image
 import render
 import rules
 from bot import recap
+from bot.records import MoveRow
 from bot.service import TableService
-from bot.store import MoveRow, Store
+from bot.store import Store
 from render import gallery, kit
 from render import recap as chart_picture
 from tests.pictures import pixels

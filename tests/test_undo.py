@@ -13,9 +13,10 @@ import pytest
 
 import rules
 from bot import undo
+from bot.records import MoveRow
 from bot.scheduler import DAY, HOUR, MINUTE
 from bot.service import Reply, TableError, TableService, decode, encode, replay
-from bot.store import MoveRow, Store
+from bot.store import Store
 from tests.conftest import Clock
 from tests.test_service import check_log_replays, snapshot
 
