@@ -24,14 +24,14 @@ By default the process is pinned to one core (``--cores``), so the figures are o
 
     .venv/bin/python benchmarks/tables.py --db postgresql://... --processes N
 
-runs the same tables on a PostgreSQL database (an empty one: ``bot.stores.open_store``)
+runs the same tables on a PostgreSQL database (an empty one: ``Store.open``)
 from N worker processes, as N bot processes sharing it would: each drives its own
 ``--tables`` tables (1,000 by default), all at once for ``--seconds``, then one move at a
-time (``--latency-moves``) while the others do the same. Printed: moves/s without
-pictures (all processes together), p99 of a move's latency (all at once, and one at a
-time per process), and where the machine's CPU went meanwhile (the bot processes, and the
-rest: the database server, and anything else running). Not pinned: the workers and the
-server share the machine's cores.
+time (``--latency-moves``) while the others do the same (``--images``: drawing each
+move's pictures too). Printed: moves/s (all processes together), p99 of a move's latency
+(all at once, and one at a time per process), and where the machine's CPU went meanwhile
+(the bot processes, and the rest: the database server, and anything else running). Not
+pinned: the workers and the server share the machine's cores.
 """
 
 from __future__ import annotations
@@ -59,7 +59,6 @@ from PIL import Image
 
 from bot.service import Reply, TableService
 from bot.store import Store
-from bot.stores import TableStore, open_store
 from render import kit
 
 GAME = "cube-conquest"
@@ -102,7 +101,7 @@ def cpu_time() -> float:
 class Bench:
     """The tables, their players, and the driver that makes random moves for them."""
 
-    def __init__(self, service: TableService, store: TableStore, tables: int) -> None:
+    def __init__(self, service: TableService, store: Store, tables: int) -> None:
         self.service = service
         self.store = store
         self.channels = list(range(1, tables + 1))
@@ -355,16 +354,18 @@ def server_cpu(database: str) -> float:
 
 def worker(url: str, index: int, tables: int, seconds: float, latency_moves: int,
            barrier: multiprocessing.synchronize.Barrier,
-           results: multiprocessing.Queue[dict[str, object]]) -> None:
+           results: multiprocessing.Queue[dict[str, object]], images: bool = False) -> None:
     """One bot process: its own tables (channels apart from the others'), all at once
     for ``seconds``, then one move at a time; what it measured goes to ``results``."""
-    results.put(asyncio.run(_worker(url, index, tables, seconds, latency_moves, barrier)))
+    results.put(asyncio.run(_worker(url, index, tables, seconds, latency_moves, barrier,
+                                    images)))
 
 
 async def _worker(url: str, index: int, tables: int, seconds: float, latency_moves: int,
-                  barrier: multiprocessing.synchronize.Barrier) -> dict[str, object]:
-    store = await open_store(url)
-    service = TableService(store, images=False)
+                  barrier: multiprocessing.synchronize.Barrier, images: bool = False
+                  ) -> dict[str, object]:
+    store = await Store.open(url)
+    service = TableService(store, images=images)
     bench = Bench(service, store, tables)
     bench.channels = [index * tables + c for c in range(1, tables + 1)]
     bench.rng = random.Random(2026 + index)
@@ -386,23 +387,24 @@ def quantile(values: list[float], q: float) -> float:
 
 def processes(args: argparse.Namespace) -> int:
     """The benchmark over PostgreSQL from ``args.processes`` worker processes."""
-    from bot.pgstore import shown
+    from bot.store.postgres import shown
 
     n = args.processes
     print(f"Boardroom tables benchmark on PostgreSQL ({shown(args.db)}): {n} process"
-          f"{'es' if n > 1 else ''} x {args.tables} tables of {GAME}, 2 players each; "
+          f"{'es' if n > 1 else ''} x {args.tables} tables of {GAME}, 2 players each"
+          f"{', with pictures' if args.images else ''}; "
           f"{os.cpu_count()} cores shared by the workers and the server.")
 
     async def prepare() -> None:  # the schema, once, before the workers start
-        await (await open_store(args.db)).close()
+        await (await Store.open(args.db)).close()
 
     asyncio.run(prepare())
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(n + 1)
     results: multiprocessing.Queue[dict[str, object]] = context.Queue()
     workers = [context.Process(target=worker, args=(
-        args.db, index, args.tables, args.seconds, args.latency_moves, barrier, results))
-        for index in range(n)]
+        args.db, index, args.tables, args.seconds, args.latency_moves, barrier, results,
+        args.images)) for index in range(n)]
     for each in workers:
         each.start()
     database = urlsplit(args.db).path.lstrip("/") or "postgres"
@@ -456,6 +458,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                    help="a postgresql:// URL: the benchmark over that (empty) database")
     p.add_argument("--processes", type=int, default=1,
                    help="with --db: worker processes, each with its own --tables tables")
+    p.add_argument("--images", action="store_true",
+                   help="with --db: draw each move's pictures too (default: none)")
     return p.parse_args(argv)
 
 

@@ -3,12 +3,14 @@
 The token comes from ``DISCORD_TOKEN``; the database path from ``BOARDROOM_DB``; commands
 sync to the guild in ``DISCORD_GUILD`` when set. ``boardroom try ...`` plays a game in the
 terminal instead, without Discord (see ``bot.cli``); ``boardroom verify FILE`` checks a
-finished game's exported move log (see ``bot.fairness``). SIGTERM (``docker stop``) and Ctrl-C
+finished game's exported move log (see ``bot.fairness``); ``boardroom backup FILE`` copies
+the running bot's SQLite database (``backup``). SIGTERM (``docker stop``) and Ctrl-C
 close the connection and the database cleanly.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import functools
@@ -16,11 +18,12 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Sequence
 
 import discord
 
 from bot.shards import ShardError, Shards, from_env
-from bot.store import StoreError
+from bot.store.errors import StoreError
 
 log = logging.getLogger("boardroom")
 
@@ -29,7 +32,7 @@ async def run(token: str, shards: Shards | None = None) -> None:
     """Connect and serve until the connection closes or SIGTERM/SIGINT arrives; only the
     ``shards`` named (``bot.shards``), or all of them."""
     from bot.app import create_bot
-    from bot.store import check_file
+    from bot.store.sqlite import check_file
 
     check_file()  # a damaged database stops the bot before it connects (StoreError)
     bot = create_bot(None) if shards is None else create_bot(None, shards=shards)
@@ -53,7 +56,8 @@ def _stop(bot: discord.Client, signum: int) -> None:
 
 
 USAGE = """\
-usage: boardroom [try GAME [options] | verify FILE | migrate-db FROM TO | --help]
+usage: boardroom [try GAME [options] | verify FILE | backup FILE | migrate-db FROM TO |
+                 --help]
 
   boardroom                 run the Discord bot: DISCORD_TOKEN from the environment
                             (BOARDROOM_DB: the database file or postgresql:// URL;
@@ -66,6 +70,10 @@ usage: boardroom [try GAME [options] | verify FILE | migrate-db FROM TO | --help
   boardroom verify FILE     check a finished game's move log from /game export: the
                             commitment, then every deal and roll replayed from the seed
                             (--events prints them; exit status 1 if it does not check out)
+  boardroom backup FILE [--db DB]
+                            write a consistent copy of the bot's SQLite database
+                            (BOARDROOM_DB, or DB) to FILE while the bot runs; on
+                            PostgreSQL, use pg_dump (docs/discord.md)
   boardroom migrate-db FROM TO
                             copy every table from one database (a SQLite file or a
                             postgresql:// URL) into another, empty one; stop the bot
@@ -74,6 +82,41 @@ usage: boardroom [try GAME [options] | verify FILE | migrate-db FROM TO | --help
 
 games: {games}
 """
+
+
+def backup(argv: Sequence[str]) -> int:
+    """``boardroom backup FILE [--db DB]``: a consistent copy of the bot's SQLite database
+    (``Store.backup``: SQLite's online backup, so the running bot's writes go on) in FILE;
+    Python alone, since the Docker image has no ``sqlite3`` program."""
+    from bot.store import Store, is_postgres
+    from bot.store.sqlite import default_path
+
+    parser = argparse.ArgumentParser(
+        prog="boardroom backup", description="Write a consistent copy of the bot's SQLite "
+        "database to FILE while the bot runs (on PostgreSQL, use pg_dump).")
+    parser.add_argument("target", metavar="FILE", help="the copy (replaced if it exists)")
+    parser.add_argument("--db", help="the database (default: BOARDROOM_DB, else "
+                                     "boardroom.db)")
+    args = parser.parse_args(argv)
+    where = args.db or default_path()
+
+    async def copy() -> None:
+        if not is_postgres(where) and not os.path.isfile(where):
+            raise StoreError(f"There is no database file {where}, so nothing was backed up.")
+        store = await Store.open(where)
+        try:
+            await store.backup(args.target)
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(copy())
+    except StoreError as error:
+        print(f"boardroom backup: {error}", file=sys.stderr)
+        return 1
+    print(f"Backed up {where} to {args.target} "
+          f"({os.path.getsize(args.target) / 2**20:.1f} MB), a whole SQLite database.")
+    return 0
 
 
 def main() -> None:
@@ -92,6 +135,8 @@ def main() -> None:
         from bot import fairness
 
         raise SystemExit(fairness.main(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "backup":
+        raise SystemExit(backup(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == "migrate-db":
         from bot import migrate_db
 

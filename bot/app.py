@@ -2,7 +2,7 @@
 
 ``create_bot(database)`` builds it. ``database`` is either a path or a PostgreSQL URL
 (``None``: the ``BOARDROOM_DB`` variable, else ``boardroom.db``), in which case the bot opens
-the store in ``setup_hook`` (``bot.stores.open_store``) and closes it in ``close``; or a store
+the store in ``setup_hook`` (``Store.open``) and closes it in ``close``; or a store
 that is already open, which the caller keeps and closes (tests share one store, or reopen
 the same file to restart a bot).
 
@@ -28,7 +28,7 @@ from bot.desk import Desk
 from bot.scheduler import SWEEP_EVERY, Scheduler
 from bot.service import TableService
 from bot.shards import Shards
-from bot.stores import TableStore, open_store
+from bot.store import Store
 from rules.computer import DEFAULT
 
 log = logging.getLogger("boardroom.discord")
@@ -71,7 +71,7 @@ class BoardroomTree(app_commands.CommandTree["Boardroom"]):
 class Boardroom(commands.Bot):
     """Boardroom's client: one table service, one desk delivering its replies."""
 
-    def __init__(self, database: str | TableStore | None = None, *, images: bool = True,
+    def __init__(self, database: str | Store | None = None, *, images: bool = True,
                  now: Callable[[], float] = discord_clock, shards: Shards | None = None,
                  sweep: bool | None = None, level: str = DEFAULT) -> None:
         # The shards this process runs (ShardedBoardroom); none named: all of them.
@@ -110,7 +110,7 @@ class Boardroom(commands.Bot):
     async def setup_hook(self) -> None:
         if self._store is None:
             path = self._database if isinstance(self._database, str) else None
-            self._store = await open_store(path)
+            self._store = await Store.open(path)
         self._service = TableService(self._store, images=self._images, shown=shown_name,
                                      now=self.now, level=self._level)
         self._desk = Desk(self, self._service)
@@ -160,7 +160,7 @@ class ShardedBoardroom(Boardroom, commands.AutoShardedBot):
     on the same PostgreSQL database (docs/scale.md)."""
 
 
-def create_bot(database: str | TableStore | None = None, *, images: bool = True,
+def create_bot(database: str | Store | None = None, *, images: bool = True,
                now: Callable[[], float] = discord_clock, shards: Shards | None = None,
                sweep: bool | None = None, level: str = DEFAULT) -> Boardroom:
     """The bot over a database path or URL (opened and closed by the bot) or an open store;

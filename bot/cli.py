@@ -27,7 +27,7 @@ from bot import rulebook
 from bot.moves import Choices
 from bot.replies import Commands
 from bot.service import Picture, Reply, TableService, clean_name, parse_options
-from bot.stores import TableStore, open_store
+from bot.store import Store
 from rules.computer import DEFAULT, LEVELS, level_of
 from rules.core import listing, quote
 
@@ -323,7 +323,7 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     names = {u: clean_name(given[u - 1]) if u - 1 < len(given) else f"Player {u}"
              for u in range(1, humans + 1)}
     images = None if args.no_images else args.images
-    store = await open_store(args.db)
+    store = await Store.open(args.db)
     try:
         service = TableService(store, images=not args.no_images, commands=TERMINAL,
                                level=args.level)
@@ -352,7 +352,7 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         await store.close()
 
 
-async def resume(service: TableService, store: TableStore, args: argparse.Namespace,
+async def resume(service: TableService, store: Store, args: argparse.Namespace,
                  game: rules.Game[Any], images: str | None, out: TextIO, stdin: TextIO
                  ) -> int:
     """Continue the latest unfinished try-it game of ``game`` in the database."""

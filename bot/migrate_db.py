@@ -1,6 +1,6 @@
 """``boardroom migrate-db FROM TO``: copy every table from one database to another.
 
-FROM and TO are each a SQLite file path or a ``postgresql://`` URL (``bot.stores``), so an
+FROM and TO are each a SQLite file path or a ``postgresql://`` URL (``Store.open``), so an
 existing SQLite file moves to PostgreSQL (or back). Every row of every table is copied as
 it is: games with their ids, states, versions and delivered marks, seats, the move log
 verbatim, waits, players, absences, ratings and undo requests. The target must be empty
@@ -22,9 +22,9 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.pgstore import PgStore, shown
-from bot.store import Store, StoreError
-from bot.stores import TableStore, is_postgres, open_store
+from bot.store import Store, is_postgres
+from bot.store.errors import StoreError
+from bot.store.postgres import shown
 
 # Every table and its columns (the schema after the migrations both engines share), in
 # the order that keeps references whole: a game before its seats, moves, waits, undo and
@@ -64,28 +64,27 @@ Rows = list[tuple[Any, ...]]
 
 
 @asynccontextmanager
-async def _snapshot(store: TableStore) -> AsyncIterator[Any]:
+async def _snapshot(store: Store) -> AsyncIterator[Any]:
     """A connection that sees one consistent moment of the store's database."""
-    if isinstance(store, PgStore):
+    if is_postgres(store.path):
         async with store.pool.acquire() as db, db.transaction(
                 isolation="repeatable_read", readonly=True):
             yield db
         return
-    assert isinstance(store, Store)
     async with store.transaction() as lite:  # the write lock: no writer in between
         yield lite
 
 
-async def _read(store: TableStore, db: Any, table: str) -> Rows:
+async def _read(store: Store, db: Any, table: str) -> Rows:
     columns = ", ".join(TABLES[table])
     order = ", ".join(TABLES[table][:2])
     sql = f"SELECT {columns} FROM {table} ORDER BY {order}"  # our own names only
-    if isinstance(store, PgStore):
+    if is_postgres(store.path):
         return [tuple(row) for row in await db.fetch(sql)]
     return [tuple(row) for row in await db.execute_fetchall(sql)]
 
 
-async def read_all(store: TableStore) -> dict[str, Rows]:
+async def read_all(store: Store) -> dict[str, Rows]:
     """Every row of every table, from one snapshot."""
     async with _snapshot(store) as db:
         return {table: await _read(store, db, table) for table in TABLES}
@@ -106,17 +105,17 @@ def _typed(table: str, rows: Rows) -> Rows:
     return typed
 
 
-def _refused(store: TableStore, held: list[str]) -> MigrationRefused:
+def _refused(store: Store, held: list[str]) -> MigrationRefused:
     return MigrationRefused(
         f"The target database {shown(store.path)} already holds tables (rows in "
         f"{', '.join(held)}), so nothing was copied: migrate-db only copies into an empty "
         "database.")
 
 
-async def write_all(store: TableStore, tables: dict[str, Rows]) -> None:
+async def write_all(store: Store, tables: dict[str, Rows]) -> None:
     """Write the rows into an empty database in one transaction, refusing (and writing
     nothing) if any of its tables holds a row."""
-    if isinstance(store, PgStore):
+    if is_postgres(store.path):
         async with store.transaction() as pg:
             held = [t for t in TABLES
                     if await pg.fetchval(f"SELECT EXISTS (SELECT 1 FROM {t})")]
@@ -130,7 +129,6 @@ async def write_all(store: TableStore, tables: dict[str, Rows]) -> None:
             await pg.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
                              "COALESCE(MAX(id), 0) + 1, false) FROM games")
         return
-    assert isinstance(store, Store)
     async with store.transaction() as db:
         held = []
         for table in TABLES:
@@ -156,12 +154,12 @@ async def migrate(source: str, target: str) -> dict[str, int]:
         raise MigrationRefused(f"There is no database file {source}, so nothing was copied.")
     if source == target:
         raise MigrationRefused("FROM and TO name the same database, so nothing was copied.")
-    origin = await open_store(source)
+    origin = await Store.open(source)
     try:
         tables = await read_all(origin)
     finally:
         await origin.close()
-    destination = await open_store(target)
+    destination = await Store.open(target)
     try:
         await write_all(destination, tables)
     finally:

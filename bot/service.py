@@ -34,8 +34,8 @@ from bot.outbox import Outbox
 from bot.pictures import PICTURE_CACHE, Picture, Pictures, Shown, _cores, _pictures
 from bot.records import MoveRow, PlayerRow, SeatRow, UndoRow, WaitRow
 from bot.replies import DISCORD, Commands, Private, Reply, Tended, _private_part, _revealed
-from bot.store import ChannelBusy, SeatTaken, StoreError
-from bot.stores import TableStore
+from bot.store import Store
+from bot.store.errors import ChannelBusy, SeatTaken, StoreError
 from bot.tables import (
     NAME_LIMIT,
     SET_ASIDE,
@@ -72,7 +72,7 @@ class TableService(Outbox):
     different channels never wait for each other except on the database.
     """
 
-    def __init__(self, store: TableStore, *, images: bool = True,
+    def __init__(self, store: Store, *, images: bool = True,
                  shown: Callable[[str], str] = str,
                  now: Callable[[], float] = time.time,
                  commands: Commands = DISCORD, level: str = computer.DEFAULT) -> None:

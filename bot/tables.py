@@ -16,8 +16,8 @@ from typing import Any
 import rules
 from bot import ratings, scheduler, undo
 from bot.records import GameRow, MoveRow, Rated, SeatRow, WaitRow
-from bot.store import StoreError
-from bot.stores import TableStore
+from bot.store import Store
+from bot.store.errors import StoreError
 from rules.computer import level_name
 from rules.core import quote
 
@@ -233,7 +233,7 @@ class Tables:
     """The tables this process holds, one per channel, loaded from the store and checked
     against it before each command; a move is written only if nobody wrote first."""
 
-    def __init__(self, store: TableStore, *, shown: Callable[[str], str] = str,
+    def __init__(self, store: Store, *, shown: Callable[[str], str] = str,
                  now: Callable[[], float] = time.time) -> None:
         self.store = store
         self.now = now

@@ -31,9 +31,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.pgstore import PgStore
-from bot.store import Store
-from bot.stores import TableStore, open_store
+from bot.store import Store, is_postgres
+from bot.store.postgres import numbered
 
 USER = "postgres"  # the operating-system user the server runs as (when we are root)
 START_TIMEOUT = 60  # seconds pg_ctl waits for the server to accept connections
@@ -150,7 +149,7 @@ def _ensure_user() -> None:
 
 # -- a test's database, on either engine
 
-AnyStore = Store | PgStore  # what a test may hold: either engine, with its test-only parts
+AnyStore = Store  # what a test may hold: either engine, with its test-only parts
 
 
 @dataclass
@@ -163,32 +162,25 @@ class Database:
     url: str  # the file's path, or the database's URL
 
     async def open(self) -> AnyStore:
-        store = await open_store(self.url)
-        assert isinstance(store, (Store, PgStore))
-        return store
+        return await Store.open(self.url)
 
-    async def sql(self, store: TableStore, statement: str, *parameters: Any
+    async def sql(self, store: Store, statement: str, *parameters: Any
                   ) -> list[tuple[Any, ...]]:
         return await sql(store, statement, *parameters)
 
-    def in_transaction(self, store: TableStore) -> bool:
+    def in_transaction(self, store: Store) -> bool:
         """Whether a transaction is left open on the store's connections."""
-        if isinstance(store, PgStore):
+        if is_postgres(store.path):
             return store.pool.get_idle_size() < store.pool.get_size()
-        assert isinstance(store, Store)
         return store.db.in_transaction
 
 
-async def sql(store: TableStore, statement: str, *parameters: Any) -> list[tuple[Any, ...]]:
+async def sql(store: Store, statement: str, *parameters: Any) -> list[tuple[Any, ...]]:
     """A statement of a test's own (``?`` marks its parameters) on either engine's store,
     outside the store's own jobs; the rows it gives, as tuples."""
-    if isinstance(store, PgStore):
-        numbered = statement.split("?")
-        statement = numbered[0] + "".join(
-            f"${n}{rest}" for n, rest in enumerate(numbered[1:], start=1))
+    if is_postgres(store.path):
         async with store.pool.acquire() as db:
-            return [tuple(row) for row in await db.fetch(statement, *parameters)]
-    assert isinstance(store, Store)
+            return [tuple(row) for row in await db.fetch(numbered(statement), *parameters)]
     return [tuple(row) for row in await store.db.execute_fetchall(statement, parameters)]
 
 

@@ -18,11 +18,11 @@ import random
 import sys
 
 from bot.service import TableError, TableService
-from bot.stores import open_store
+from bot.store import Store
 
 
 async def main(url: str, out: str, seed: int, sweep: bool, channels: list[int]) -> None:
-    store = await open_store(url)
+    store = await Store.open(url)
     service = TableService(store, images=False)
     try:
         with open(out, "a", encoding="utf-8") as log:

@@ -339,7 +339,7 @@ async def test_without_a_player_the_seat_waited_for_is_handed_on(
 
 async def test_an_old_file_upgrades_and_its_computers_keep_playing_at_random(
         tmp_path: Path) -> None:
-    from bot import store as store_module
+    from bot.store import sqlite as store_module
     path = str(tmp_path / "old.db")
     raw = sqlite3.connect(path)
     raw.executescript(store_module.MIGRATIONS[0] + store_module.MIGRATIONS[1]

@@ -19,7 +19,6 @@ from bot import pictures as pictures_module
 from bot import service as service_module
 from bot.service import Picture, Reply, TableError, TableService, encode, parse_options, replay
 from bot.store import Store
-from bot.stores import open_store
 from rules.core import listing
 from tests.pg import AnyStore, Database
 from tests.pg import sql as rows
@@ -464,7 +463,7 @@ async def test_racing_plays_without_versions_never_corrupt(service: TableService
 async def test_two_processes_racing_on_one_table(service: TableService, store: Store) -> None:
     """Two services over two connections (as two bot processes would be): the version in
     the write keeps one of two simultaneous moves, and the other is told why."""
-    other_store = await open_store(store.path)
+    other_store = await Store.open(store.path)
     try:
         other = TableService(other_store, images=False)
         await table(service, seed=10)

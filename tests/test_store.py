@@ -17,18 +17,27 @@ import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import asyncpg
 import pytest
 
 import rules
-from bot import pgstore
-from bot import store as store_module
-from bot.pgstore import PgStore
 from bot.service import SET_ASIDE, TableError, TableService
-from bot.store import ChannelBusy, DamagedDatabase, SeatTaken, Store, StoreError, StoreUnavailable
-from bot.stores import open_store
+from bot.store import Store
+from bot.store import postgres as pgstore
+from bot.store import sqlite as store_module
+from bot.store.engine import FLUSH_DELAY
+from bot.store.errors import (
+    ChannelBusy,
+    DamagedDatabase,
+    SeatTaken,
+    StoreError,
+    StoreUnavailable,
+)
+from bot.store.postgres import Postgres
+from bot.store.sqlite import SQLite
 from tests.pg import (
     AnyStore,
     Database,
@@ -272,6 +281,39 @@ async def test_a_delivered_mark_goes_to_its_own_game_not_the_channels_newest(
     for version in range(1, 5):
         store.mark_delivered(new.id, version)
     assert await store.unannounced() == []
+
+
+async def test_marks_and_reads_share_one_flush_timer(
+        store: AnyStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thousand delivered marks, each read back at once: the reads write the marks
+    without cancelling and re-arming the flush timer, so the store hands the loop one
+    timer per ``FLUSH_DELAY`` at most (a handful), not one per mark. (asyncpg's statement
+    cache arms timers of its own: only the store's are counted.)"""
+    games = await started_games(store, 20)
+    for version in range(1, 51):
+        assert all(await asyncio.gather(*(store.commit_move(g, version, 0, "pass", "{}")
+                                          for g in games)))
+    loop = asyncio.get_running_loop()
+    timers: list[asyncio.TimerHandle] = []
+    call_later = loop.call_later
+
+    def counted(delay: float, callback: Any, *args: Any, **kwargs: Any
+                ) -> asyncio.TimerHandle:
+        timer = call_later(delay, callback, *args, **kwargs)
+        if getattr(callback, "__module__", "").startswith("bot.store"):
+            timers.append(timer)
+        return timer
+
+    monkeypatch.setattr(loop, "call_later", counted)
+    began = time.monotonic()
+    for version in range(1, 51):
+        for game in games:
+            store.mark_delivered(game, version)
+            row = await store.game(game)
+            assert row is not None and row.announced == version  # the read saw the mark
+    elapsed = time.monotonic() - began
+    assert 1 <= len(timers) <= 2 + elapsed / FLUSH_DELAY, (len(timers), elapsed)
+    assert not any(timer.cancelled() for timer in timers)
 
 
 async def test_a_new_database_is_wal_and_at_the_latest_schema(tmp_path: Path) -> None:
@@ -573,7 +615,8 @@ async def test_a_lock_held_past_the_timeout_says_busy(tmp_path: Path) -> None:
 
 FILL = """
 import asyncio, resource, sys
-from bot.store import Store, StoreUnavailable
+from bot.store import Store
+from bot.store.errors import StoreUnavailable
 
 async def main(path):
     store = await Store.open(path)
@@ -684,7 +727,7 @@ async def test_postgresql_stores_opening_a_new_database_together_make_it_once(
         name = f"together_{attempt}"
         url = await create_schema(pg_server, name)
         try:
-            opened = await asyncio.gather(*(PgStore.open(url) for _ in range(4)))
+            opened = await asyncio.gather(*(Store.open(url) for _ in range(4)))
             try:
                 async with opened[0].pool.acquire() as db:
                     steps = [r[0] for r in await db.fetch(
@@ -747,12 +790,12 @@ async def test_the_engine_comes_from_the_url(tmp_path: Path, pg_server: Server,
     name = f"chosen_{os.getpid()}"
     url = await create_database(pg_server, name)
     try:
-        for where, engine in ((url, PgStore), (str(tmp_path / "chosen.db"), Store),
-                              (url.replace("postgresql://", "postgres://"), PgStore)):
+        for where, engine in ((url, Postgres), (str(tmp_path / "chosen.db"), SQLite),
+                              (url.replace("postgresql://", "postgres://"), Postgres)):
             monkeypatch.setenv("BOARDROOM_DB", where)
-            opened = await open_store()
+            opened = await Store.open()
             try:
-                assert type(opened) is engine and opened.path == where
+                assert type(opened.engine) is engine and opened.path == where
             finally:
                 await opened.close()
     finally:
@@ -763,7 +806,7 @@ async def test_a_postgresql_server_that_cannot_be_reached_is_one_sentence_withou
         ) -> None:
     url = f"postgresql://boardroom:s3cret@127.0.0.1:{free_port()}/boardroom"
     with pytest.raises(StoreError) as info:
-        await open_store(url)
+        await Store.open(url)
     said = str(info.value)
     assert said.startswith("The database postgresql://boardroom:***@127.0.0.1:")
     assert "could not be opened" in said and "s3cret" not in said
@@ -782,7 +825,7 @@ async def test_an_older_postgresql_database_upgrades_in_place(
     monkeypatch.setattr(pgstore, "MIGRATIONS", newer)
     upgraded = await pg_database.open()
     try:
-        assert isinstance(upgraded, PgStore)
+        assert isinstance(upgraded.engine, Postgres)
         async with upgraded.pool.acquire() as db:
             assert await pgstore.schema_version(db) == len(newer)
         kept = await upgraded.game(row.id)
@@ -798,7 +841,7 @@ async def test_an_older_postgresql_database_upgrades_in_place(
 async def test_a_failed_postgresql_migration_changes_nothing(pg_database: Database) -> None:
     opened = await pg_database.open()
     try:
-        assert isinstance(opened, PgStore)
+        assert isinstance(opened.engine, Postgres)
         broken = [*pgstore.MIGRATIONS,
                   "CREATE TABLE extra (x INTEGER); INSERT INTO nowhere VALUES (1);"]
         async with opened.pool.acquire() as db:
@@ -844,7 +887,7 @@ async def test_a_full_postgresql_disk_says_so_and_changes_nothing(
             await service.join(channel, 11, "Bob")
             await service.start(channel, 10, seed=channel)
         await store.flush()
-        assert isinstance(store, PgStore)
+        assert isinstance(store.engine, Postgres)
         async with store.pool.acquire() as db:
             await db.execute(FULL_DISK)
         with caplog.at_level("ERROR", logger="boardroom.store"):
