@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from bot.service import parse_options
+from bot.service.table import parse_options
 from rules.core import clone
 
 

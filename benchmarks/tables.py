@@ -57,7 +57,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
-from bot.service import Reply, TableService
+from bot.service import TableService
+from bot.service.replies import Reply
 from bot.store import Store
 from render import kit
 

@@ -25,8 +25,10 @@ from typing import Any, TextIO
 import rules
 from bot import rulebook
 from bot.moves import Choices
-from bot.replies import Commands
-from bot.service import Picture, Reply, TableService, clean_name, parse_options
+from bot.service import TableService
+from bot.service.pictures import Picture
+from bot.service.replies import Commands, Reply
+from bot.service.table import clean_name, parse_options
 from bot.store import Store
 from rules.computer import DEFAULT, LEVELS, level_of
 from rules.core import listing, quote

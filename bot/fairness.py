@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from bot import undo
 from bot.records import GameRow, MoveRow, SeatRow
 from rules.core import listing, quote
 
@@ -184,7 +185,7 @@ class Replayed:
 def verify(data: bytes | str) -> Replayed:
     """Check an exported move log: its commitment against its seed and salt, then every
     move replayed from the seed with the rules modules (``rules.GAMES[id].new`` and
-    ``play``, as the service replays a log), and the outcome it records.
+    ``play``, as the service replays a log: ``undo.replay``), and the outcome it records.
 
     ``Unverified`` says in one sentence what does not check out: a malformed file, a
     wrong commitment, a move the rules refuse (by its number), another outcome.
@@ -200,10 +201,8 @@ def verify(data: bytes | str) -> Replayed:
     moves = [MoveRow(int(m.get("version", n + 2)), m["seat"], m["text"],
                      float(m.get("unix") or 0)) for n, m in enumerate(doc["moves"])]
     options = doc["options"] or None
-    from bot.service import replay  # the service's own replay (it imports this module)
-
     try:
-        state, said = replay(game, len(names), seed, options, moves)
+        state, said = undo.replay(game, len(names), seed, options, moves)
     except Exception:
         raise Unverified(_refusal(game, len(names), seed, options, moves, names)) from None
     outcome = game.outcome(state)
@@ -228,11 +227,10 @@ def _refusal(game: rules.Game[Any], players: int, seed: int, options: Any,
     """Why a log does not replay, naming the first move the rules refuse: the shortest
     prefix of the log that fails to replay, found by halving (a log replays as a whole,
     undo entries and all, so a move is judged with everything before it)."""
-    from bot.service import replay
 
     def fails(count: int) -> Exception | None:
         try:
-            replay(game, players, seed, options, moves[:count])
+            undo.replay(game, players, seed, options, moves[:count])
         except Exception as error:
             return error
         return None

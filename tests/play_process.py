@@ -17,7 +17,8 @@ import asyncio
 import random
 import sys
 
-from bot.service import TableError, TableService
+from bot.service import TableService
+from bot.service.table import TableError
 from bot.store import Store
 
 

@@ -30,8 +30,8 @@ FILLER = 16 * 2**20  # bytes of an old table's state: a copy that takes a while
 async def while_playing(path: str, copy: Callable[[], Awaitable[None]]
                         ) -> tuple[dict[int, int], dict[int, int]]:
     """``copy()`` while every table of a new file plays as fast as it can (again, should
-    no move land during it): the highest version of each game committed, and delivered,
-    before the copy began."""
+    no move land during it): the highest version of each game committed, and delivered
+    (its mark written), before the copy began."""
     store = await Store.open(path)
     old = await store.create_game(999, None, "cube-conquest", {}, 5, "Ann")
     await store.end_game(old.id)
@@ -57,6 +57,7 @@ async def while_playing(path: str, copy: Callable[[], Awaitable[None]]
                                        rng.choice(await service.legal_moves(channel, user)))
             committed[reply.game] = max(committed.get(reply.game, 0), reply.version)
             await service.delivered(reply)
+            await store.flush()  # a delivered mark is written at most FLUSH_DELAY later
             delivered[reply.game] = max(delivered.get(reply.game, 0), reply.version)
 
     players = [asyncio.ensure_future(play(channel)) for channel in range(1, TABLES + 1)]

@@ -19,7 +19,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import rules
-from bot.service import TableService, encode, replay
+from bot.service import TableService
+from bot.service.table import encode, replay
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,10 +14,11 @@ import pytest
 
 import rules
 from bot import scheduler
-from bot import service as service_module
 from bot.records import PlayerRow, WaitRow
 from bot.scheduler import DAY, HOUR, MINUTE, clock_after, next_due, reminder_at
-from bot.service import TableError, TableService
+from bot.service import TableService
+from bot.service import computers as computers_module
+from bot.service.table import TableError
 from bot.store import Store
 from tests.conftest import NEW_YEAR, Clock
 from tests.pg import AnyStore, Database
@@ -147,7 +148,7 @@ async def test_a_strong_computer_thinks_in_a_worker_process(
         if not moves:
             break
         await service.play(CH, ANN, rng.choice(moves))
-    assert service._thinkers is not None
+    assert service.computers.thinkers is not None
     service.close()
     row = await store.latest_game(CH)
     assert row is not None
@@ -190,8 +191,8 @@ def test_the_stand_in_never_sees_more_than_its_seat() -> None:
         other = game.determinize(state, seat, 99)
         assert game.view(other, seat) == game.view(state, seat)
         for level in ("random", "greedy"):
-            assert (service_module._choose(game_id, state, seat, level, 7)
-                    == service_module._choose(game_id, other, seat, level, 7))
+            assert (computers_module.choose(game_id, state, seat, level, 7)
+                    == computers_module.choose(game_id, other, seat, level, 7))
 
 
 # --------------------------------------------------------------------------- waits

@@ -16,8 +16,9 @@ from typing import Any
 
 import discord
 
-from bot.app import discord_clock
-from bot.scheduler import DAY, HOUR, SWEEP_EVERY, SWEEP_GRACE
+from bot.discord.client import discord_clock
+from bot.discord.loop import SWEEP_EVERY, SWEEP_GRACE
+from bot.scheduler import DAY, HOUR
 from bot.service import TableService
 from bot.store import Store
 from tests.test_discord import (
@@ -91,7 +92,7 @@ async def test_a_strong_computer_thinks_in_a_worker_process(tmp_path: Path) -> N
         rng = random.Random(1)
         for _ in range(3):
             await alice_plays_when_awaited(w, rng)
-        assert w.bot.service._thinkers is not None
+        assert w.bot.service.computers.thinkers is not None
         assert any("Red (Computer 1)" in m.content or "Red " in m.content
                    for m in w.public()[3:])
 

@@ -24,7 +24,8 @@ import simcord
 
 import rules
 from bot import service as service_module
-from bot.app import Boardroom, create_bot
+from bot.app import create_bot
+from bot.discord.client import Boardroom
 from bot.store import Store
 from rules.cube_conquest import PIPS, SYMBOLS
 
@@ -481,7 +482,7 @@ async def test_an_unexpected_error_is_an_apology_with_an_id(
         assert logged and logged[0].exc_info is not None
         # Even outside the usual path (here, before anything was answered), the command
         # tree's handler apologises and logs.
-        from bot import play_cog
+        from bot.discord.cogs import play as play_cog
 
         async def lost(*args: Any, **kwargs: Any) -> None:
             raise KeyError("lost")

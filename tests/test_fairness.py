@@ -18,7 +18,9 @@ import pytest
 
 import rules
 from bot import fairness, undo
-from bot.service import Reply, TableError, TableService
+from bot.service import TableService
+from bot.service.replies import Reply
+from bot.service.table import TableError
 from bot.store import Store
 from tests.conftest import Clock
 

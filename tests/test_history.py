@@ -18,7 +18,8 @@ from bot import history, scheduler, undo
 from bot.history import History, Seated, Step
 from bot.records import MoveRow
 from bot.scheduler import DAY, HOUR
-from bot.service import TableError, TableService
+from bot.service import TableService
+from bot.service.table import TableError
 from rules import Event
 from tests.conftest import NEW_YEAR, Clock
 

@@ -15,7 +15,8 @@ from collections import Counter
 from pathlib import Path
 
 import rules
-from bot.service import TableService, decode, encode, replay
+from bot.service import TableService
+from bot.service.table import decode, encode, replay
 from tests import pg
 
 ANN, BOB = 101, 102

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.scheduler import SWEEP_GRACE
-from bot.service import Reply, TableError, TableService, encode, replay
+from bot.discord.loop import SWEEP_GRACE
+from bot.service import TableService
+from bot.service.replies import Reply
+from bot.service.table import TableError, encode, replay
 from bot.store import Store
 from tests.conftest import Clock
 
@@ -173,3 +175,53 @@ async def test_a_reply_lost_with_its_process_is_swept_alone_after_the_grace(
     finally:
         await one.close()
         await two.close()
+
+
+async def test_two_secret_picks_sent_to_two_processes_at_once_both_go_in(
+        pair: tuple[TableService, TableService, Store],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An attack's secret picks, Ann's to one process and Bob's to the other at the same
+    instant: the pick that loses the race to the database is played again on the table as
+    it now stands (both picks are legal together), not refused."""
+    first, second, store = pair
+    await first.open(CH, 1, ANN, "Ann", GAME)
+    await first.join(CH, BOB, "Bob")
+    await first.start(CH, ANN, seed=11)
+    rng = random.Random(11)
+    for _ in range(400):  # play on until both seats are asked at once: a secret pick
+        waiting = await first.waiting(CH)
+        if len(waiting) == 2:
+            break
+        user = waiting[0][0]
+        moves = await first.legal_moves(CH, user)
+        await first.play(CH, user, next((m for m in moves if m.startswith("attack")),
+                                        rng.choice(moves)))
+    assert len(await first.waiting(CH)) == 2
+    version = (await second.board(CH)).version  # both processes hold this version
+    picks = {ANN: (await first.legal_moves(CH, ANN))[0],
+             BOB: (await second.legal_moves(CH, BOB))[0]}
+    # The race, made certain: Bob's process has read the table and waits to write until
+    # Ann's process has written.
+    ready, written = asyncio.Event(), asyncio.Event()
+    real_first, real_second = first.store.commit_move, second.store.commit_move
+
+    async def first_commit(*args: object, **kw: object) -> bool:
+        await ready.wait()
+        done = await real_first(*args, **kw)  # type: ignore[arg-type]
+        written.set()
+        return done
+
+    async def second_commit(*args: object, **kw: object) -> bool:
+        ready.set()
+        await written.wait()
+        return await real_second(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(first.store, "commit_move", first_commit)
+    monkeypatch.setattr(second.store, "commit_move", second_commit)
+    results = await asyncio.gather(first.play(CH, ANN, picks[ANN]),
+                                   second.play(CH, BOB, picks[BOB]), return_exceptions=True)
+    assert all(isinstance(r, Reply) for r in results), results
+    row = await store.latest_game(CH)
+    assert row is not None and row.version >= version + 2
+    logged = [(m.seat, m.text) for m in await store.moves(row.id) if m.version > version]
+    assert logged[:2] == [(0, picks[ANN]), (1, picks[BOB])]

@@ -13,9 +13,10 @@ import pytest
 
 import rules
 from bot import ratings
-from bot.answer import shown_name
+from bot.discord.answer import shown_name
 from bot.records import RatingRow
-from bot.service import Reply, TableService
+from bot.service import TableService
+from bot.service.replies import Reply
 from bot.store import Store
 from tests.conftest import Clock
 

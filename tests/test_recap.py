@@ -18,9 +18,8 @@ from PIL import Image
 
 import render
 import rules
-from bot import recap
 from bot.records import MoveRow
-from bot.service import TableService
+from bot.service import TableService, recap
 from bot.store import Store
 from render import gallery, kit
 from render import recap as chart_picture
@@ -118,7 +117,7 @@ def test_the_breakdown_adds_up_to_the_final_scores(game_id: str) -> None:
             replayed = recap.replay(game, players, seed, options, log)
             outcome = game.outcome(final)
             assert outcome is not None
-            terms = recap.breakdown(game_id, game.view(final, None), replayed.earned)
+            terms = chart_picture.breakdown(game_id, game.view(final, None), replayed.earned)
             assert len(terms) == players
             for seat, seat_terms in enumerate(terms):
                 assert sum(t.points for t in seat_terms) == outcome.scores[seat], (
@@ -143,7 +142,7 @@ def test_cube_conquest_says_which_fights_won_the_points() -> None:
                 winner = event.data["winner"]
                 wins[winner]["attack won" if winner == attacker else "defence held"] += 1
     replayed = recap.replay(game, 2, 6, None, log)
-    terms = recap.breakdown("cube-conquest", game.view(final, None), replayed.earned)
+    terms = chart_picture.breakdown("cube-conquest", game.view(final, None), replayed.earned)
     for seat in range(2):
         said = {t.what.replace("attacks", "attack").replace("defences", "defence"): t.points
                 for t in terms[seat]}
@@ -151,10 +150,10 @@ def test_cube_conquest_says_which_fights_won_the_points() -> None:
 
 
 def test_sums_and_durations_read_as_sentences() -> None:
-    terms = [recap.Term(7, "attacks won"), recap.Term(-3, "black crystals")]
-    assert recap.sums(4, terms, "points") == "4 points = 7 attacks won - 3 black crystals"
-    assert recap.sums(1, [], "points") == "1 point"
-    assert recap.sums(-2, [recap.Term(-2, "x")], "points") == "-2 points = -2 x"
+    terms = [chart_picture.Term(7, "attacks won"), chart_picture.Term(-3, "black crystals")]
+    assert chart_picture.sums(4, terms, "points") == "4 points = 7 attacks won - 3 black crystals"
+    assert chart_picture.sums(1, [], "points") == "1 point"
+    assert chart_picture.sums(-2, [chart_picture.Term(-2, "x")], "points") == "-2 points = -2 x"
     assert recap.duration(30) == "under a minute"
     assert recap.duration(5 * 60) == "5 minutes"
     assert recap.duration(2 * 3600 + 5 * 60) == "2 hours 5 minutes"
@@ -362,9 +361,9 @@ async def test_moves_taken_back_are_not_part_of_the_story(store: Store) -> None:
         seat = logged[3].seat
         other = next(m for m in game.legal_moves(state, seat) if m != logged[3].text)
         extra = MoveRow(logged[3].version, seat, other, logged[3].time)
-        table = await service._load(row)
-        told = await recap.build(Logged(store, extra, 3), table, painter=service._painter())
-        plain = await recap.build(store, table, painter=service._painter())
+        table = await service.tables.load(row)
+        told = await recap.build(Logged(store, extra, 3), table, painter=service.pictures.painter())
+        plain = await recap.build(store, table, painter=service.pictures.painter())
     finally:
         service.close()
     assert told.lines[0].startswith(f"Recap: {len(logged)} moves (1 taken back) in ")

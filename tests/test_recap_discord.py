@@ -14,7 +14,7 @@ import discord
 from PIL import Image
 
 from bot import ratings
-from bot.ranks_cog import WHICH
+from bot.discord.cogs.ranks import WHICH
 from tests.test_discord import fixed_deal, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed

@@ -15,9 +15,12 @@ import pytest
 
 import render
 import rules
-from bot import pictures as pictures_module
-from bot import service as service_module
-from bot.service import Picture, Reply, TableError, TableService, encode, parse_options, replay
+from bot.service import TableService
+from bot.service import pictures as pictures_module
+from bot.service import table as table_module
+from bot.service.pictures import Picture
+from bot.service.replies import Reply
+from bot.service.table import TableError, encode, parse_options, replay
 from bot.store import Store
 from rules.core import listing
 from tests.pg import AnyStore, Database
@@ -364,7 +367,7 @@ async def test_a_kept_picture_is_only_ever_the_view_it_was_drawn_for(store: Stor
         assert board.picture is not None and None not in hands.values()
         row = await store.active_game(CH)
         assert row is not None and row.state is not None
-        state = service_module.decode(rules.GAMES[GAME], row.state)
+        state = table_module.decode(rules.GAMES[GAME], row.state)
         names = ["Ann", "Bob"]
         for seat, picture in ((None, board.picture), (0, hands[ANN]), (1, hands[BOB])):
             view = {**rules.GAMES[GAME].view(state, seat), "names": names}
@@ -382,7 +385,7 @@ async def test_the_channel_part_is_ready_before_the_dms_pictures_are_drawn(
     service = TableService(store, images=True)
     await table(service, humans=2, seed=4)
     release = threading.Event()
-    draw = service_module._pictures
+    draw = pictures_module.pictures
 
     def pictures(game_id: str, views: list[dict[str, Any]], table: bytes | None = None
                  ) -> list[Picture]:
@@ -390,7 +393,7 @@ async def test_the_channel_part_is_ready_before_the_dms_pictures_are_drawn(
             assert release.wait(timeout=30)
         return draw(game_id, views, table)
 
-    monkeypatch.setattr(pictures_module, "_pictures", pictures)  # drawn in bot/pictures.py
+    monkeypatch.setattr(pictures_module, "pictures", pictures)  # bot/service/pictures.py
     for _ in range(200):  # to the first move that changes a hand (placing cubes does not)
         user = (await service.waiting(CH))[0][0]
         reply = await service.play(CH, user, (await service.legal_moves(CH, user))[0])

@@ -10,7 +10,8 @@ import pytest
 from discord.ext import commands
 
 from bot import shards
-from bot.app import Boardroom, ShardedBoardroom, create_bot
+from bot.app import create_bot
+from bot.discord.client import Boardroom, ShardedBoardroom
 from bot.shards import COUNT_VAR, IDS_VAR, Shards, from_env
 
 

@@ -24,7 +24,8 @@ import asyncpg
 import pytest
 
 import rules
-from bot.service import SET_ASIDE, TableError, TableService
+from bot.service import TableService
+from bot.service.table import SET_ASIDE, TableError
 from bot.store import Store
 from bot.store import postgres as pgstore
 from bot.store import sqlite as store_module

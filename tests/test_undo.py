@@ -15,7 +15,9 @@ import rules
 from bot import undo
 from bot.records import MoveRow
 from bot.scheduler import DAY, HOUR, MINUTE
-from bot.service import Reply, TableError, TableService, decode, encode, replay
+from bot.service import TableService
+from bot.service.replies import Reply
+from bot.service.table import TableError, decode, encode, replay
 from bot.store import Store
 from tests.conftest import Clock
 from tests.test_service import check_log_replays, snapshot

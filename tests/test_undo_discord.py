@@ -16,7 +16,7 @@ import pytest
 import rules
 from bot import undo
 from bot.scheduler import DAY, MINUTE
-from bot.service import decode
+from bot.service.table import decode
 from tests.test_discord import World, buttons, labels, said, world
 from tests.test_hardening_discord import pinged
 

@@ -7,18 +7,11 @@ time away at most 21 days a year.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answer import Answer, answer
-
-if TYPE_CHECKING:
-    from bot.app import Boardroom
-
-Interaction = discord.Interaction["Boardroom"]
+from bot.discord.answer import Answer, answer
+from bot.discord.host import Host, Interaction
 
 
 class Me(commands.Cog):
@@ -27,7 +20,7 @@ class Me(commands.Cog):
     me = app_commands.Group(name="me", description="When not to remind you: quiet hours, "
                             "time away.")
 
-    def __init__(self, bot: Boardroom) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @me.command(name="quiet", description="Hours without reminders, when your turn clock "
@@ -53,5 +46,5 @@ class Me(commands.Cog):
         await answer(interaction, work)
 
 
-async def setup(bot: Boardroom) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Me(bot))

@@ -1,33 +1,38 @@
-"""The outbox: a reply stays undelivered until posted; after a restart (or a failed post)
-what was committed but never announced is rebuilt from the move log."""
+"""The outbox: a version stays unposted until its reply is posted; after a restart (or a
+failed post) what was committed but never announced is rebuilt from the move log, and
+replies another process wrote but never posted are found by a sweep."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import rules
 from bot import fairness, undo
-from bot.computers import Computers
 from bot.records import GameRow
-from bot.replies import Replies, Reply
-from bot.tables import SET_ASIDE, TableError, TableSetAside, _Table, encode, replay
+from bot.service.clocks import Clocks
+from bot.service.replies import Narrator, Reply
+from bot.service.table import SET_ASIDE, TableError, TableSetAside, encode, replay
+from bot.service.tables import Tables
+from bot.service.turns import Turns
+from bot.store import Store
 from rules.core import listing
 
 log = logging.getLogger("boardroom.service")
 
 
-class Outbox(Replies, Computers):
+class Outbox:
     """Replies committed but not yet announced, and marking them announced."""
 
-    if TYPE_CHECKING:  # the service's own (bot/service.py)
-        async def _sync_waits(self, table: _Table, moved: Iterable[int] = (), *,
-                              again: bool = False) -> None: ...
-
-        def _took_back(self, table: _Table, seat: int, first: int, count: int
-                       ) -> rules.Event: ...
+    def __init__(self, store: Store, tables: Tables, turns: Turns, clocks: Clocks,
+                 narrator: Narrator, *, now: Callable[[], float]) -> None:
+        self.store = store
+        self.tables = tables
+        self.turns = turns
+        self.clocks = clocks
+        self.narrator = narrator
+        self.now = now
 
     async def delivered(self, reply: Reply) -> None:
         """``reply`` was posted: the versions it told of leave the outbox. Those are the
@@ -37,14 +42,14 @@ class Outbox(Replies, Computers):
         process posts them, or until a sweep finds them lost (``sweep``)."""
         if not reply.game:
             return
-        owed = self._owed.get(reply.game, set())
+        owed = self.tables.owed.get(reply.game, set())
         versions = (set(reply.covers) if reply.covers is not None
                     else {v for v in owed if v <= reply.version})
         for version in sorted(versions):
             self.store.mark_delivered(reply.game, version)
         owed -= versions
         if not owed:
-            self._owed.pop(reply.game, None)
+            self.tables.owed.pop(reply.game, None)
 
     async def undelivered(self) -> list[tuple[int, Reply]]:
         """Replies committed but never announced (the process stopped first), to post now.
@@ -61,20 +66,20 @@ class Outbox(Replies, Computers):
                 public=SET_ASIDE, version=row.version, game=row.id, over=True)))
 
         for row in await self.store.games(statuses=("playing",)):
-            async with self._lock(row.channel_id):
+            async with self.tables.lock(row.channel_id):
                 try:
-                    table = await self._active(row.channel_id)
+                    table = await self.tables.active(row.channel_id)
                 except TableSetAside:
                     set_aside(row)
                     continue
                 except TableError:
                     continue
                 if table.id == row.id and table.status == "playing":
-                    await self._computers_move(table, [])
-                    await self._sync_waits(table)
+                    await self.turns.computers_move(table, [])
+                    await self.clocks.sync(table)
         out = []
         for row in await self.store.unannounced():
-            async with self._lock(row.channel_id):
+            async with self.tables.lock(row.channel_id):
                 try:
                     reply = await self._catch_up(row)
                 except TableSetAside:
@@ -96,11 +101,11 @@ class Outbox(Replies, Computers):
         cutoff = self.now() - older_than
         out = []
         for row in await self.store.unannounced():
-            async with self._lock(row.channel_id):
+            async with self.tables.lock(row.channel_id):
                 try:
                     reply = await self._catch_up(
                         row, header="(Posted late: a bot process stopped before posting it.)",
-                        skip=self._owed.get(row.id, set()), cutoff=cutoff)
+                        skip=self.tables.owed.get(row.id, set()), cutoff=cutoff)
                 except TableError:
                     continue  # set aside, or no longer shown: the start-up pass says so
             if reply is not None:
@@ -114,7 +119,7 @@ class Outbox(Replies, Computers):
         for row in await self.store.unannounced():
             if row.channel_id != channel_id:
                 continue
-            async with self._lock(channel_id):
+            async with self.tables.lock(channel_id):
                 try:
                     reply = await self._catch_up(
                         row, header="(Posted late: the channel could not be reached.)")
@@ -144,12 +149,12 @@ class Outbox(Replies, Computers):
         if not wanted:  # e.g. a sweep finding only replies still on their way
             return None
         covers = tuple(sorted(wanted))
-        table = await self._load(row)
+        table = await self.tables.load(row)
         game = table.game
         try:
             assert row.seed is not None
             state, _ = replay(game, len(table.seats), row.seed, row.options, done)
-            before = self._private_parts(replace(table, state=state))
+            before = replace(table, state=state).private_parts()
             opening = ""
             if 1 in wanted:  # not even the start was announced
                 before = {seat: {} for seat in before}
@@ -167,7 +172,7 @@ class Outbox(Replies, Computers):
                     count = sum(1 for m in undo.in_force(moves[:index]) if m.version >= first)
                     if move.version in wanted:
                         said.append((move.seat,
-                                     self._took_back(table, move.seat, first, count)))
+                                     table.took_back(move.seat, first, count)))
                     continue
                 state, events = game.play(state, move.seat, move.text)
                 if move.version in wanted:
@@ -176,8 +181,9 @@ class Outbox(Replies, Computers):
                 raise ValueError("the replayed state differs from the stored one")
         except Exception:
             log.exception("Could not replay game %s; posting its board instead", row.id)
-            reply = await self._reply(table, [], {}, None,
+            reply = await self.narrator.reply(table, [], {}, None,
                                       header="(Posted after a restart; here is the board.)")
             return replace(reply, covers=covers)
-        reply = await self._reply(table, said, before, None, opening=opening, header=header)
+        reply = await self.narrator.reply(table, said, before, None, opening=opening,
+                                          header=header)
         return replace(reply, covers=covers)

@@ -7,21 +7,14 @@ The answer is ephemeral and pings nobody; names are escaped (``shown_name``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 import rules
 from bot import ratings
-from bot.answer import Answer, answer, clip, shown_name
-from bot.tables_cog import GAME_CHOICES
-
-if TYPE_CHECKING:
-    from bot.app import Boardroom
-
-Interaction = discord.Interaction["Boardroom"]
+from bot.discord.answer import Answer, answer, clip, shown_name
+from bot.discord.choices import GAME_CHOICES
+from bot.discord.host import Host, Interaction
 
 WHICH = ("Which game? This channel has no table to take it from: name one, e.g. "
          "`/rank game:Cube Conquest`.")
@@ -30,7 +23,7 @@ WHICH = ("Which game? This channel has no table to take it from: name one, e.g. 
 class Ranks(commands.Cog):
     """The server's ratings."""
 
-    def __init__(self, bot: Boardroom) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="rank", description="This server's ratings for a game, best "
@@ -42,22 +35,16 @@ class Ranks(commands.Cog):
                    game: app_commands.Choice[str] | None = None) -> None:
         async def work() -> Answer:
             assert interaction.guild_id is not None
-            game_id = game.value if game is not None else await self._channel_game(
-                interaction.channel_id)
+            game_id = game.value if game is not None else (
+                None if interaction.channel_id is None
+                else await self.bot.service.game_of(interaction.channel_id))
             if game_id is None:
                 return Answer(WHICH)
-            rows = await self.bot.service.store.ratings(interaction.guild_id, game_id)
+            rows = await self.bot.service.ratings(interaction.guild_id, game_id)
             return Answer(clip(ratings.table_text(rules.GAMES[game_id].name, rows,
                                                   shown_name)))
         await answer(interaction, work)
 
-    async def _channel_game(self, channel_id: int | None) -> str | None:
-        """The game of the channel's latest table, if it has one that is still known."""
-        if channel_id is None:
-            return None
-        row = await self.bot.service.store.latest_game(channel_id)
-        return row.game if row is not None and row.game in rules.GAMES else None
 
-
-async def setup(bot: Boardroom) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Ranks(bot))

@@ -28,21 +28,19 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.answer import LIMIT, NOBODY, Answer, clip, picture_files
-from bot.buttons import choice_view, text_view, turn_view, undo_view
+from bot.discord.answer import LIMIT, NOBODY, Answer, clip, picture_files
+from bot.discord.buttons import choice_view, text_view, turn_view, undo_view
 from bot.moves import Choices
-from bot.service import Private
+from bot.records import WaitRow
+from bot.service import TableService
+from bot.service.replies import Private, Reply, Tended
 from bot.undo import Asked
 from rules import GameError
 from rules.core import quote
-
-if TYPE_CHECKING:
-    from bot.records import WaitRow
-    from bot.service import Reply, TableService, Tended
 
 log = logging.getLogger("boardroom.discord")
 RETRY_FIRST = 30.0  # seconds before a failed channel post is tried again

@@ -3,30 +3,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-import rules
-from bot import rulebook
-from bot.answer import Answer, answer, clip
-from bot.service import parse_options
-from rules.computer import DEFAULT, LEVEL_WORDS, LEVELS
-from rules.guide import guide
-
-if TYPE_CHECKING:
-    from bot.app import Boardroom
-    from bot.service import Reply
-
-Interaction = discord.Interaction["Boardroom"]
-
-GAME_CHOICES = [app_commands.Choice(name=game.name, value=game.id)
-                for game in rules.GAMES.values()]
-LEVEL_CHOICES = [app_commands.Choice(name=f"{level}: {LEVEL_WORDS[level]}", value=level)
-                 for level in LEVELS]
-SWITCH_CHOICES = [app_commands.Choice(name=word, value=word) for word in ("on", "off")]
+from bot.discord.answer import Answer, answer
+from bot.discord.choices import GAME_CHOICES, LEVEL_CHOICES, SWITCH_CHOICES
+from bot.discord.host import Host, Interaction
+from bot.service.replies import Reply
+from bot.service.table import parse_options
+from rules.computer import DEFAULT
 
 
 class Tables(commands.Cog):
@@ -35,7 +21,7 @@ class Tables(commands.Cog):
     game = app_commands.Group(name="game", description="Open, join, start or end this "
                               "channel's game.", guild_only=True)
 
-    def __init__(self, bot: Boardroom) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     async def _announce(self, interaction: Interaction, reply: Reply, done: str) -> Answer:
@@ -202,49 +188,6 @@ class Tables(commands.Cog):
             return await self.bot.desk.hand(interaction.user.id, interaction.channel_id)
         await answer(interaction, work)
 
-    @app_commands.command(name="rules", description="A game's guide for players: the "
-                          "overview, then one topic at a time.")
-    @app_commands.describe(game="The game (this channel's, or all games, when left out)",
-                           topic="One part of the game: a token, card, action, scoring rule "
-                                 "or variant (the suggestions list them)")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: Interaction, game: app_commands.Choice[str] | None = None,
-                    topic: str | None = None) -> None:
-        async def work() -> Answer:
-            here = await self._table_game(interaction)
-            game_id = game.value if game is not None else (here if topic else None)
-            if game_id is None:
-                text = rulebook.games()
-            else:
-                text = rulebook.page(game_id, topic, ask="`/rules topic:`")
-            if interaction.channel_id is not None and not topic:
-                try:  # this channel's table, if it has one
-                    table = await self.bot.service.settings(interaction.channel_id,
-                                                            interaction.user.id)
-                    told = f"This channel's table: {table.ephemeral}\n\n{text}"
-                    text = told if len(told) <= rulebook.LIMIT else text
-                except rules.GameError:
-                    pass
-            return Answer(clip(text))
-        await answer(interaction, work)
 
-    @rules.autocomplete("topic")
-    async def topics(self, interaction: Interaction, current: str
-                     ) -> list[app_commands.Choice[str]]:
-        """The topics of the game chosen (or this channel's) that match what is typed."""
-        chosen = getattr(interaction.namespace, "game", None)
-        game_id = chosen if chosen in rules.GAMES else await self._table_game(interaction)
-        if game_id is None:
-            return []
-        return [app_commands.Choice(name=f"{t.key}: {t.title}"[:100], value=t.key[:100])
-                for t in guide(game_id).matching(current)[:25]]
-
-    async def _table_game(self, interaction: Interaction) -> str | None:
-        """The id of the game of this channel's table (running, or the last one)."""
-        if interaction.channel_id is None:
-            return None
-        return await self.bot.service.game_of(interaction.channel_id)
-
-
-async def setup(bot: Boardroom) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Tables(bot))

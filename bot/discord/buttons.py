@@ -32,17 +32,15 @@ them: an ephemeral reply or a DM. The public turn message carries no move at all
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.answer import answer
+from bot.discord.answer import answer
+from bot.discord.host import Interaction
 from bot.moves import Choices
-from bot.service import move_digest
-
-if TYPE_CHECKING:
-    from bot.app import Boardroom
-    from bot.undo import Asked
+from bot.service.table import move_digest
+from bot.undo import Asked
 
 MAX_CHOICES = 10  # at most this many moves become buttons; more goes through /play
 LABEL_LIMIT = 80  # Discord's limit on a button label
@@ -68,7 +66,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["channel"]), int(match["game"]), int(match["version"]),
                    match["digest"])
 
-    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         desk = interaction.client.desk
         await answer(interaction, lambda: desk.choose(
             interaction.user.id, self.channel_id, self.game, self.version, self.digest))
@@ -88,7 +86,7 @@ class OldActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> OldActButton:
         return cls(int(match["channel"]), int(match["version"]), int(match["n"]))
 
-    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         desk = interaction.client.desk
         await answer(interaction, lambda: desk.outdated(interaction.user.id, self.channel_id))
 
@@ -108,7 +106,7 @@ class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> MovesButton:
         return cls(int(match["channel"]))
 
-    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         desk = interaction.client.desk
         await answer(interaction, lambda: desk.moves(interaction.user.id, self.channel_id))
 
@@ -128,7 +126,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> HandButton:
         return cls(int(match["channel"]))
 
-    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         desk = interaction.client.desk
         await answer(interaction, lambda: desk.hand(interaction.user.id, self.channel_id))
 
@@ -148,7 +146,7 @@ class TextButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> TextButton:
         return cls(int(match["channel"]))
 
-    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         desk = interaction.client.desk
         await answer(interaction, lambda: desk.board_text(interaction.user.id, self.channel_id))
 
@@ -175,7 +173,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["channel"]), int(match["game"]), int(match["version"]),
                    match["digest"], match["answer"] == "yes")
 
-    async def callback(self, interaction: discord.Interaction[Boardroom]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         desk = interaction.client.desk
         await answer(interaction, lambda: desk.answer_undo(
             interaction.user.id, self.channel_id, self.game, self.version, self.digest,

@@ -8,25 +8,18 @@ timestamps, and the answers ping nobody (``answer``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answer import Answer, answer
+from bot.discord.answer import Answer, answer
+from bot.discord.host import Host, Interaction
 from bot.history import LOG_COUNT, LOG_MOST
-
-if TYPE_CHECKING:
-    from bot.app import Boardroom
-
-Interaction = discord.Interaction["Boardroom"]
 
 
 class History(commands.Cog):
     """Catching up: one's tables, a game's log, what happened since one's last move."""
 
-    def __init__(self, bot: Boardroom) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="games", description="Your tables in this server, where it "
@@ -64,5 +57,5 @@ class History(commands.Cog):
         await answer(interaction, work)
 
 
-async def setup(bot: Boardroom) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(History(bot))

@@ -14,14 +14,12 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.service.pictures import Picture
 from rules import GameError
-
-if TYPE_CHECKING:
-    from bot.service import Picture
 
 log = logging.getLogger("boardroom.discord")
 

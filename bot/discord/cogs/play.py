@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answer import Answer, answer
-
-if TYPE_CHECKING:
-    from bot.app import Boardroom
-
-Interaction = discord.Interaction["Boardroom"]
+from bot.discord.answer import Answer, answer
+from bot.discord.host import Host, Interaction
 
 log = logging.getLogger("boardroom.discord")
 
@@ -25,7 +19,7 @@ CHOICE_LIMIT = 100  # and each choice's name and value hold at most 100 characte
 class Play(commands.Cog):
     """Moves typed with ``/play`` (or picked from its suggestions)."""
 
-    def __init__(self, bot: Boardroom) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="play", description="Make a move in this channel's game.")
@@ -55,15 +49,6 @@ class Play(commands.Cog):
         return [app_commands.Choice(name=e.label()[:CHOICE_LIMIT], value=e.text[:CHOICE_LIMIT])
                 for e in choices.narrow(current, SUGGESTIONS)]
 
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Deliver replies the service still holds (the bot stopped before posting them),
-        then start the scheduler (reminders, turn times)."""
-        try:
-            await self.bot.desk.flush()
-        finally:
-            self.bot.scheduler.start()
 
-
-async def setup(bot: Boardroom) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Play(bot))

@@ -1,0 +1,1 @@
+"""The Discord adapter: the client, the cogs, the desk, the buttons, the loop."""

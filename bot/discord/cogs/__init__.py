@@ -1,0 +1,1 @@
+"""One cog per feature, loaded by the client as extensions."""

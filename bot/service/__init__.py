@@ -1,0 +1,256 @@
+"""The table service: one table per channel, from opening to the last move, without Discord.
+
+Every surface (the Discord adapter, the terminal's try-it mode, tests, benchmarks) calls
+``TableService`` and gets back a ``Reply``: what to say in the channel, what each player
+reads in private, and what the caller alone is told. Replies are built only from
+``view()`` and from events, so nothing hidden can leak into the channel.
+
+``TableService`` is the front door; behind it, objects with one job each, composed here
+and passed what they need:
+
+- ``Tables`` (``tables.py``): the tables held, a lock per channel, and the one write path
+  for every version (the deal, a move, an undo entry);
+- ``Turns`` (``turns.py``): a player's move, computers' and stand-ins' moves, and the one
+  place for what follows a move (computers move, clocks, the reply);
+- ``Seats``, ``Clocks``, ``Tending``, ``TakeBack``, ``LookingBack``, ``Looking``,
+  ``Outbox``: seats and the deal, turn clocks, what the scheduler finds due, undo,
+  ``/games``/``/log``/``/since``, looking at a table, replies not yet posted;
+- ``Narrator`` (``replies.py``), ``Pictures``, ``Computers``: replies, pictures and
+  computer players' choices, off the event loop.
+
+Consistency in short (``docs/architecture.md`` has it whole): each channel has a lock, a
+version is one conditional write, a move is committed before its reply is built, and a
+reply stays in the outbox until ``delivered`` is called.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bot import history, undo
+from bot.moves import Choices
+from bot.records import RatingRow, WaitRow
+from bot.service.clocks import Clocks
+from bot.service.computers import Computers
+from bot.service.looking import Looking
+from bot.service.looking_back import LookingBack
+from bot.service.outbox import Outbox
+from bot.service.pictures import Pictures
+from bot.service.replies import DISCORD, Commands, Narrator, Reply, Tended
+from bot.service.seats import Seats
+from bot.service.tables import Tables
+from bot.service.takeback import TakeBack
+from bot.service.tending import Tending
+from bot.service.turns import Turns
+from bot.store import Store
+from rules import computer
+
+
+class TableService:
+    """Tables in channels: open, join, leave, start, play, end, and looking at them.
+
+    Every command takes the channel's lock, so commands on one channel run one at a time;
+    different channels never wait for each other except on the database.
+    """
+
+    def __init__(self, store: Store, *, images: bool = True,
+                 shown: Callable[[str], str] = str,
+                 now: Callable[[], float] = time.time,
+                 commands: Commands = DISCORD, level: str = computer.DEFAULT) -> None:
+        """``shown`` turns a player's name into what a sentence shows: as it is for the
+        terminal, escaped (no markdown, no mentions) for Discord. ``now`` is the clock
+        (seconds since the epoch): every time the service stores or compares comes from
+        it, so a test can run days at once. ``commands``: how the surface spells the
+        commands sentences point to (Discord's by default). ``level``: the computer level a
+        table takes when none is chosen (``rules.computer.DEFAULT``, the strongest that
+        answers within a second), for its computer players, stand-ins and resigned seats."""
+        self.store = store
+        self.now = now
+        self.commands = commands
+        self.level = computer.level_of(level)
+        self.tables = Tables(store, shown=shown, now=now)
+        self.pictures = Pictures(images=images)
+        self.computers = Computers()
+        self.narrator = Narrator(store, self.pictures, commands)
+        self.clocks = Clocks(store, self.tables, now=now)
+        self.turns = Turns(store, self.tables, self.computers, self.clocks, self.narrator)
+        self.seats = Seats(store, self.tables, self.clocks, self.turns, self.narrator,
+                           commands=commands, level=self.level, now=now)
+        self.looking = Looking(self.tables, self.pictures)
+        self.looking_back = LookingBack(store, self.tables, self.clocks, self.pictures)
+        self.tending = Tending(store, self.tables, self.clocks, self.turns, self.looking_back,
+                               now=now, level=self.level)
+        self.takeback = TakeBack(store, self.tables, self.turns, now=now)
+        self.outbox = Outbox(store, self.tables, self.turns, self.clocks, self.narrator,
+                             now=now)
+
+    @property
+    def images(self) -> bool:
+        return self.pictures.images
+
+    @property
+    def on_due(self) -> Callable[[float], None] | None:
+        """Told of each new due moment of a wait (the scheduler wakes early for it)."""
+        return self.clocks.on_due
+
+    @on_due.setter
+    def on_due(self, told: Callable[[float], None] | None) -> None:
+        self.clocks.on_due = told
+
+    def close(self) -> None:
+        """Stop the computer players' worker processes and the drawing threads."""
+        self.computers.close()
+        self.pictures.close()
+
+    # -- seats, the deal and the end (``Seats``)
+
+    async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str,
+                   game_id: str, options: dict[str, Any] | None = None) -> Reply:
+        return await self.seats.open(channel_id, guild_id, user_id, name, game_id, options)
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> Reply:
+        return await self.seats.join(channel_id, user_id, name)
+
+    async def leave(self, channel_id: int, user_id: int) -> Reply:
+        return await self.seats.leave(channel_id, user_id)
+
+    async def add_computer(self, channel_id: int, user_id: int,
+                           level: str | None = None) -> Reply:
+        return await self.seats.add_computer(channel_id, user_id, level)
+
+    async def remove_computer(self, channel_id: int, user_id: int) -> Reply:
+        return await self.seats.remove_computer(channel_id, user_id)
+
+    async def start(self, channel_id: int, user_id: int, *, seed: int | None = None) -> Reply:
+        """Deal and begin; the seed is drawn with ``secrets`` unless given (tests and the
+        try-it mode's --seed)."""
+        return await self.seats.start(
+            channel_id, user_id, seed=secrets.randbelow(2**63) if seed is None else seed)
+
+    async def resign(self, channel_id: int, user_id: int) -> Reply:
+        return await self.seats.resign(channel_id, user_id)
+
+    async def replace(self, channel_id: int, user_id: int, player_id: int | None,
+                      by_id: int | None = None, by_name: str = "", *,
+                      moderator: bool = False) -> Reply:
+        return await self.seats.replace(channel_id, user_id, player_id, by_id, by_name,
+                                        moderator=moderator)
+
+    async def end(self, channel_id: int, user_id: int, *, moderator: bool = False) -> Reply:
+        return await self.seats.end(channel_id, user_id, moderator=moderator)
+
+    async def export(self, channel_id: int, table_id: int | None = None
+                     ) -> tuple[str, bytes]:
+        return await self.seats.export(channel_id, table_id)
+
+    # -- moves (``Turns``)
+
+    async def play(self, channel_id: int, user_id: int, text: str, *,
+                   version: int | None = None, game: int | None = None) -> Reply:
+        return await self.turns.play(channel_id, user_id, text, version=version, game=game)
+
+    async def button_move(self, channel_id: int, user_id: int, game: int, version: int,
+                          digest: str) -> str:
+        return await self.turns.button_move(channel_id, user_id, game, version, digest)
+
+    # -- time and absence (``Clocks``, ``Tending``)
+
+    async def settings(self, channel_id: int, user_id: int, *, turn_time: str | None = None,
+                       reminders: bool | None = None) -> Reply:
+        return await self.clocks.settings(channel_id, user_id, turn_time=turn_time,
+                                          reminders=reminders)
+
+    async def quiet(self, user_id: int, start: int, end: int, timezone: str) -> str:
+        return await self.clocks.quiet(user_id, start, end, timezone)
+
+    async def away(self, user_id: int, days: int) -> str:
+        return await self.clocks.away(user_id, days)
+
+    async def mentionable(self, user_id: int) -> bool:
+        return await self.clocks.mentionable(user_id)
+
+    async def next_due(self) -> float | None:
+        return await self.clocks.next_due()
+
+    async def due(self, now: float, limit: int = 100) -> list[WaitRow]:
+        return await self.clocks.due(now, limit)
+
+    async def postpone(self, wait: WaitRow, moment: float) -> None:
+        await self.clocks.postpone(wait, moment)
+
+    async def tend(self, due: WaitRow) -> Tended | None:
+        return await self.tending.tend(due)
+
+    # -- looking back (``LookingBack``) and undo (``TakeBack``)
+
+    async def games(self, guild_id: int, user_id: int) -> str:
+        return await self.looking_back.games(guild_id, user_id)
+
+    async def ratings(self, guild_id: int, game_id: str) -> list[RatingRow]:
+        return await self.looking_back.ratings(guild_id, game_id)
+
+    async def log(self, channel_id: int, user_id: int, count: int = history.LOG_COUNT
+                  ) -> Reply:
+        return await self.looking_back.log(channel_id, user_id, count)
+
+    async def since(self, channel_id: int, user_id: int) -> Reply:
+        return await self.looking_back.since(channel_id, user_id)
+
+    async def ask_undo(self, channel_id: int, user_id: int) -> Reply | undo.Asked:
+        return await self.takeback.ask(channel_id, user_id)
+
+    async def answer_undo(self, channel_id: int, user_id: int, game: int, version: int,
+                          digest: str, *, agree: bool) -> Reply:
+        return await self.takeback.answer(channel_id, user_id, game, version, digest,
+                                          agree=agree)
+
+    async def withdraw_undo(self, channel_id: int, game: int, version: int,
+                            digest: str) -> None:
+        await self.takeback.withdraw(channel_id, game, version, digest)
+
+    # -- looking (``Looking``)
+
+    async def board(self, channel_id: int) -> Reply:
+        return await self.looking.board(channel_id)
+
+    async def board_text(self, channel_id: int, user_id: int | None) -> str:
+        return await self.looking.board_text(channel_id, user_id)
+
+    async def game_of(self, channel_id: int) -> str | None:
+        return await self.looking.game_of(channel_id)
+
+    async def hand(self, channel_id: int, user_id: int) -> Reply:
+        return await self.looking.hand(channel_id, user_id)
+
+    async def status(self, channel_id: int) -> Reply:
+        return await self.looking.status(channel_id)
+
+    async def choices(self, channel_id: int, user_id: int) -> Choices:
+        return await self.looking.choices(channel_id, user_id)
+
+    async def legal_moves(self, channel_id: int, user_id: int) -> list[str]:
+        """The caller's legal moves, free ones first (none unless seated and awaited)."""
+        return (await self.looking.choices(channel_id, user_id)).moves
+
+    async def hint(self, channel_id: int, user_id: int) -> str:
+        return await self.looking.hint(channel_id, user_id)
+
+    async def waiting(self, channel_id: int) -> list[tuple[int, str]]:
+        return await self.looking.waiting(channel_id)
+
+    # -- the outbox (``Outbox``)
+
+    async def delivered(self, reply: Reply) -> None:
+        await self.outbox.delivered(reply)
+
+    async def undelivered(self) -> list[tuple[int, Reply]]:
+        return await self.outbox.undelivered()
+
+    async def sweep(self, older_than: float) -> list[tuple[int, Reply]]:
+        return await self.outbox.sweep(older_than)
+
+    async def undelivered_in(self, channel_id: int) -> list[Reply]:
+        return await self.outbox.undelivered_in(channel_id)

@@ -1,0 +1,123 @@
+"""Looking at a table: the board (as a picture, or as text a screen reader reads), a seat's
+own hand, who sits where, and a seat's moves now."""
+
+from __future__ import annotations
+
+import render
+from bot.moves import Choices
+from bot.service.pictures import Pictures
+from bot.service.replies import Private, Reply
+from bot.service.table import TableError
+from bot.service.tables import Tables
+from bot.service.turns import choices
+from rules.computer import level_name
+
+
+class Looking:
+    """What anyone may look at, and what a seat alone may."""
+
+    def __init__(self, tables: Tables, pictures: Pictures) -> None:
+        self.tables = tables
+        self.pictures = pictures
+
+    async def board(self, channel_id: int) -> Reply:
+        """The board as spectators see it, and whose turn it is (no mentions)."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.latest(channel_id)
+            text = table.situation()
+            if table.status in ("open", "playing"):
+                text += f"\n{table.settings()}"
+            if table.state is None:
+                return Reply(public=text, version=table.version, game=table.id)
+            (picture,) = await self.pictures.draw(table.game.id, [table.shown_to(None)])
+            return Reply(public=text, picture=picture, version=table.version, game=table.id,
+                         over=table.over())
+
+    async def board_text(self, channel_id: int, user_id: int | None) -> str:
+        """The board as text a screen reader reads (``render.describe``), as the caller may
+        see it: a seated player's own view, anyone else's a spectator's."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.latest(channel_id)
+            text = table.situation()
+            if table.state is None:
+                return text
+            seat = table.seat_of(user_id) if user_id is not None else None
+            view = table.game.view(table.state, seat)
+            view["names"] = [table.who(s.seat) for s in table.seats]  # as text shows names
+            return f"{text}\n{render.describe(table.game.id, view)}"
+
+    async def game_of(self, channel_id: int) -> str | None:
+        """The id of the game at the channel's table (running, else its last), if any."""
+        async with self.tables.lock(channel_id):
+            try:
+                return (await self.tables.latest(channel_id)).game.id
+            except TableError:
+                return None
+
+    async def hand(self, channel_id: int, user_id: int) -> Reply:
+        """The caller's private view: ``ephemeral`` text and, in ``private``, their picture.
+
+        Both are meant for an ephemeral answer to the caller, not for a DM.
+        """
+        async with self.tables.lock(channel_id):
+            table = await self.tables.latest(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat in this game; /board shows the table to "
+                                 "everyone.")
+            if table.state is None:
+                return Reply(ephemeral=f"You have seat {seat + 1}. The game hasn't started "
+                                       "yet, so there is nothing in your hand.",
+                             version=table.version, game=table.id)
+            shown = table.shown_to(seat)
+            text = f"You are {table.label(seat)}. {render.summary(table.game.id, shown[1])}"
+            if seat in table.awaited():
+                text += " It is your turn."
+            (picture,) = await self.pictures.draw(table.game.id, [shown])
+            return Reply(ephemeral=text, private=(Private(user_id, text, picture),),
+                         version=table.version, game=table.id, over=table.over())
+
+    async def status(self, channel_id: int) -> Reply:
+        """Who sits where and where the game stands, as text."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.latest(channel_id)
+            seats = "; ".join(
+                f"{s.seat + 1}. {table.label(s.seat) if table.colours else table.who(s.seat)}"
+                + (f" ({level_name(s.level)})" if s.kind == "computer" else "")
+                for s in table.seats)
+            return Reply(public=f"{table.situation()}\nSeats: {seats}.",
+                         version=table.version, game=table.id, over=table.over())
+
+    async def choices(self, channel_id: int, user_id: int) -> Choices:
+        """The caller's legal moves, free ones first, with what the costly ones cost (none
+        unless they are seated and awaited)."""
+        async with self.tables.lock(channel_id):
+            try:
+                table = await self.tables.running(channel_id)
+            except TableError:
+                return Choices()
+            seat = table.seat_of(user_id)
+            return Choices() if seat is None else choices(table, seat)
+
+    async def hint(self, channel_id: int, user_id: int) -> str:
+        """How the caller writes a move now (the game's sentence), or '' if they are not
+        seated and awaited."""
+        async with self.tables.lock(channel_id):
+            try:
+                table = await self.tables.running(channel_id)
+            except TableError:
+                return ""
+            seat = table.seat_of(user_id)
+            if seat is None or seat not in table.awaited():
+                return ""
+            return table.game.notation_hint(table.state, seat)
+
+    async def waiting(self, channel_id: int) -> list[tuple[int, str]]:
+        """The humans the running game awaits: (user id, 'Alice (Blue)'), by seat."""
+        async with self.tables.lock(channel_id):
+            try:
+                table = await self.tables.running(channel_id)
+            except TableError:
+                return []
+            return [(table.seats[s].user_id or 0, table.label(s)) for s in sorted(table.awaited())
+                    if table.seats[s].kind == "human"]

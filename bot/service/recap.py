@@ -1,0 +1,136 @@
+"""The recap when a game ends by its rules: where each seat's points came from, a picture of
+the points over the game, how long it took, and how it counted for the ratings.
+
+Everything here is public. The points over the game are replayed from the move log (the
+moves still in force, ``undo.in_force``: a move taken back is not part of the game's
+story; ``game.new`` with the seed, then each move) and read from the spectator's view after
+each move (``render.recap.points``); the words, per game, come from ``render.recap``. A game
+whose log no longer replays (the rules changed) gets its recap without the picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+import rules
+from bot import ratings, undo
+from bot.records import MoveRow, Rated
+from bot.service.pictures import Picture
+from bot.service.table import Table
+from bot.store import Store
+from render import recap as chart_picture
+
+log = logging.getLogger("boardroom.service")
+MINUTE, HOUR, DAY = 60, 3600, 86400
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A game replayed from its log: its final state and, per seat, its public points at
+    the deal and after each move, and what the moves earned it (for games whose final
+    view does not say it: ``render.recap.EARNED``)."""
+
+    state: Any
+    points: list[list[float]]
+    earned: list[dict[str, float]]
+
+
+@dataclass(frozen=True)
+class Recap:
+    """The recap's lines for the final reply, and its picture (None without pictures)."""
+
+    lines: list[str]
+    picture: Picture | None = None
+
+
+def replay(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
+           moves: Sequence[MoveRow]) -> Replayed:
+    """Replay the log, reading each seat's public points after every move."""
+    state = game.new(players, seed, options or None)
+    view = game.view(state, None)
+    points = [[p] for p in chart_picture.points(game.id, view)]
+    earned: list[dict[str, float]] = [{} for _ in range(players)]
+    source = chart_picture.EARNED.get(game.id)
+    for move in moves:
+        state, _ = game.play(state, move.seat, move.text)
+        after = game.view(state, None)
+        for seat, now in enumerate(chart_picture.points(game.id, after)):
+            if source is not None and now != points[seat][-1]:
+                way = source(view, seat)
+                earned[seat][way] = earned[seat].get(way, 0.0) + now - points[seat][-1]
+            points[seat].append(now)
+        view = after
+    return Replayed(state, points, earned)
+
+
+def duration(seconds: float) -> str:
+    """'3 days 4 hours', '2 hours 5 minutes', '12 minutes', 'under a minute'."""
+    seconds = max(0.0, seconds)
+    if seconds < MINUTE:
+        return "under a minute"
+    days, rest = divmod(int(seconds), DAY)
+    hours, rest = divmod(rest, HOUR)
+    minutes = rest // MINUTE
+    units = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    shown = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in units if n][:2]
+    return " ".join(shown)
+
+
+async def build(store: Store, table: Table, *, painter: Executor | None) -> Recap:
+    """The recap of a table whose game just ended by its rules: the lines for the final
+    reply and, with a ``painter`` (the drawing threads), the chart. A recap that cannot be
+    made is logged and left out: the final reply goes without it."""
+    try:
+        return await _build(store, table, painter)
+    except Exception:
+        log.exception("Could not make the recap of game %s", table.id)
+        return Recap([])
+
+
+async def _build(store: Store, table: Table, painter: Executor | None) -> Recap:
+    game = table.game
+    logged = await store.moves(table.id)
+    moves = undo.in_force(logged)
+    taken = len(logged) - len(moves) - sum(1 for m in logged if undo.is_entry(m.text))
+    row = await store.game(table.id)
+    loop = asyncio.get_running_loop()
+    replayed = None
+    try:
+        assert table.seed is not None
+        replayed = await loop.run_in_executor(None, replay, game, len(table.seats),
+                                              table.seed, table.options, moves)
+        if game.dump(replayed.state) != game.dump(table.state):
+            raise ValueError("the replayed state differs from the stored one")
+    except Exception:
+        log.exception("Game %s no longer replays; its recap has no chart", table.id)
+        replayed = None
+    view = table.view(None)
+    outcome = game.outcome(table.state)
+    assert outcome is not None
+    unit = chart_picture.unit(game.id)
+    started = row.started if row is not None and row.started is not None else None
+    ended = logged[-1].time if logged else None
+    length = f"{len(moves)} move{'s' if len(moves) != 1 else ''}"
+    length += f" ({taken} taken back)" if taken else ""
+    if started is not None and ended is not None:
+        length += f" in {duration(ended - started)}"
+    lines = [f"Recap: {length}. Where the {unit} came from:"]
+    terms = chart_picture.breakdown(game.id, view, replayed.earned if replayed else None)
+    lines += [f"• {table.label(s)}: {chart_picture.sums(outcome.scores[s], t, unit)}"
+              for s, t in enumerate(terms)]
+    rated = table.rated
+    if rated is None:  # built again after a restart: the ratings were written then
+        why = await store.unrated(table.id)
+        rated = None if why is None else Rated(why)
+    lines.append(ratings.result_line(rated, [table.who(s) for s in range(len(table.seats))]))
+    picture = None
+    if painter is not None and replayed is not None:
+        chart = chart_picture.chart(game.id, view, replayed.points)
+        png = await loop.run_in_executor(painter, chart_picture.png, chart)
+        picture = Picture(png, chart_picture.summary(chart))
+    return Recap(lines, picture)

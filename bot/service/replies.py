@@ -1,0 +1,170 @@
+"""What an action says: in the channel, in private and to the caller alone (``Reply``),
+built only from views and events (names put into the rules' sentences) by ``Narrator``, so
+nothing hidden can leak into the channel."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AbstractAsyncContextManager, nullcontext
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import rules
+from bot import fairness
+from bot.records import SeatRow
+from bot.service import recap
+from bot.service.pictures import Picture, Pictures
+from bot.service.table import Shown, Table, private_part
+from bot.store import Store
+
+
+@dataclass(frozen=True)
+class Commands:
+    """How a surface spells the commands the service's sentences point to. Discord's by
+    default; the terminal passes its own, and an empty one leaves its sentence out (the
+    terminal seats everyone itself, so nobody is told to join)."""
+
+    join: str = "/game join"
+    start: str = "/game start"
+    export: str = "/game export"
+    end: str = "/game end"
+
+
+DISCORD = Commands()
+
+
+@dataclass(frozen=True)
+class Private:
+    """What one human player reads in private (a DM): their events and their own view."""
+
+    user_id: int
+    text: str
+    picture: Picture | None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What an action says.
+
+    ``public`` and ``picture`` go to the channel. ``private`` holds one entry per human whose
+    private view changed or who got private events. ``ephemeral`` is for the caller alone
+    (for a secret pick, what they picked: ``public`` only says that a choice was made).
+    ``mention`` lists the humans awaited next; ``version`` is the state version after the
+    action (0 before the start) and ``game`` the stored game it is about (0 before a table
+    exists). ``delivered(reply)`` marks posted the versions of that game this process
+    wrote up to ``version`` (not those another process wrote: that one posts them), or,
+    for the outbox's catch-up replies, exactly the versions in ``covers``. For ``hand``,
+    ``private`` holds the caller's own view, meant for an ephemeral answer rather than a DM.
+    """
+
+    public: str = ""
+    picture: Picture | None = None
+    private: tuple[Private, ...] = ()
+    ephemeral: str = ""
+    mention: tuple[int, ...] = ()
+    version: int = 0
+    game: int = 0
+    over: bool = False
+    recap: Picture | None = None  # the end of a game: its points over time (``bot.service.recap``)
+    covers: tuple[int, ...] | None = None  # a catch-up's versions (``Outbox``)
+    # The DMs' pictures, in the order of ``private``, drawn after the channel's picture so
+    # that when the channel hears of a move never depends on what the DMs show (their
+    # drawing time does). None: ``private`` already holds its pictures.
+    drawing: asyncio.Future[list[Picture | None]] | None = field(
+        default=None, compare=False, repr=False)
+
+    async def with_pictures(self) -> Reply:
+        """This reply with its DMs' pictures, once drawn: post the channel's part first."""
+        if self.drawing is None:
+            return self
+        pictures = await self.drawing
+        return replace(self, drawing=None, private=tuple(
+            replace(p, picture=picture)
+            for p, picture in zip(self.private, pictures, strict=True)))
+
+
+@dataclass(frozen=True)
+class Tended:
+    """What the scheduler has to deliver for a wait that was due: a stand-in's move (a
+    ``reply`` for ``channel_id``), or a reminder for ``user_id`` (``text``, naming the
+    channel and the game)."""
+
+    channel_id: int
+    reply: Reply | None = None
+    user_id: int = 0
+    text: str = ""
+
+
+class Narrator:
+    """Builds the reply after an action from the table's views and events: the public
+    events and the board for the channel, what changed in private for each human seat,
+    the caller's own secret lines; at the end, the result, the seed revealed and the
+    recap."""
+
+    def __init__(self, store: Store, pictures: Pictures, commands: Commands) -> None:
+        self.store = store
+        self.pictures = pictures
+        self.commands = commands
+
+    async def reply(self, table: Table, said: list[tuple[int | None, rules.Event]],
+                    before: dict[int, dict[str, Any]], caller: int | None, *,
+                    opening: str = "", header: str = "") -> Reply:
+        """The reply after an action: ``said`` holds the events and the seat that caused
+        each; ``before`` the private parts as they were (``Table.private_parts``), so that
+        only the seats whose view changed get it again."""
+        game = table.game
+        public_lines = [line for line in (header, opening) if line]
+        public_lines += [table.annotate(e.text) for _, e in said if e.to is None]
+        outcome = game.outcome(table.state)
+        ended = None
+        if outcome is not None:
+            scores = ", ".join(f"{table.who(s)} {p}" for s, p in enumerate(outcome.scores))
+            public_lines.append(f"Game over: {table.annotate(outcome.reason)} "
+                                f"Final score: {scores}.")
+            public_lines += self.revealed(table)  # only now may the seed and salt be told
+            ended = await recap.build(  # points, length, ratings
+                self.store, table,
+                painter=self.pictures.painter() if self.pictures.images else None)
+            public_lines += ended.lines
+        caller_seat = table.seat_of(caller) if caller is not None else None
+        ephemeral = [table.annotate(e.text) for actor, e in said
+                     if e.to is not None and caller_seat is not None and actor == caller_seat
+                     and caller_seat in e.to]
+        drawing: AbstractAsyncContextManager[Any] = (
+            self.pictures.drawing if self.pictures.images else nullcontext())
+        async with drawing:
+            spectator = table.shown_to(None)
+            changed: list[tuple[SeatRow, list[str], Shown | None]] = []
+            parts = {}
+            for s in table.humans():
+                lines = [table.annotate(e.text) for _, e in said
+                         if e.to is not None and s.seat in e.to]
+                seat_view = table.shown_to(s.seat)
+                part = parts[s.seat] = private_part(seat_view[1], spectator[1])
+                moved = s.seat in before and part != before[s.seat]
+                if lines or moved:
+                    changed.append((s, lines, seat_view if moved else None))
+            table.parts, table.parts_version = parts, table.version
+            (picture,) = await self.pictures.draw(game.id, [spectator])
+            later = [v for _, _, v in changed]
+            dm_pictures = (asyncio.ensure_future(self.pictures.draw(game.id, later, picture))
+                           if self.pictures.images and any(v is not None for v in later)
+                           else None)
+        private = tuple(Private(s.user_id or 0, "\n".join(lines), None)
+                        for s, lines, _ in changed)
+        mention = () if outcome is not None else tuple(
+            table.seats[s].user_id or 0 for s in sorted(table.awaited())
+            if table.seats[s].kind == "human")
+        return Reply(public="\n".join(public_lines), picture=picture, private=private,
+                     ephemeral="\n".join(ephemeral), mention=mention, version=table.version,
+                     game=table.id, over=outcome is not None, drawing=dm_pictures,
+                     recap=None if ended is None else ended.picture)
+
+    def revealed(self, table: Table) -> list[str]:
+        """The line revealing a finished game's seed and salt (none for a game that never
+        started, or one started before commitments were posted), with how this surface
+        spells the command that saves the move log."""
+        if table.seed is None or not table.salt or not table.commitment:
+            return []
+        return [fairness.revealed(table.seed, table.salt, table.commitment,
+                                  self.commands.export)]

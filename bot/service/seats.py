@@ -1,0 +1,316 @@
+"""Seats: opening a table and taking seats before the start, the deal, seats changing hands
+during play (a resignation, a replacement), and the end of a table."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import rules
+from bot import fairness, ratings
+from bot.records import SeatRow
+from bot.service.clocks import Clocks
+from bot.service.replies import Commands, Narrator, Reply
+from bot.service.table import (
+    Conflict,
+    Table,
+    TableError,
+    TableSetAside,
+    clean_name,
+)
+from bot.service.tables import Deal, Tables
+from bot.service.turns import Said, Turns
+from bot.store import Store
+from bot.store.errors import ChannelBusy, SeatTaken
+from rules import computer
+from rules.core import listing, quote
+
+
+class Seats:
+    """Who sits at a table, from its opening to its end."""
+
+    def __init__(self, store: Store, tables: Tables, clocks: Clocks, turns: Turns,
+                 narrator: Narrator, *, commands: Commands, level: str,
+                 now: Callable[[], float]) -> None:
+        self.store = store
+        self.tables = tables
+        self.clocks = clocks
+        self.turns = turns
+        self.narrator = narrator
+        self.commands = commands
+        self.level = level  # a computer player's level when none is chosen
+        self.now = now
+
+    # -- before the start
+
+    async def open(self, channel_id: int, guild_id: int | None, user_id: int, name: str,
+                   game_id: str, options: dict[str, Any] | None = None) -> Reply:
+        """Open a table for ``game_id`` in this channel; the opener takes seat 0."""
+        game = rules.GAMES.get(game_id)
+        if game is None:
+            raise TableError(f"There is no game called '{game_id}'. Games: "
+                             f"{listing(sorted(rules.GAMES))}.")
+        options = dict(options or {})
+        game.check_options(options)
+        refusals: list[rules.GameError] = []
+        for players in range(game.min_players, game.max_players + 1):
+            try:  # the seat count is checked at the start; here the options must fit one
+                game.new(players, 0, options or None)
+                break
+            except rules.GameError as refusal:
+                refusals.append(refusal)
+            except Exception as error:
+                raise TableError(f"Those options don't fit {game.name}.") from error
+        else:
+            raise refusals[-1]
+        async with self.tables.lock(channel_id):
+            name = clean_name(name)
+            try:
+                row = await self.store.create_game(channel_id, guild_id, game.id, options,
+                                                   user_id, name, now=self.now())
+            except ChannelBusy:
+                try:
+                    busy = await self.tables.active(channel_id)
+                except TableSetAside:  # the table there could not be read: now it is aside
+                    busy = None
+                if busy is not None:
+                    raise TableError(f"This channel already has a table for "
+                                     f"{busy.game.name}, opened by {busy.opener()}. Join it "
+                                     "with /game join, or end it with /game end first."
+                                     ) from None
+                row = await self.store.create_game(channel_id, guild_id, game.id, options,
+                                                   user_id, name, now=self.now())
+            table = await self.tables.opened(row)
+            told, shown = self.commands, table.shown(name)
+            return Reply(public=f"{shown} opened a table for {game.name} "
+                                f"({game.players()})." + (
+                                    f" Take a seat with {told.join}; {shown} starts the game "
+                                    f"with {told.start}." if told.join else ""))
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> Reply:
+        """Take the next seat at the channel's table before it starts."""
+        async with self.tables.lock(channel_id):
+            table = await self._lobby(channel_id)
+            if table.seat_of(user_id) is not None:
+                raise TableError("You already have a seat at this table.")
+            name = clean_name(name)
+            await self._sit(table, user_id, name, "human")
+            return Reply(public=f"{table.shown(name)} takes a seat. {table.seated()}")
+
+    async def leave(self, channel_id: int, user_id: int) -> Reply:
+        """Give up one's seat before the start (the opener ends the table instead)."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.active(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat at this table.")
+            if table.status != "open":
+                raise TableError("The game has started, so seats are fixed; the opener or a "
+                                 "moderator can stop it with /game end.")
+            if user_id == table.opener_id:
+                raise TableError("You opened this table, so you can't leave it; end it with "
+                                 "/game end instead.")
+            return await self._unseat(table, seat)
+
+    async def add_computer(self, channel_id: int, user_id: int,
+                           level: str | None = None) -> Reply:
+        """The opener seats a computer player of ``level`` (``rules.computer.LEVELS``, or
+        an older name for one; the service's level when None) before the start."""
+        try:
+            level = computer.level_of(level or self.level)
+        except ValueError:
+            raise TableError(f"There is no computer level {quote(level)}; the levels are "
+                             f"{listing(list(computer.LEVELS))}.") from None
+        async with self.tables.lock(channel_id):
+            table = await self._lobby(channel_id)
+            _opener(table, user_id, "add a computer player")
+            taken = {s.name for s in table.seats}
+            name = next(f"Computer {n}" for n in range(1, len(taken) + 2)
+                        if f"Computer {n}" not in taken)
+            await self._sit(table, None, name, "computer", level)
+            return Reply(public=f"{table.shown(name)} ({level}) takes a seat. "
+                                f"{table.seated()}")
+
+    async def remove_computer(self, channel_id: int, user_id: int) -> Reply:
+        """The opener takes the last computer player off the table before the start."""
+        async with self.tables.lock(channel_id):
+            table = await self._lobby(channel_id)
+            _opener(table, user_id, "remove a computer player")
+            computers = table.computers()
+            if not computers:
+                raise TableError("There is no computer player at this table.")
+            return await self._unseat(table, computers[-1])
+
+    async def _lobby(self, channel_id: int) -> Table:
+        table = await self.tables.active(channel_id)
+        if table.status != "open":
+            raise TableError("The game has already started; seats are fixed until it ends.")
+        return table
+
+    async def _sit(self, table: Table, user_id: int | None, name: str, kind: str,
+                   level: str | None = None) -> None:
+        if len(table.seats) >= table.game.max_players:
+            raise TableError(f"The table is full: {table.game.name} takes at most "
+                             f"{table.game.max_players} players.")
+        try:
+            await self.store.add_seat(table.id, len(table.seats), user_id, name, kind, level)
+        except SeatTaken:
+            await self.tables.reload(table)
+            raise TableError("Someone took that seat at the same moment; try again.") from None
+        table.seats.append(SeatRow(len(table.seats), user_id, name, kind, level))
+
+    async def _unseat(self, table: Table, seat: int) -> Reply:
+        name = table.who(seat)
+        await self.store.remove_seat(table.id, seat)
+        table.seats = await self.store.seats(table.id)
+        return Reply(public=f"{name} leaves the table. {table.seated()}")
+
+    # -- the deal
+
+    async def start(self, channel_id: int, user_id: int, *, seed: int) -> Reply:
+        """The opener deals from ``seed`` and begins, once the seat count fits the game."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.active(channel_id)
+            _opener(table, user_id, "start the game")
+            if table.status != "open":
+                raise TableError("The game has already started.")
+            game, players = table.game, len(table.seats)
+            if not game.min_players <= players <= game.max_players:
+                raise TableError(
+                    f"{game.name} takes {game.players()}; this table has {players}. "
+                    "Ask someone to /game join, or add a computer player.")
+            salt = secrets.token_hex(16)  # so that the commitment hides the seed
+            deal = Deal(seed, salt, fairness.commitment(seed, salt))
+            state = game.new(players, seed, table.options or None)
+            try:
+                await self.tables.write(table, state, deal=deal)
+            except Conflict:
+                raise TableError("The table changed at the same moment; try again.") from None
+            opening = (f"{game.name} begins: {listing(table.labels())}.\n"
+                       f"{fairness.announced(deal.commitment)}")
+            before: dict[int, dict[str, Any]] = {
+                s.seat: {} for s in table.seats if s.kind == "human"}
+            return await self.turns.after(table, [], before, opening=opening)
+
+    # -- seats changing hands
+
+    async def resign(self, channel_id: int, user_id: int) -> Reply:
+        """A seated player gives up. The same rule for every game: a computer player (at
+        the table's level) plays the seat for the rest of the game, which goes on; the seat
+        is marked resigned, so the result says it was decided with a resignation."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.running(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat in this game.")
+            name, old, level = table.who(seat), table.seats[seat], table.level(self.level)
+            await self._hand(table, SeatRow(seat, None, old.name, "computer", level,
+                                            "resigned", user_id))
+            return await self._handed(table, seat, f"{name} resigns; a computer player "
+                                      f"({level}) plays their seat for the rest of the game.")
+
+    async def replace(self, channel_id: int, user_id: int, player_id: int | None,
+                      by_id: int | None = None, by_name: str = "", *,
+                      moderator: bool = False) -> Reply:
+        """The opener (or a moderator) hands ``player_id``'s seat (None: the one human seat
+        the game is waiting for, the absent player's) to another member (``by_id``), or,
+        without one, to a computer player of the table's level."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.running(channel_id)
+            if user_id != table.opener_id and not moderator:
+                raise TableError(f"Only {table.opener()}, who opened this table, or a "
+                                 "moderator can hand a seat to someone else.")
+            if player_id is None:
+                waited = [s for s in sorted(table.awaited())
+                          if table.seats[s].kind == "human"]
+                if len(waited) != 1:
+                    raise TableError("Say whose seat to hand on with player:, as "
+                                     + ("several players are waited for."
+                                        if waited else "nobody is waited for."))
+                player_id = table.seats[waited[0]].user_id or 0
+            seat = table.seat_of(player_id)
+            if seat is None:
+                raise TableError("That member has no seat in this game.")
+            if by_id is not None and table.seat_of(by_id) is not None:
+                raise TableError("That member already has a seat in this game.")
+            name, old = table.who(seat), table.seats[seat]
+            if by_id is None:
+                level = table.level(self.level)
+                row = SeatRow(seat, None, old.name, "computer", level, "replaced", player_id)
+                said = f"a computer player ({level})"
+            else:
+                row = SeatRow(seat, by_id, clean_name(by_name), "human", None, "replaced",
+                              player_id)
+                said = table.shown(row.name)
+            await self._hand(table, row)
+            return await self._handed(table, seat, f"{name}'s seat is handed to {said}.")
+
+    async def _hand(self, table: Table, row: SeatRow) -> None:
+        try:
+            await self.store.hand_seat(table.id, row)
+        except SeatTaken:
+            raise TableError("That member already has a seat in this game.") from None
+        await self.store.mark_unrated(table.id, ratings.RESIGNED if row.handed == "resigned"
+                                      else ratings.REPLACED)
+        table.seats[row.seat] = row
+
+    async def _handed(self, table: Table, seat: int, header: str) -> Reply:
+        """After a seat changed hands: computers move if it is theirs to, the seat's
+        clock starts again, and the channel is told (a new human gets their view)."""
+        before = table.private_parts()
+        if table.seats[seat].kind == "human":
+            before[seat] = {}
+        said: Said = []
+        return await self.turns.after(table, said, before, moved={seat}, header=header)
+
+    # -- the end
+
+    async def end(self, channel_id: int, user_id: int, *, moderator: bool = False) -> Reply:
+        """Stop the channel's table: the opener, or anyone the adapter calls a moderator."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.active(channel_id)
+            if user_id != table.opener_id and not moderator:
+                raise TableError(f"Only {table.opener()}, who opened this table, or a "
+                                 "moderator can end the game.")
+            if not await self.store.end_game(table.id, now=self.now()):
+                await self.tables.reload(table)
+                raise TableError("The table changed at the same moment; try again.")
+            self.tables.forget(table)
+            table.status = "ended"
+            await self.clocks.sync(table)
+            seat = table.seat_of(user_id)
+            who = "A moderator" if seat is None else table.who(seat)
+            return Reply(public="\n".join([f"{who} ended the game of {table.game.name}.",
+                                            *self.narrator.revealed(table)]),
+                         version=table.version, game=table.id, over=True)
+
+    async def export(self, channel_id: int, table_id: int | None = None
+                     ) -> tuple[str, bytes]:
+        """The move log of the channel's last game that started (or of table ``table_id``,
+        played in this channel) as a file: (its name, UTF-8 JSON; ``fairness.document``).
+
+        Only once that game is over: until then its seed and salt are secret, so a running
+        game is refused with a sentence."""
+        async with self.tables.lock(channel_id):
+            row = await self.store.started_game(channel_id, table_id)
+            if row is None:
+                raise TableError("There is no game in this channel with a move log to export."
+                                 if table_id is None else
+                                 f"There is no table {table_id} played in this channel.")
+            if row.status == "playing":
+                end = self.commands.end
+                raise TableError("The move log is given once the game is over: until then "
+                                 "its seed and salt stay secret. Ask again after the last "
+                                 "move" + (f" (or once the game is ended with {end})."
+                                           if end else "."))
+            table = await self.tables.load(row)
+            outcome = table.game.outcome(table.state) if table.state is not None else None
+            doc = fairness.document(row, table.game, table.seats,
+                                    await self.store.moves(row.id), outcome)
+            return fairness.file_name(table.game.id, row.id), fairness.dumps(doc)
+
+
+def _opener(table: Table, user_id: int, what: str) -> None:
+    if user_id != table.opener_id:
+        raise TableError(f"Only {table.opener()}, who opened this table, can {what}.")

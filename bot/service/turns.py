@@ -1,0 +1,213 @@
+"""Turns: a player's move, a computer's, a stand-in's, and the one place for what follows
+every version written (computer players move until a human must, the clocks are put in
+step, the reply is built).
+
+A move is written through ``Tables.write``. If another bot process wrote the table first,
+the move is tried again on the table as it now stands, as long as it is still the player's
+to make, still legal there, and the versions written meanwhile were other seats' (two
+players' secret picks sent at once to two processes both go in; one move sent twice goes in
+once); only a move that no longer fits is refused.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import rules
+from bot import ratings, undo
+from bot.moves import Choices, plain
+from bot.service.clocks import Clocks
+from bot.service.computers import Computers
+from bot.service.replies import Narrator, Reply
+from bot.service.table import Conflict, Table, TableError, move_digest
+from bot.service.tables import Tables
+from bot.store import Store
+from rules.core import listing, quote
+
+log = logging.getLogger("boardroom.service")
+
+CHAIN_LIMIT = 10_000  # computer moves in a row before the service stops to ask why
+RETRIES = 3  # times a move is tried again after another process wrote the table first
+
+Said = list[tuple[int | None, rules.Event]]  # events, each with the seat that caused it
+
+
+def choices(table: Table, seat: int) -> Choices:
+    """The seat's legal moves, free ones first, with what the costly ones cost."""
+    return Choices.of(list(table.moves(seat)), table.costs(seat))
+
+
+def not_your_turn(table: Table) -> str:
+    waiting = listing([table.label(s) for s in sorted(table.awaited())])
+    return f"It is not your turn: the game is waiting for {waiting}."
+
+
+class Turns:
+    """Moves made at the tables, and what follows each."""
+
+    def __init__(self, store: Store, tables: Tables, computers: Computers, clocks: Clocks,
+                 narrator: Narrator) -> None:
+        self.store = store
+        self.tables = tables
+        self.computers = computers
+        self.clocks = clocks
+        self.narrator = narrator
+
+    async def play(self, channel_id: int, user_id: int, text: str, *,
+                   version: int | None = None, game: int | None = None) -> Reply:
+        """Make a move for the caller's seat; computer players then act until a human must.
+
+        Checks, in order: a running table, a seat, the game and version (for buttons), the
+        turn; then the rules (their ``GameError`` passes through unchanged). A refused move
+        changes nothing. The move is committed before the reply is built.
+        """
+        text = plain(text)  # a suggestion's label, if Discord sent that
+        async with self.tables.lock(channel_id):
+            table = await self.tables.running(channel_id)
+            if table.seat_of(user_id) is None:
+                raise TableError("You have no seat in this game.")
+            if game is not None and game != table.id:
+                raise TableError("That button is from an earlier game in this channel; it "
+                                 "does nothing now.")
+            if version is not None and version != table.version:
+                raise TableError("That button is from an earlier turn; the game has moved on. "
+                                 "Look at the latest board and try again.")
+            seat = self._mover(table, user_id)
+            for attempt in range(RETRIES + 1):
+                before, played = table.parts_before(), table.version
+                try:
+                    state, events, move = self._apply(table, seat, text)
+                except rules.GameError as refusal:
+                    if not attempt:
+                        raise
+                    raise TableError("Someone else moved at the same moment, and now your "
+                                     f"move no longer fits: {refusal}") from None
+                try:
+                    await self.tables.write(table, state, seat=seat, text=move)
+                    break
+                except Conflict:
+                    table = await self.tables.running(channel_id)  # as it now stands
+                    if attempt == RETRIES or await self._moved_since(table, seat, played):
+                        raise
+                    seat = self._mover(table, user_id, retried=True)
+            said: Said = [(seat, e) for e in events]
+            return await self.after(table, said, before, moved={seat}, caller=user_id)
+
+    async def _moved_since(self, table: Table, seat: int, version: int) -> bool:
+        """Whether ``seat`` itself wrote one of the versions after ``version`` (the same
+        move sent twice, through two processes): then the move is not tried again."""
+        return any(m.seat == seat for m in await self.store.moves(table.id)
+                   if m.version > version)
+
+    def _mover(self, table: Table, user_id: int, *, retried: bool = False) -> int:
+        """The caller's seat, if it is awaited; else the sentence why not."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("You have no seat in this game.")
+        if seat not in table.awaited():
+            raise TableError(("Someone else moved at the same moment, and now " if retried
+                              else "") + not_your_turn(table))
+        return seat
+
+    def _apply(self, table: Table, seat: int, text: str
+               ) -> tuple[Any, list[rules.Event], str]:
+        """The state after the seat's move, its events and its canonical text; the rules'
+        sentence if it is refused (and, for the start of a move, what may follow)."""
+        try:
+            state, events = table.game.play(table.state, seat, text, legal=table.moves(seat))
+        except (rules.InvalidMove, rules.IllegalMove):
+            unfinished = choices(table, seat).unfinished(text)
+            if unfinished is None:
+                raise
+            raise rules.InvalidMove(unfinished) from None
+        move = table.canonical(seat, text)
+        if undo.is_entry(move):  # the log's word for taking moves back (``TakeBack``)
+            raise TableError(f"{quote(move)} is not a move of {table.game.name}.")
+        return state, events, move
+
+    async def button_move(self, channel_id: int, user_id: int, game: int, version: int,
+                          digest: str) -> str:
+        """The move a button carries (see ``move_digest``), if it is still the clicker's
+        to make: in this channel's current game, at this version, among their legal moves.
+        Otherwise a ``TableError`` says why; nothing is played here."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.running(channel_id)
+            if game != table.id:
+                raise TableError("That button is from an earlier game in this channel; it "
+                                 "does nothing now.")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("You have no seat in this game.")
+            if version != table.version:
+                raise TableError("That button is from an earlier turn; the game has moved "
+                                 "on. Look at the latest board and try again.")
+            if seat not in table.awaited():
+                raise TableError(not_your_turn(table))
+            move = next((m for m in table.moves(seat)
+                         if move_digest(game, version, m) == digest), None)
+            if move is None:
+                raise TableError("That button's move is not one of your moves now; use the "
+                                 "latest message or /play.")
+            return move
+
+    # -- what follows a move
+
+    async def after(self, table: Table, said: Said, before: dict[int, dict[str, Any]], *,
+                    moved: set[int] | frozenset[int] = frozenset(), caller: int | None = None,
+                    opening: str = "", header: str = "") -> Reply:
+        """What follows every version written (a move, the deal, an undo, a seat handed
+        on): computer players move until a human must, the clocks are put in step (a seat
+        that ``moved`` starts a fresh wait), and the reply is built from ``said`` and the
+        private parts as they were ``before``."""
+        await self.computers_move(table, said)
+        await self.clocks.sync(table, moved=moved)
+        return await self.narrator.reply(table, said, before, caller, opening=opening,
+                                         header=header)
+
+    async def computers_move(self, table: Table, said: Said) -> None:
+        """Computer players whose input is awaited move (``rules.computer.choose`` at the
+        seat's level; a seat stored without one plays at random).
+
+        Each move is its own version. A computer's choice is drawn from the game's seed
+        and the version, so a game replays the same with the same seed. If anything fails,
+        the chain stops where it is; the outbox finishes it after a restart.
+        """
+        computers = set(table.computers())
+        for _ in range(CHAIN_LIMIT):
+            if table.status != "playing":
+                return
+            waiting = sorted(computers & table.awaited())
+            if not waiting:
+                return
+            seat = waiting[0]
+            try:
+                legal = table.moves(seat)
+                move = await self.computers.choose(table, seat,
+                                                   table.seats[seat].level or "easy")
+                state, events = table.game.play(table.state, seat, move, legal=legal)
+                await self.tables.write(table, state, seat=seat, text=move)
+            except TableError:
+                return  # another process moved this table on; it carries on from there
+            except Exception:
+                log.exception("A computer player could not move in channel %s",
+                              table.channel_id)
+                return
+            said.extend((seat, e) for e in events)
+        log.error("Computer players made %s moves in a row in channel %s; stopping",
+                  CHAIN_LIMIT, table.channel_id)
+
+    async def stand_in(self, table: Table, seat: int, level: str) -> Reply:
+        """A computer player of ``level`` makes a late seat's move for this turn; the
+        channel is told it is a stand-in. The player takes the seat back by acting (the
+        next turn's clock is theirs again)."""
+        before = table.parts_before()
+        legal = table.moves(seat)
+        move = await self.computers.choose(table, seat, level)
+        state, events = table.game.play(table.state, seat, move, legal=legal)
+        header = (f"{table.label(seat)} ran out of time: a computer player ({level}) "
+                  "stands in for this turn.")
+        await self.store.mark_unrated(table.id, ratings.STOOD_IN)
+        await self.tables.write(table, state, seat=seat, text=move)
+        return await self.after(table, [(seat, e) for e in events], before, moved={seat},
+                                header=header)
