@@ -12,47 +12,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import functools
 import logging
 import os
-import signal
 import sys
 from collections.abc import Sequence
 
 import discord
 
-from bot.shards import ShardError, Shards, from_env
+from bot.shards import ShardError, from_env
 from bot.store.errors import StoreError
 
 log = logging.getLogger("boardroom")
-
-
-async def run(token: str, shards: Shards | None = None) -> None:
-    """Connect and serve until the connection closes or SIGTERM/SIGINT arrives; only the
-    ``shards`` named (``bot.shards``), or all of them."""
-    from bot.app import create_bot
-    from bot.store.sqlite import check_file
-
-    check_file()  # a damaged database stops the bot before it connects (StoreError)
-    bot = create_bot(None) if shards is None else create_bot(None, shards=shards)
-    loop = asyncio.get_running_loop()
-    signals = (signal.SIGTERM, signal.SIGINT)
-    for signum in signals:
-        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
-            loop.add_signal_handler(signum, functools.partial(_stop, bot, signum))
-    try:
-        async with bot:
-            await bot.start(token)
-    finally:
-        for signum in signals:
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(signum)
-
-
-def _stop(bot: discord.Client, signum: int) -> None:
-    log.info("Received %s, shutting down", signal.Signals(signum).name)
-    asyncio.get_running_loop().create_task(bot.close())
 
 
 USAGE = """\
@@ -162,12 +132,15 @@ def main() -> None:
     # aiosqlite's DEBUG lines hold every statement's values: states with their seeds, and
     # the salt, which must stay secret until a game is over (bot/fairness.py).
     logging.getLogger("aiosqlite").setLevel(max(numeric, logging.INFO))
+    from bot import app
+
     try:
-        asyncio.run(run(token, shards))
+        asyncio.run(app.run(token, shards))
     except KeyboardInterrupt:
         pass
     except discord.LoginFailure:
-        log.error("Discord refused the token in DISCORD_TOKEN.")
+        print("boardroom: Discord refused the token in DISCORD_TOKEN; copy it again from the "
+              "Developer Portal (see docs/discord.md).", file=sys.stderr)
         raise SystemExit(1) from None
     except StoreError as error:  # the database cannot be used: one sentence, no traceback
         print(f"boardroom: {error}", file=sys.stderr)

@@ -1,5 +1,6 @@
-"""The Discord bot, built: ``create_bot(database)`` returns the client (``Boardroom``, or
-``ShardedBoardroom`` when it runs some of the bot's shards).
+"""The Discord bot, built and run: ``create_bot(database)`` returns the client
+(``Boardroom``, or ``ShardedBoardroom`` when it runs some of the bot's shards); ``run``
+serves until SIGTERM or Ctrl-C.
 
 ``database`` is either a path or a PostgreSQL URL (``None``: the ``BOARDROOM_DB`` variable,
 else ``boardroom.db``), in which case the bot opens the store in ``setup_hook`` and closes
@@ -9,12 +10,29 @@ share one store, or reopen the same file to restart a bot).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
+import logging
+import signal
 from collections.abc import Callable
+
+import aiohttp
+import discord
 
 from bot.discord.client import Boardroom, ShardedBoardroom, discord_clock
 from bot.shards import Shards
 from bot.store import Store
+from bot.store.sqlite import check_file
 from rules.computer import DEFAULT
+
+log = logging.getLogger("boardroom")
+
+FIRST_WAIT = 5.0  # seconds before trying Discord again after it could not be reached
+LONGEST_WAIT = 300.0  # the wait doubles up to this
+# What "Discord cannot be reached right now" looks like: no network, no name resolution,
+# a connection refused or cut, a timeout, Discord's own servers failing.
+UNREACHABLE = (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError)
 
 
 def create_bot(database: str | Store | None = None, *, images: bool = True,
@@ -29,3 +47,51 @@ def create_bot(database: str | Store | None = None, *, images: bool = True,
         return ShardedBoardroom(database, images=images, now=now, shards=shards, sweep=sweep,
                                 level=level)
     return Boardroom(database, images=images, now=now, sweep=sweep, level=level)
+
+
+async def run(token: str, shards: Shards | None = None, *, first_wait: float = FIRST_WAIT,
+              longest_wait: float = LONGEST_WAIT) -> None:
+    """Connect and serve until the connection closes or SIGTERM/SIGINT arrives; only the
+    ``shards`` named (``bot.shards``), or all of them.
+
+    While Discord cannot be reached (no network, Discord down), one sentence says so and
+    that the bot tries again, after ``first_wait`` seconds, then twice as long each time up
+    to ``longest_wait``; no traceback. A token Discord refuses raises
+    ``discord.LoginFailure`` at once (``python -m bot`` says so in one sentence)."""
+    check_file()  # a damaged database stops the bot before it connects (StoreError)
+    bot = create_bot(None) if shards is None else create_bot(None, shards=shards)
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for signum in signals:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+            loop.add_signal_handler(signum, functools.partial(_stop, bot, signum))
+    try:
+        async with bot:
+            wait = first_wait
+            while not bot.is_closed():
+                try:
+                    await bot.start(token)
+                    return
+                except UNREACHABLE as error:
+                    if bot.is_closed():
+                        return
+                    log.warning("Discord cannot be reached (%s); trying again in %.0f s.",
+                                _why(error), wait)
+                    await bot.http.close()  # the next try opens a fresh session
+                    await asyncio.sleep(wait)
+                    wait = min(longest_wait, wait * 2)
+    finally:
+        for signum in signals:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
+
+
+def _why(error: BaseException) -> str:
+    """An error in a few words: 'ClientConnectorError: Cannot connect to host ...'."""
+    said = " ".join(str(error).split())[:160]
+    return f"{type(error).__name__}: {said}" if said else type(error).__name__
+
+
+def _stop(bot: discord.Client, signum: int) -> None:
+    log.info("Received %s, shutting down", signal.Signals(signum).name)
+    asyncio.get_running_loop().create_task(bot.close())

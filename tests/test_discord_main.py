@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+import discord
 import pytest
 import simcord
 
@@ -28,12 +30,21 @@ def test_without_a_token_it_says_what_to_set(monkeypatch: pytest.MonkeyPatch,
     assert "DISCORD_TOKEN" in capsys.readouterr().err
 
 
-class FakeBot:
-    """Stands in for the client: ``start`` runs until ``close``, as discord.py's does."""
+class Session:
+    async def close(self) -> None:
+        pass
 
-    def __init__(self) -> None:
+
+class FakeBot:
+    """Stands in for the client: ``start`` runs until ``close``, as discord.py's does;
+    ``failures`` are raised by the first calls of ``start`` (Discord out of reach)."""
+
+    def __init__(self, failures: list[BaseException] | None = None) -> None:
         self.closed = asyncio.Event()
         self.token = ""
+        self.failures = list(failures or [])
+        self.starts = 0
+        self.http = Session()  # ``run`` closes it before trying again
 
     async def __aenter__(self) -> FakeBot:
         return self
@@ -41,7 +52,13 @@ class FakeBot:
     async def __aexit__(self, *exc: Any) -> None:
         await self.close()
 
+    def is_closed(self) -> bool:
+        return self.closed.is_set()
+
     async def start(self, token: str) -> None:
+        self.starts += 1
+        if self.failures:
+            raise self.failures.pop(0)
         self.token = token
         os.kill(os.getpid(), signal.SIGTERM)  # what `docker stop` sends
         await self.closed.wait()
@@ -53,12 +70,48 @@ class FakeBot:
 async def test_sigterm_closes_the_bot_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = FakeBot()
     monkeypatch.setattr(app, "create_bot", lambda database=None: fake)
-    await asyncio.wait_for(entry.run("not-a-real-token"), timeout=5)
+    await asyncio.wait_for(app.run("not-a-real-token"), timeout=5)
     assert fake.closed.is_set() and fake.token == "not-a-real-token"
     # The handlers are removed again (False: there was none left to remove).
     loop = asyncio.get_running_loop()
     assert not loop.remove_signal_handler(signal.SIGTERM)
     assert not loop.remove_signal_handler(signal.SIGINT)
+
+
+async def test_without_discord_it_says_so_in_a_sentence_and_tries_again(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """No network, then Discord's servers failing: one line each, no traceback, a growing
+    wait; then the bot connects."""
+    refused = aiohttp.ClientConnectionError("Cannot connect to host discord.com:443")
+    fake = FakeBot([refused, OSError(101, "Network is unreachable"), refused])
+    monkeypatch.setattr(app, "create_bot", lambda database=None: fake)
+    with caplog.at_level("WARNING", logger="boardroom"):
+        await asyncio.wait_for(app.run("token", first_wait=0.01, longest_wait=0.02),
+                               timeout=5)
+    assert fake.starts == 4 and fake.token == "token"
+    said = [r for r in caplog.records if r.name == "boardroom"]
+    assert [r.getMessage() for r in said] == [
+        "Discord cannot be reached (ClientConnectionError: Cannot connect to host "
+        "discord.com:443); trying again in 0 s.",
+        "Discord cannot be reached (OSError: [Errno 101] Network is unreachable); trying "
+        "again in 0 s.",
+        "Discord cannot be reached (ClientConnectionError: Cannot connect to host "
+        "discord.com:443); trying again in 0 s."]
+    assert not any(r.exc_info for r in said)
+
+
+def test_a_wrong_token_is_one_sentence_and_exit_status_1(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = FakeBot([discord.LoginFailure("Improper token has been passed.")])
+    monkeypatch.setattr(app, "create_bot", lambda database=None: fake)
+    monkeypatch.setenv("DISCORD_TOKEN", "wrong")
+    monkeypatch.setattr(sys, "argv", ["boardroom"])
+    with pytest.raises(SystemExit) as stopped:
+        entry.main()
+    assert stopped.value.code == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("boardroom: Discord refused the token in DISCORD_TOKEN")
 
 
 async def test_a_bot_over_a_path_opens_and_closes_its_own_database(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ def fixed_deal(monkeypatch: pytest.MonkeyPatch) -> None:
 async def guild(tmp_path: Path, alice_nick: str | None = None, bob_nick: str | None = None
                 ) -> AsyncIterator[tuple[Any, Any, Any, Any, Any]]:
     """(env, channel, alice, bob, carol) on a fresh database; Carol only watches."""
-    store = await Store.open(str(tmp_path / "h.db"))
+    store = await Store.open(str(tmp_path / "h.db"), flush_delay=0)
     try:
         async with simcord.run(create_bot(store),
                                approved_intents=discord.Intents.none()) as env:

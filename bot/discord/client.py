@@ -104,18 +104,21 @@ class Boardroom(Host):
         return self._desk
 
     async def setup_hook(self) -> None:
-        if self._store is None:
-            path = self._database if isinstance(self._database, str) else None
-            self._store = await Store.open(path)
-        self._service = TableService(self._store, images=self._images, shown=shown_name,
-                                     now=self.now, level=self._level)
-        self._desk = Desk(self, self._service)
-        self._scheduler = Scheduler(self._service, self._desk, now=self.now,
-                                    sweep_every=SWEEP_EVERY if self.sweeps else None)
-        self._service.on_due = self._scheduler.wake
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
-        self.add_dynamic_items(*BUTTONS)
+        """Set up once (a second login, after Discord could not be reached, only syncs the
+        commands again), then sync the commands."""
+        if self._service is None:
+            if self._store is None:
+                path = self._database if isinstance(self._database, str) else None
+                self._store = await Store.open(path)
+            self._service = TableService(self._store, images=self._images, shown=shown_name,
+                                         now=self.now, level=self._level)
+            self._desk = Desk(self, self._service)
+            self._scheduler = Scheduler(self._service, self._desk, now=self.now,
+                                        sweep_every=SWEEP_EVERY if self.sweeps else None)
+            self._service.on_due = self._scheduler.wake
+            for extension in EXTENSIONS:
+                await self.load_extension(extension)
+            self.add_dynamic_items(*BUTTONS)
         guild = os.environ.get("DISCORD_GUILD", "").strip()
         if guild and not guild.isdigit():
             raise ValueError(f"DISCORD_GUILD must be a server id (digits only), not {guild!r}.")

@@ -17,7 +17,17 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, cast
 
 from bot.records import GameRow, MoveRow, PlayerRow, Rated, RatingRow, SeatRow, UndoRow, WaitRow
-from bot.store.engine import MOVE_SQL, WAIT_SQL, Engine, Jobs, Marks, Move, Moves, Session
+from bot.store.engine import (
+    FLUSH_DELAY,
+    MOVE_SQL,
+    WAIT_SQL,
+    Engine,
+    Jobs,
+    Marks,
+    Move,
+    Moves,
+    Session,
+)
 from bot.store.errors import ChannelBusy, SeatTaken, StoreError
 from bot.store.sqlite import SQLite, default_path
 
@@ -77,22 +87,25 @@ class Store:
     """The database. Open with ``await Store.open(where)``; close with ``await store.close()``.
     Every access is a job (``bot.store.engine.Jobs``)."""
 
-    def __init__(self, engine: Engine, path: str) -> None:
+    def __init__(self, engine: Engine, path: str, *, flush_delay: float = FLUSH_DELAY
+                 ) -> None:
         self.engine = engine
         self.path = path  # where the tables are: a file path or a database URL, as given
         self._jobs = Jobs(engine)
         self._moves = Moves(self._jobs)
-        self._marks = Marks(self._jobs)
+        self._marks = Marks(self._jobs, flush_delay)
         self._closed = False
 
     @classmethod
-    async def open(cls, where: str | None = None, *, synchronous: str | None = None
-                   ) -> Store:
+    async def open(cls, where: str | None = None, *, synchronous: str | None = None,
+                   flush_delay: float = FLUSH_DELAY) -> Store:
         """Open (creating or upgrading) the tables at ``where`` (else ``$BOARDROOM_DB``,
         else ``boardroom.db``): on the PostgreSQL server a ``postgresql://`` or
         ``postgres://`` URL names, else in that SQLite file; ``StoreError`` says why not.
         ``synchronous`` (else ``$BOARDROOM_DB_SYNC``, else NORMAL): with NORMAL a committed
-        move survives any crash of the process; FULL a power cut too, at a lower rate."""
+        move survives any crash of the process; FULL a power cut too, at a lower rate.
+        ``flush_delay``: seconds a delivered mark or a wait may wait to be written with
+        others (tests that step through time at once take 0)."""
         synchronous = (synchronous or os.environ.get(SYNC_VAR) or "NORMAL").upper()
         if synchronous not in ("FULL", "NORMAL"):
             raise StoreError(f"{SYNC_VAR} must be FULL or NORMAL, not {synchronous!r}.")
@@ -104,7 +117,7 @@ class Store:
             engine = await Postgres.open(where, synchronous)
         else:
             engine = await SQLite.open(where, synchronous)
-        return cls(engine, where)
+        return cls(engine, where, flush_delay=flush_delay)
 
     @property
     def db(self) -> aiosqlite.Connection:  # for tests and tools (AttributeError on PostgreSQL)

@@ -255,11 +255,13 @@ class Moves:
 
 class Marks:
     """Delivered marks and waits, held in memory and written together in one transaction
-    when the one timer fires (``FLUSH_DELAY`` after the first of them), before any read
+    when the one timer fires (``delay``, ``FLUSH_DELAY`` unless told, after the first of
+    them), before any read
     (which writes them without touching the timer), and at ``close``."""
 
-    def __init__(self, jobs: Jobs) -> None:
+    def __init__(self, jobs: Jobs, delay: float = FLUSH_DELAY) -> None:
         self.jobs = jobs
+        self.delay = delay
         self.delivered: set[tuple[int, int]] = set()  # (game, version) not yet written
         self.waits: dict[int, list[WaitRow]] = {}  # game -> its waits, not yet written
         self._timer: asyncio.TimerHandle | None = None
@@ -275,7 +277,7 @@ class Marks:
 
     def _soon(self) -> None:  # the next mark after the timer fires arms it again
         if self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(FLUSH_DELAY, self._later)
+            self._timer = asyncio.get_running_loop().call_later(self.delay, self._later)
 
     def _later(self) -> None:
         self._timer = None
