@@ -1,6 +1,6 @@
 """Storage for tables (games, seats, the append-only move log, waits, players, ratings,
 undo requests) in a SQLite file or on a PostgreSQL server: ``Store``, written once for both
-(``bot.store.engine`` says what each engine supplies; ``bot.store.schema`` the migrations).
+(``bot.store.engine`` says what each engine supplies and holds the migrations).
 
 A move is one ``UPDATE`` of its game's row (the new state, ``version + 1``, the move in
 ``last_seat``/``last_text``) that only matches while the row holds the version the move was

@@ -17,6 +17,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, suppress
+from importlib import resources
 from typing import Any, TypeVar
 
 from bot.records import WaitRow
@@ -28,6 +29,13 @@ FLUSH_DELAY = 0.25  # seconds a delivered mark may wait to be written with other
 MOVE_BATCH = 200  # moves written by one statement at most
 REPORT_EVERY = 300.0  # seconds between two log lines about the same database trouble
 T = TypeVar("T")
+# The schema, written once: the migrations in order, each a numbered file of migrations/ in
+# SQLite's words whose first line (a comment) says what it adds; PostgreSQL's engine
+# translates the types, each engine adds the move log's triggers to the first and counts the
+# steps run. Append new steps as new files; never edit a released one.
+MIGRATION_FILES = resources.files("bot.store").joinpath("migrations")
+STEPS = [MIGRATION_FILES.joinpath(name).read_text(encoding="utf-8").split("\n", 1)[1] for name in
+         sorted(f.name for f in MIGRATION_FILES.iterdir() if f.name.endswith(".sql"))]
 # A move as written: (game id, state, seat, text, time, status, finished, from version).
 Move = tuple[int, str, int, str, float, str, float | None, int]
 

@@ -17,9 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.store.engine import Engine, Move, Session, T, Work
+from bot.store.engine import STEPS, Engine, Move, Session, T, Work
 from bot.store.errors import StoreError, newer
-from bot.store.schema import STEPS
 
 if TYPE_CHECKING:  # asyncpg's classes are generic only in its stubs
     from asyncpg.pool import PoolConnectionProxy
@@ -59,7 +58,7 @@ TRIGGERS = """
 
 
 def translated(step: str) -> str:
-    """A step of ``schema.STEPS`` in PostgreSQL's types: a game's id is an identity
+    """A step of ``engine.STEPS`` in PostgreSQL's types: a game's id is an identity
     column; ids (``..._id``, ``seed``, ``former``) are ``BIGINT``; times ``DOUBLE
     PRECISION``; tables are plain (``WITHOUT ROWID`` is SQLite's storage)."""
     step = step.replace("id          INTEGER PRIMARY KEY",

@@ -21,9 +21,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.engine import Engine, Move, Session, T, Work
+from bot.store.engine import STEPS, Engine, Move, Session, T, Work
 from bot.store.errors import DamagedDatabase, StoreError, newer
-from bot.store.schema import STEPS
 
 ENV_VAR = "BOARDROOM_DB"
 DEFAULT_PATH = "boardroom.db"
