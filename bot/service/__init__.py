@@ -89,7 +89,12 @@ class TableService:
 
     @property
     def images(self) -> bool:
+        """Whether replies carry pictures (a benchmark switches them on and off)."""
         return self.pictures.images
+
+    @images.setter
+    def images(self, images: bool) -> None:
+        self.pictures.images = images
 
     @property
     def on_due(self) -> Callable[[float], None] | None:
