@@ -35,7 +35,7 @@ async def test_two_members_play_block_buster_to_the_end(tmp_path: Path) -> None:
             move = rng.choice(moves)
             before = await w.version()
             answer = said(await member.slash(w.channel, "play", action=move))
-            assert await w.version() == before + 1, answer
+            assert await w.version() >= before + 1, answer  # (and any forced step)
             made += 1
         assert made >= 8 and not await w.moves(w.alice) and not await w.moves(w.bob)
         end = w.public()[-1]

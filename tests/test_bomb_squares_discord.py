@@ -45,7 +45,7 @@ async def test_two_members_play_a_whole_bomb_squares_game(tmp_path: Path,
             move = rng.choice([m for m in moves if not m.startswith(ASIDE)] or moves)
             before = await w.version()
             answer = await member.slash(w.channel, "play", action=move)
-            assert await w.version() == before + 1, f"{move!r} was not played: {said(answer)}"
+            assert await w.version() >= before + 1, f"{move!r} was not played: {said(answer)}"
             made += 1
         assert made < 300, "the game did not end"
         assert {"draw", "place", "meeple", "bomb"} <= verbs

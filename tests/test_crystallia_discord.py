@@ -45,7 +45,7 @@ async def test_two_members_play_a_whole_crystallia_game(tmp_path: Path) -> None:
             move = rng.choice(moves)
             before = await w.version()
             answer = await member.slash(w.channel, "play", action=move)
-            assert await w.version() == before + 1, f"{move!r} was not played: {said(answer)}"
+            assert await w.version() >= before + 1, f"{move!r} was not played: {said(answer)}"
             made += 1
         assert made < 400, "the game did not end"
         assert {"take", "place"} <= verbs
