@@ -233,3 +233,21 @@ async def test_forced_steps_play_themselves_and_say_so(tmp_path: Path) -> None:
         # Nobody is ever left awaited with a single move to make.
         for moves in (await awaited(w)).values():
             assert len(moves) != 1
+
+
+async def test_a_stand_in_plays_the_whole_late_turn_in_one_message(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        said(await w.alice.slash(w.channel, "game settings", turn_time="1h"))
+        rng = random.Random(11)
+        late, _, _ = await step(w, rng)
+        while set(await awaited(w)) != {late}:
+            late, _, _ = await step(w, rng)
+        count, version = len(w.public()), await w.version()
+        await w.env.advance_time(3700)  # the turn time runs out
+        assert set(await awaited(w)) != {late}, "the stand-in finished the turn"
+        assert await w.version() > version + 1, "several steps"
+        told = w.public()[count:]
+        assert len(told) == 1, [m.content for m in told]
+        assert "ran out of time" in told[0].content
+        assert pinged(w, told[0]) == {m.id for m in await awaited(w)}

@@ -28,6 +28,7 @@ from rules.core import listing, quote
 log = logging.getLogger("boardroom.service")
 
 CHAIN_LIMIT = 10_000  # computer moves in a row before the service stops to ask why
+STAND_IN_STEPS = 100  # a stand-in's steps in one late turn at most
 RETRIES = 3  # times a move is tried again after another process wrote the table first
 
 Said = list[tuple[int | None, rules.Event]]  # events, each with the seat that caused it
@@ -239,16 +240,23 @@ class Turns:
         return next(iter(legal)) if len(legal) == 1 else None
 
     async def stand_in(self, table: Table, seat: int, level: str) -> Reply:
-        """A computer player of ``level`` makes a late seat's move for this turn; the
+        """A computer player of ``level`` makes a late seat's moves for this turn: every
+        step while the seat alone stays awaited (a turn of several steps is played whole,
+        so one late turn costs one turn time, and the channel hears of it at once); the
         channel is told it is a stand-in. The player takes the seat back by acting (the
         next turn's clock is theirs again)."""
         before, awaited = table.parts_before(), table.awaited()
-        legal = table.moves(seat)
-        move = await self.computers.choose(table, seat, level)
-        state, events = table.game.play(table.state, seat, move, legal=legal)
         header = (f"{table.label(seat)} ran out of time: a computer player ({level}) "
                   "stands in for this turn.")
         await self.store.mark_unrated(table.id, ratings.STOOD_IN)
-        await self.tables.write(table, state, seat=seat, text=move)
-        return await self.after(table, [(seat, e) for e in events], before, moved={seat},
-                                header=header, awaited=awaited)
+        said: Said = []
+        for _ in range(STAND_IN_STEPS):
+            legal = table.moves(seat)
+            move = await self.computers.choose(table, seat, level)
+            state, events = table.game.play(table.state, seat, move, legal=legal)
+            await self.tables.write(table, state, seat=seat, text=move)
+            said.extend((seat, e) for e in events)
+            if table.status != "playing" or table.awaited() != {seat}:
+                break
+        return await self.after(table, said, before, moved={seat}, header=header,
+                                awaited=awaited)
