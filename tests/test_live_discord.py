@@ -50,6 +50,14 @@ async def step(w: World, rng: random.Random, *, aside: tuple[str, ...] = ASIDE
     return member, move, said(await member.slash(w.channel, "play", action=move))
 
 
+async def mid_turn(w: World, rng: random.Random) -> Any:
+    """Steps until one player, alone awaited, is in the middle of their turn: them."""
+    mover, _, _ = await step(w, rng)
+    while set(await awaited(w)) != {mover}:
+        mover, _, _ = await step(w, rng)
+    return mover
+
+
 def channel_texts(w: World) -> list[str]:
     """The text of every message the bot posted or edited in the channel, as sent."""
     path = MESSAGES.format(w.channel.id)
@@ -121,9 +129,7 @@ async def test_the_edit_cap_of_an_old_message_posts_anew_and_carries_the_turn_on
     async with world(tmp_path) as w:
         await start(w)
         rng = random.Random(6)
-        mover, _, _ = await step(w, rng)
-        while set(await awaited(w)) != {mover}:  # to a step within a turn
-            mover, _, _ = await step(w, rng)
+        mover = await mid_turn(w, rng)
         turn = w.public()[-1]
         # Discord refuses more edits to a message older than an hour (error 30046).
         w.env.inject_error("PATCH", MESSAGES.format(w.channel.id) + "/*", status=400,
@@ -147,9 +153,7 @@ async def test_an_edit_that_fails_is_retried_and_lands_once(tmp_path: Path) -> N
     async with world(tmp_path) as w:
         await start(w)
         rng = random.Random(7)
-        mover, _, _ = await step(w, rng)
-        while set(await awaited(w)) != {mover}:
-            mover, _, _ = await step(w, rng)
+        await mid_turn(w, rng)
         count, turn = len(w.public()), w.public()[-1]
         w.env.inject_error("PATCH", MESSAGES.format(w.channel.id) + "/*", status=500)
         version = await w.version()
@@ -174,9 +178,7 @@ async def test_a_restart_between_commit_and_edit_neither_loses_nor_doubles(
     async with world(tmp_path) as w:
         await start(w)
         rng = random.Random(8)
-        mover, _, _ = await step(w, rng)
-        while set(await awaited(w)) != {mover}:
-            mover, _, _ = await step(w, rng)
+        mover = await mid_turn(w, rng)
         count, turn = len(w.public()), w.public()[-1]
         # Committed and edited, but the bot stops before marking the step posted.
         service = w.bot.service
@@ -207,9 +209,7 @@ async def test_a_players_own_steps_edit_their_dm(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         await start(w)
         rng = random.Random(9)
-        mover, _, _ = await step(w, rng)
-        while set(await awaited(w)) != {mover}:
-            mover, _, _ = await step(w, rng)
+        mover = await mid_turn(w, rng)
         dms = len(w.dms(mover))
         steps = 0
         while set(await awaited(w)) == {mover} and steps < 4:
@@ -240,9 +240,7 @@ async def test_a_stand_in_plays_the_whole_late_turn_in_one_message(tmp_path: Pat
         await start(w)
         said(await w.alice.slash(w.channel, "game settings", turn_time="1h"))
         rng = random.Random(11)
-        late, _, _ = await step(w, rng)
-        while set(await awaited(w)) != {late}:
-            late, _, _ = await step(w, rng)
+        late = await mid_turn(w, rng)
         count, version = len(w.public()), await w.version()
         await w.env.advance_time(3700)  # the turn time runs out
         assert set(await awaited(w)) != {late}, "the stand-in finished the turn"
