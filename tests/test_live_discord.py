@@ -16,8 +16,9 @@ import discord
 import pytest
 
 from bot.discord.live import EARLIER, told_in
+from render import kit
 from rules import bomb_squares
-from tests.test_discord import SECRET_WORDS, World, fixed_deal, labels, said, world
+from tests.test_discord import SECRET_WORDS, World, fixed_deal, labels, message_text, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
 # Steps a player pressing on would not take, to keep games short.
@@ -76,7 +77,7 @@ async def test_a_turn_is_one_message_edited_and_each_turn_pings_the_newly_awaite
     async with world(tmp_path) as w:
         await start(w)
         began = w.public()[-1]
-        assert "Bomb Squares begins" in began.content
+        assert "Bomb Squares begins" in message_text(began)
         rng = random.Random(4)
         changes = edits = 0
         turn: discord.Message | None = None
@@ -94,7 +95,7 @@ async def test_a_turn_is_one_message_edited_and_each_turn_pings_the_newly_awaite
                 assert len(w.public()) == count + 1 and not pinged(w, latest)
             else:  # a step of the same turn: the same message, edited; nobody pinged
                 assert len(w.public()) == count and latest.id == turn.id
-                assert latest.content != turn.content
+                assert message_text(latest) != message_text(turn)
                 assert not pinged(w, latest)
                 edits += 1
             turn = latest
@@ -121,7 +122,7 @@ async def test_the_turn_messages_buttons_act_on_the_current_step(tmp_path: Path)
                     shown_moves = [label.split(" · ")[0] for label in labels(shown.response)]
                     assert sorted(shown_moves) == sorted(moves)
                 elif not moves:
-                    assert "not your turn" in shown.response.content
+                    assert "not your turn" in message_text(shown.response)
 
 
 async def test_the_edit_cap_of_an_old_message_posts_anew_and_carries_the_turn_on(
@@ -141,8 +142,9 @@ async def test_the_edit_cap_of_an_old_message_posts_anew_and_carries_the_turn_on
         carried = w.public()[-1]
         assert len(w.public()) == count + 1 and carried.id != turn.id
         assert not pinged(w, carried)  # nobody newly awaited: no ping
-        told = [line for line in turn.content.splitlines() if not line.startswith("Your turn")]
-        assert all(line in carried.content for line in told if line != EARLIER)
+        told = [line for line in message_text(turn).splitlines()
+                if not line.startswith("Your turn")]
+        assert all(line in message_text(carried) for line in told if line != EARLIER)
         # The turn goes on in the new message.
         if set(await awaited(w)) == {mover}:
             await step(w, rng)
@@ -159,18 +161,18 @@ async def test_an_edit_that_fails_is_retried_and_lands_once(tmp_path: Path) -> N
         version = await w.version()
         _, _, answer = await step(w, rng)
         assert "saved" in answer and "as soon as Discord answers" in answer
-        assert w.public()[-1].content == turn.content  # not yet
+        assert message_text(w.public()[-1]) == message_text(turn)  # not yet
         assert await w.version() > version
         await w.env.advance_time(60)  # the retry
         after = w.public()[-1]
         assert after.id == turn.id and len(w.public()) == count
-        old, new = told_in(turn.content), told_in(after.content)
+        old, new = told_in(turn), told_in(after)
         assert new[:len(old)] == old and len(new) > len(old)
         added = new[len(old):]  # the step's lines, told once (not a block told twice)
         half = len(added) // 2
         assert not (len(added) % 2 == 0 and added[:half] == added[half:]), added
         await w.restart()  # delivered once: nothing more to post or edit
-        assert w.public()[-1].content == after.content and len(w.public()) == count
+        assert message_text(w.public()[-1]) == message_text(after) and len(w.public()) == count
 
 
 async def test_a_restart_between_commit_and_edit_neither_loses_nor_doubles(
@@ -189,10 +191,10 @@ async def test_a_restart_between_commit_and_edit_neither_loses_nor_doubles(
         monkeypatch.setattr(service, "delivered", lost)
         await step(w, rng)
         edited = w.public()[-1]
-        assert edited.id == turn.id and edited.content != turn.content
+        assert edited.id == turn.id and message_text(edited) != message_text(turn)
         monkeypatch.undo()
         await w.restart()
-        assert len(w.public()) == count and w.public()[-1].content == edited.content
+        assert len(w.public()) == count and message_text(w.public()[-1]) == message_text(edited)
         # Committed, never edited: the restart edits the turn's message, once.
         if set(await awaited(w)) == {mover}:
             member, moves = next(iter((await awaited(w)).items()))
@@ -201,8 +203,8 @@ async def test_a_restart_between_commit_and_edit_neither_loses_nor_doubles(
             await w.restart()
             again = w.public()[-1]
             assert len(w.public()) == count and again.id == turn.id
-            assert again.content.startswith(edited.content.rsplit("\n", 1)[0])
-            assert again.content != edited.content
+            assert message_text(again).startswith(message_text(edited).rsplit("\n", 1)[0])
+            assert message_text(again) != message_text(edited)
 
 
 async def test_a_players_own_steps_edit_their_dm(tmp_path: Path) -> None:
@@ -225,9 +227,9 @@ async def test_forced_steps_play_themselves_and_say_so(tmp_path: Path) -> None:
         rng = random.Random(10)
         for _ in range(60):
             await step(w, rng, aside=())  # a redrawn bomb leaves one square to bomb
-            if any("has one move only" in m.content for m in w.public()):
+            if any("has one move only" in message_text(m) for m in w.public()):
                 break
-        forced = [line for m in w.public() for line in m.content.splitlines()
+        forced = [line for m in w.public() for line in message_text(m).splitlines()
                   if "has one move only" in line]
         assert forced and all("the table makes it for them" in line for line in forced)
         # Nobody is ever left awaited with a single move to make.
@@ -246,6 +248,35 @@ async def test_a_stand_in_plays_the_whole_late_turn_in_one_message(tmp_path: Pat
         assert set(await awaited(w)) != {late}, "the stand-in finished the turn"
         assert await w.version() > version + 1, "several steps"
         told = w.public()[count:]
-        assert len(told) == 1, [m.content for m in told]
-        assert "ran out of time" in told[0].content
+        assert len(told) == 1, [message_text(m) for m in told]
+        assert "ran out of time" in message_text(told[0])
         assert pinged(w, told[0]) == {m.id for m in await awaited(w)}
+
+
+async def test_the_turn_message_is_a_layout_in_the_awaited_seats_colour(
+        tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="cube-conquest"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        turn = w.public()[-1]
+        assert turn.flags.components_v2 and not turn.content
+        (box,) = turn.components
+        assert isinstance(box, discord.components.Container)
+        (waiting,) = [m for m in w.players if await w.moves(m)]
+        fill = kit.seat_colour("Blue" if waiting is w.alice else "Red").fill  # seat order
+        assert box.accent_colour is not None
+        assert box.accent_colour.value == (fill[0] << 16) | (fill[1] << 8) | fill[2]
+        kinds = [type(c).__name__ for c in box.children]
+        assert kinds == ["TextDisplay", "MediaGalleryComponent", "TextDisplay", "ActionRow"]
+        gallery = box.children[1]
+        assert isinstance(gallery, discord.components.MediaGalleryComponent)
+        (item,) = gallery.items
+        assert item.media.url.endswith("board.png")
+        assert item.description and item.description.startswith("Cube Conquest")
+        assert item.description == turn.attachments[0].description
+        whose = box.children[2]
+        assert isinstance(whose, discord.components.TextDisplay)
+        assert whose.content == f"Your turn, <@{waiting.id}>." and pinged(w, turn) == {
+            waiting.id}
+        assert labels(turn) == ["Your moves", "Your hand", "Board as text"]

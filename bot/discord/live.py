@@ -18,20 +18,23 @@ replaced by a new one that carries the turn on, pinging nobody.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
-from bot.discord.answer import LIMIT, picture_files
-from bot.discord.buttons import turn_view
+from bot.discord.answer import picture_files
+from bot.discord.buttons import turn_buttons
 from bot.service import TableService
 from bot.service.replies import Reply
 
 log = logging.getLogger("boardroom.discord")
 
 EDIT_CAP = 30046  # Discord's code: a message older than an hour may not be edited more
+TEXT_LIMIT = 4000  # Discord: the text of all a layout message's text displays together
+EVENTS, TURN = 1, 2  # the ids of the text displays of the events told and of whose turn
 EARLIER = "(Earlier steps of this turn: `/log`.)"
-TURN_LINES = ("Your turn, <@", "Waiting for <@")  # how ``turn_line`` starts
 
 
 def mentions(user_ids: tuple[int, ...] | list[int]) -> str:
@@ -54,22 +57,55 @@ def turn_line(reply: Reply) -> str:
     return f"Waiting for {mentions(reply.mention)}."
 
 
-def compose(lines: list[str], reply: Reply) -> str:
-    """A message's text: the events told, then whose turn it is; the oldest lines give
-    way (and say so) when it would not fit."""
+def told(lines: list[str], limit: int) -> str:
+    """The events told, the oldest lines giving way (and saying so) if they would not fit."""
+    kept = [line for line in lines if line]
+    text = "\n".join(kept)
+    while len(text) > limit and len(kept) > 1:
+        kept = kept[1:]
+        text = "\n".join([EARLIER, *kept])
+    return text if len(text) <= limit else text[-limit:]
+
+
+def layout(channel_id: int, lines: list[str], reply: Reply,
+           files: list[discord.File]) -> discord.ui.LayoutView:
+    """A turn message, in Discord's layout components: a container in the awaited seat's
+    colour holding the events told, the board (its summary as alt text), whose turn it is
+    and the turn buttons (none once the game is over)."""
     turn = turn_line(reply)
-    told = [line for line in lines if line]
-    text = "\n".join([*told, turn] if turn else told)
-    while len(text) > LIMIT and len(told) > 1:
-        told = told[1:]
-        text = "\n".join([EARLIER, *told, *([turn] if turn else [])])
-    return text if len(text) <= LIMIT else text[-LIMIT:]
+    items: list[discord.ui.Item[Any]] = []
+    events = told(lines, TEXT_LIMIT - len(turn) - 1)
+    if events:
+        items.append(discord.ui.TextDisplay(events, id=EVENTS))
+    if files:
+        items.append(discord.ui.MediaGallery(*(
+            discord.MediaGalleryItem(f"attachment://{file.filename}",
+                                     description=file.description)
+            for file in files)))
+    if turn:
+        items.append(discord.ui.TextDisplay(turn, id=TURN))
+    if reply.mention and not reply.over:
+        items.append(discord.ui.ActionRow(*turn_buttons(channel_id)))
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.Container(*items, accent_colour=reply.accent))
+    return view
 
 
-def told_in(content: str) -> list[str]:
-    """The event lines of a turn message, as Discord holds its text."""
-    return [line for line in content.split("\n")
-            if line and line != EARLIER and not line.startswith(TURN_LINES)]
+def told_in(message: discord.Message) -> list[str]:
+    """The event lines a turn message shows, as Discord holds it."""
+    found: list[str] = []
+
+    def walk(components: Sequence[Any]) -> None:
+        for component in components:
+            if isinstance(component, discord.components.TextDisplay) and \
+                    component.id == EVENTS:
+                found.extend(line for line in component.content.split("\n")
+                             if line and line != EARLIER)
+            if isinstance(component, discord.components.Container):
+                walk(component.children)
+
+    walk(message.components)
+    return found
 
 
 @dataclass
@@ -79,6 +115,7 @@ class Turn:
     game: int
     message_id: int
     lines: list[str]
+    files: list[discord.File] = field(default_factory=list)  # its pictures, as last sent
 
 
 class TurnMessages:
@@ -104,12 +141,17 @@ class TurnMessages:
                     lines = turn.lines  # told already, before a restart
                 else:
                     lines = [*turn.lines, *([told] if told else [])]
+                files = self._pictures(reply)
+                message = channel.get_partial_message(turn.message_id)
+                view = layout(channel.id, lines, reply, files or turn.files)
                 try:
-                    await channel.get_partial_message(turn.message_id).edit(
-                        content=compose(lines, reply), allowed_mentions=pinging(()),
-                        view=turn_view(channel.id),
-                        **self._pictures(reply, edit=True))  # type: ignore[arg-type]
+                    if files:  # the board replaced
+                        await message.edit(view=view, attachments=files,
+                                           allowed_mentions=pinging(()))
+                    else:  # the pictures it has stay
+                        await message.edit(view=view, allowed_mentions=pinging(()))
                     turn.lines = lines
+                    turn.files = files or turn.files
                     return
                 except discord.NotFound:
                     log.info("The turn message of game %s is gone; posting anew", reply.game)
@@ -119,14 +161,13 @@ class TurnMessages:
                     log.info("Discord caps edits of game %s's turn message; posting anew",
                              reply.game)
         pinged = () if reply.over else reply.newly
-        message = await channel.send(
-            compose(lines, reply), allowed_mentions=pinging(pinged),
-            **({"view": turn_view(channel.id)} if reply.mention and not reply.over else {}),
-            **self._pictures(reply))  # type: ignore[call-overload]
+        files = self._pictures(reply)
+        message = await channel.send(view=layout(channel.id, lines, reply, files),
+                                     files=files, allowed_mentions=pinging(pinged))
         if not reply.game:
             return
         if reply.step:
-            self._turns[channel.id] = Turn(reply.game, message.id, lines)
+            self._turns[channel.id] = Turn(reply.game, message.id, lines, files)
             await self._store(reply.game, message.id, reply.version)
         else:  # the start, an undo, a seat handed on: the next step starts a new message
             self._turns.pop(channel.id, None)
@@ -157,16 +198,13 @@ class TurnMessages:
             message = await channel.fetch_message(message_id)
         except discord.HTTPException:
             return None
-        turn = self._turns[channel.id] = Turn(game, message_id, told_in(message.content))
+        turn = self._turns[channel.id] = Turn(game, message_id, told_in(message))
         return turn
 
     @staticmethod
-    def _pictures(reply: Reply, *, edit: bool = False) -> dict[str, list[discord.File]]:
-        """The reply's pictures as the files of a new message, or those that replace an
-        edited one's (none drawn: an edit keeps the pictures it has)."""
+    def _pictures(reply: Reply) -> list[discord.File]:
+        """The reply's pictures as files: the board, and at a game's end its recap."""
         files = picture_files(reply.picture) if reply.picture is not None else []
         if reply.recap is not None:  # a game's end: its points over time, under the board
             files += picture_files(reply.recap, "recap")
-        if not files:
-            return {}
-        return {"attachments" if edit else "files": files}
+        return files

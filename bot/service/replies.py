@@ -5,6 +5,7 @@ nothing hidden can leak into the channel."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -16,6 +17,7 @@ from bot.service import recap
 from bot.service.pictures import Picture, Pictures
 from bot.service.table import Shown, Table, private_part
 from bot.store import Store
+from render import kit
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Reply:
     recap: Picture | None = None  # the end of a game: its points over time (``bot.service.recap``)
     covers: tuple[int, ...] | None = None  # a catch-up's versions (``Outbox``)
     note: str = ""  # a catch-up's first line of ``public`` ('(Posted late...)'), if any
+    accent: int | None = None  # the colour of the first seat awaited (0xRRGGBB), if any
     # The DMs' pictures, in the order of ``private``, drawn after the channel's picture so
     # that when the channel hears of a move never depends on what the DMs show (their
     # drawing time does). None: ``private`` already holds its pictures.
@@ -165,9 +168,14 @@ class Narrator:
         awaited = [] if outcome is not None else [
             s for s in sorted(table.awaited()) if table.seats[s].kind == "human"]
         mention = tuple(table.seats[s].user_id or 0 for s in awaited)
+        accent = None
+        if awaited and awaited[0] < len(table.colours):
+            with contextlib.suppress(ValueError):  # a colour the palette does not name
+                r, g, b = kit.seat_colour(table.colours[awaited[0]]).fill
+                accent = (r << 16) | (g << 8) | b
         newly = tuple(table.seats[s].user_id or 0 for s in awaited if s not in steady)
         return Reply(public="\n".join(public_lines), picture=picture, private=private,
-                     ephemeral="\n".join(ephemeral), mention=mention, newly=newly,
+                     ephemeral="\n".join(ephemeral), mention=mention, newly=newly, accent=accent,
                      step=step and outcome is None, version=table.version,
                      game=table.id, over=outcome is not None, drawing=dm_pictures,
                      recap=None if ended is None else ended.picture)
