@@ -1,0 +1,26 @@
+"""The benchmarks still run: they drive the table service from outside, so a change of its
+API can break one without any other test noticing (``service.images`` once lost its
+setter that way). A few tables for a fraction of a second each: about 3 s, run beside the
+other tests."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_tables_benchmark_runs_and_prints_its_figures(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "tables.py"), "--tables", "4",
+         "--seconds", "0.3", "--image-seconds", "0.3", "--latency-moves", "5",
+         "--image-moves", "2", "--games", "1", "--cores", "0", "--dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for row in ("all tables at once, no images", "all tables at once, images",
+                "one at a time, no images", "one at a time, images"):
+        line = next(line for line in done.stdout.splitlines() if line.startswith(row))
+        assert float(line[len(row):].split()[0]) > 0, line  # moves/s
+    assert "Database bytes per finished game" in done.stdout
