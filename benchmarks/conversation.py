@@ -28,6 +28,9 @@ Printed, one row per game and player count, and written to ``OUT/figures.txt``:
 - cmds: commands the members sent (setup and ``/play``); ``cmds/turn`` median and mean:
   for each turn (from one turn change to the next, or to the end), the commands sent
   during it by each member the turn change newly awaited, one figure per such member;
+- ms/play: the median wall time of a ``/play``, from the member's command until SimCord
+  has settled every request the bot made for it (the Discord adapter's latency, as far as
+  the simulation shows it);
 - s: wall seconds the game took.
 
 Unless ``--no-screenshots``: each game (at the first player count asked for) is played
@@ -198,6 +201,7 @@ class Table:
     channel: Any
     members: list[Any]
     commands: int = 0
+    latencies: list[float] = field(default_factory=list)  # seconds each /play took
 
     @property
     def service(self) -> TableService:
@@ -216,7 +220,10 @@ class Table:
 
     async def command(self, member: Any, name: str, **options: Any) -> str:
         self.commands += 1
+        began = time.perf_counter()
         result = await member.slash(self.channel, name, **options)
+        if name == "play":
+            self.latencies.append(time.perf_counter() - began)
         response = result.response
         return str(response.content) if response is not None else ""
 
@@ -312,10 +319,11 @@ class Row:
     play: Play
     traffic: Traffic
     commands: int
+    latencies: list[float] = field(default_factory=list)  # seconds each /play took
 
 
 HEADER = ("game", "players", "steps", "turns", "posts", "edits", "pings", "pings/turn",
-          "DMs", "DM edits", "cmds", "cmds/turn med", "mean", "s")
+          "DMs", "DM edits", "cmds", "cmds/turn med", "mean", "ms/play", "s")
 
 
 def cells(row: Row) -> tuple[str, ...]:
@@ -325,7 +333,9 @@ def cells(row: Row) -> tuple[str, ...]:
     return (row.game, str(row.players), steps, str(p.turns), str(t.posts), str(t.edits),
             str(t.pings), f"{t.pings / p.turns:.2f}" if p.turns else "-", str(t.dms),
             str(t.dm_edits), str(row.commands), f"{statistics.median(per):g}",
-            f"{statistics.mean(per):.2f}", f"{p.seconds:.1f}")
+            f"{statistics.mean(per):.2f}",
+            f"{1000 * statistics.median(row.latencies):.0f}" if row.latencies else "-",
+            f"{p.seconds:.1f}")
 
 
 def table_text(rows: Sequence[Row]) -> str:
@@ -348,7 +358,7 @@ async def figures(games: Sequence[str], counts: Sequence[int], seed: int, max_st
             async with table(game, n, seed, images=False) as t:
                 p = await play(t, seed, random.Random(f"{seed}:{game}:{n}"),
                                max_steps=max_steps)
-                row = Row(game, n, p, t.traffic(), t.commands)
+                row = Row(game, n, p, t.traffic(), t.commands, t.latencies)
             rows.append(row)
             print(table_text(rows).splitlines()[-1], flush=True)
     return rows
