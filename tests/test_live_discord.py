@@ -280,3 +280,29 @@ async def test_the_turn_message_is_a_layout_in_the_awaited_seats_colour(
         assert whose.content == f"Your turn, <@{waiting.id}>." and pinged(w, turn) == {
             waiting.id}
         assert labels(turn) == ["Your moves", "Your hand", "Board as text"]
+
+
+async def test_a_computers_whole_turn_is_one_message_not_one_per_step(
+        tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="bomb-squares"))
+        said(await w.alice.slash(w.channel, "game computer", level="easy"))
+        said(await w.alice.slash(w.channel, "game start"))
+        rng = random.Random(12)
+        path = MESSAGES.format(w.channel.id)
+        for _ in range(30):  # until alice hands the turn to the computer
+            version = await w.version()
+            calls = sum(1 for e in w.env.http_requests if e.path.split("?")[0].startswith(path))
+            member, moves = next(iter((await awaited(w)).items()))
+            pressing = [m for m in moves if m.split()[0] not in ASIDE] or moves
+            move = rng.choice(pressing)
+            said(await member.slash(w.channel, "play", action=move))
+            if await w.version() > version + 3:  # the computer's steps followed hers
+                break
+        else:
+            raise AssertionError("the computer never took a turn of several steps")
+        # Alice's last step, then the computer's steps, then alice's turn again: one post
+        # (her turn began anew: it pings her), not one request per step.
+        sent = [e for e in w.env.http_requests if e.path.split("?")[0].startswith(path)]
+        assert len(sent) - calls == 1 and sent[-1].method == "POST"
+        assert pinged(w, w.public()[-1]) == {w.alice.id}
