@@ -180,9 +180,9 @@ class Turns:
     async def play_on(self, table: Table, said: Said, steady: set[int] | None = None
                       ) -> set[int]:
         """Computer players whose input is awaited move (``rules.computer.choose`` at the
-        seat's level; a seat stored without one plays at random), and a human whose only
-        legal move decides nothing has it played for them (``forced``), until a human
-        must choose. The human seats so moved are returned; ``steady`` keeps only the seats
+        seat's level; a seat stored without one plays at random), and a human awaited alone
+        whose only legal move decides nothing has it played for them (``forced``), until a
+        human must choose. The human seats so moved are returned; ``steady`` keeps only the seats
         awaited after every one of these moves.
 
         Each move is its own version. A computer's choice is drawn from the game's seed
@@ -195,7 +195,11 @@ class Turns:
             if table.status != "playing":
                 return forced
             waiting = sorted(computers & table.awaited())
-            humans = [] if waiting else [(seat, only) for seat in sorted(table.awaited())
+            # A forced step is looked for only where one seat alone is awaited: its moves
+            # are listed once and serve the player's own next command too (with several
+            # awaited, each would be listed though the first to act changes the state).
+            alone = sorted(table.awaited()) if len(table.awaited()) == 1 else []
+            humans = [] if waiting else [(seat, only) for seat in alone
                                          if (only := self.forced(table, seat)) is not None]
             if not waiting and not humans:
                 return forced
