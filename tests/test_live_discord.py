@@ -61,9 +61,20 @@ async def mid_turn(w: World, rng: random.Random) -> Any:
 
 
 def channel_texts(w: World) -> list[str]:
-    """The text of every message the bot posted or edited in the channel, as sent."""
+    """What every message the bot posted or edited in the channel said, as sent: its text,
+    its layout's text displays and its pictures' alt texts, from the whole payload."""
     path = MESSAGES.format(w.channel.id)
-    return [str(entry.json.get("content", "")) for entry in w.env.http_requests
+
+    def words(node: Any) -> list[str]:
+        if isinstance(node, dict):
+            return [str(value) for key, value in node.items()
+                    if key in ("content", "description") and isinstance(value, str)] + [
+                word for value in node.values() for word in words(value)]
+        if isinstance(node, list):
+            return [word for value in node for word in words(value)]
+        return []
+
+    return ["\n".join(words(entry.json)) for entry in w.env.http_requests
             if entry.path.split("?")[0].startswith(path) and isinstance(entry.json, dict)
             and entry.method in ("POST", "PATCH")]
 
@@ -103,7 +114,10 @@ async def test_a_turn_is_one_message_edited_and_each_turn_pings_the_newly_awaite
         assert edits >= 4, "Bomb Squares' turns have several steps each"
         # The start stays its own message, and spectators read no secret in any text sent.
         assert w.public()[0].id == began.id or began in w.public()
-        for text in channel_texts(w):
+        sent = channel_texts(w)
+        assert any("Bomb Squares begins" in text for text in sent)  # the text is in there
+        assert any("\nBomb Squares: " in text for text in sent)  # and the alt text
+        for text in sent:
             for secret in SECRET_WORDS:
                 assert secret not in text
 
