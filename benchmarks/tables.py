@@ -10,7 +10,8 @@ random), ``play``, and ``delivered`` once the reply is "posted". Printed:
 - throughput: all tables at once, moves/s without and with images (and CPU per move); with
   images, after each table has drawn its first picture (measured apart, 50 tables at a
   time);
-- latency of ``play``, until the DMs' pictures are drawn too: one move at a time (nothing
+- latency of a move (its player's moves listed, as ``/play``'s suggestions do, then
+  ``play``), until the DMs' pictures are drawn too: one move at a time (nothing
   else queued) and under full load (where the time includes waiting behind the other tables'
   moves);
 - the floor, measured in the same run on the same states and pictures: a bare ``sqlite3``
@@ -124,8 +125,8 @@ class Bench:
             await self.open(channel)
             waiting = await self.service.waiting(channel)
         user = waiting[0][0]
-        move = self.rng.choice(await self.service.legal_moves(channel, user))
         start = time.perf_counter()
+        move = self.rng.choice(await self.service.legal_moves(channel, user))
         reply = await (await self.service.play(channel, user, move)).with_pictures()
         run.latencies.append(time.perf_counter() - start)
         await self.service.delivered(reply)
@@ -290,9 +291,9 @@ async def main(args: argparse.Namespace) -> int:
         cpu = ms(run.cpu / run.moves) if run.moves else "-"
         print(f"{label:<34}{run.rate:>9.0f}{cpu:>11}{ms(run.quantile(0.5)):>11}"
               f"{ms(run.quantile(0.99)):>11}")
-    print(f"(latency is the time play() takes, the DMs' pictures included; 'all at once' "
-          f"includes waiting behind the other {args.tables - 1} tables' moves; a table's "
-          f"first picture is drawn 50 tables at a time)")
+    print(f"(latency is the time legal_moves() and play() take, the DMs' pictures "
+          f"included; 'all at once' includes waiting behind the other {args.tables - 1} "
+          f"tables' moves; a table's first picture is drawn 50 tables at a time)")
     print()
     print(f"Floor (bare sqlite3 commit of the same state + PNG encoding of the same board, "
           f"{len(floors)} samples): p50 {ms(f50)}, p99 {ms(f99)}")

@@ -173,6 +173,8 @@ class Terminal:
         ``caller`` made the move: what the reply tells them alone (``ephemeral``) is
         printed once, not again among their private lines.
         """
+        if reply.version and (not reply.step or reply.newly):  # a new turn, as Discord
+            self.public(TURN_RULE)                                 # starts a new message
         self.public(reply.public)
         prefix = f"t{-self.channel_id}-v{reply.version:04d}"
         if reply.picture is not None and self.images is not None:
@@ -304,6 +306,9 @@ class Terminal:
 
 
 STOPPED = "Stopped. The game is saved; continue it with --resume."
+# Printed before each turn's block, as Discord starts a new message: the steps of a turn
+# follow one another without it.
+TURN_RULE = "─" * 40
 
 
 async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:

@@ -43,6 +43,7 @@ TABLES: dict[str, tuple[str, ...]] = {
                 "updated"),
     "undos": ("game_id", "version", "seat", "asked", "due", "agreed"),
     "posted": ("game_id", "version"),
+    "turn_messages": ("game_id", "message_id", "since"),
 }
 # Columns PostgreSQL holds as DOUBLE PRECISION: a SQLite file may hold a whole number
 # there (a time of 0, a test's clock), which asyncpg takes only as a float.

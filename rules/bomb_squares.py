@@ -26,6 +26,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    clone,
     listing,
     load_data,
     quote,
@@ -159,6 +160,15 @@ class BombState(State):
 
 class _Won(Exception):
     """Raised by ``_gain`` when a seat reaches 75 crystals: the move stops there."""
+
+
+@dataclass(frozen=True)
+class Steps:
+    """A joined move's detail: the single steps it names, played one by one. A move joins
+    steps only where nothing is drawn, rolled or shown between them (``bomb-squares.md``,
+    "Joined moves")."""
+
+    steps: tuple[str, ...]
 
 
 # --------------------------------------------------------------------------- set-up
@@ -918,7 +928,19 @@ VERBS = {"draw", "sell", "continue", "keep", "place", "bomb", "meeple", "redraw"
 ALIASES = {"pass": "done", "end": "done", "plane": "airplane", "mine": "landmine",
            "play": "card", "use": "card", "put": "place", "remove": "unmine", "guess": "bet",
            "lay": "place"}
-FILLERS = {"on", "the", "a", "an", "at", "of"}
+FILLERS = {"on", "the", "a", "an", "at", "of", "then", "and"}
+# what the game draws, rolls or shows after a step, so that no choice is named with it
+MOST_STEPS = 3  # steps read from one text; the joined moves listed have 2
+REVEALS = {"draw": "the square card is drawn", "place": "the bomb is drawn",
+           "continue": "the meeple is drawn", "bomb": "the meeple is drawn",
+           "redraw": "the new draw is made", "roll": "the dice are rolled",
+           "reroll": "the dice are rolled", "second": "the square card is drawn",
+           "card": "the card's draw is made", "sell": "the others answer",
+           "attack": "the others bet and the green die is rolled",
+           "bet": "the green die is rolled", "challenge": "the challenge's meeple is drawn",
+           "no": "the others answer", "buy": "the meeple or the card is drawn",
+           "with": "the new bomb is drawn"}
+ENDS = {"done", "keep"}  # steps that end the turn outright
 
 
 # what a move costs in crystals: the whole move ('landmine' buys one; 'landmine c3' lays it,
@@ -1016,12 +1038,14 @@ class BombSquares(Game[BombState]):
         if phase == "meeple":
             out = {f"meeple {CELLS[c]}": c for c in _cards(state)
                    if _takes(state, c, state.pending)}
-            if state.meepled:  # an extra meeple (a card, a bonus): no do-over, no skipping
-                return out
-            if not state.redo and state.crystals[seat] >= COST["do_over"]:
-                out["redraw meeple"] = None
-            out.update({f"clear {CELLS[c]}": c for c in _cards(state)
-                        if state.mine[c] and state.mine[c] < state.turns})
+            cells = list(out.values())
+            if not state.meepled:  # an extra meeple (a card, a bonus): no do-over or skip
+                if not state.redo and state.crystals[seat] >= COST["do_over"]:
+                    out["redraw meeple"] = None
+                out.update({f"clear {CELLS[c]}": c for c in _cards(state)
+                            if state.mine[c] and state.mine[c] < state.turns})
+            if len(out) > 1:  # a lone meeple step stays the table's to make
+                out.update(self._meeple_joins(state, seat, cells))
             return out
         if phase == "landmine":
             return {f"landmine {CELLS[c]}": c for c in _mine_places(state)}
@@ -1039,6 +1063,30 @@ class BombSquares(Game[BombState]):
         if phase == "act":
             return self._act_moves(state, seat)
         return self._rolled_moves(state, seat)
+
+    def _meeple_joins(self, state: BombState, seat: int, cells: list[int]
+                      ) -> dict[str, Any]:
+        """The meeple step joined with how the dice step begins ('meeple e5 roll'): the
+        meeple reveals nothing, so the dice step's first choice is already known. After a
+        meeple the turn always reaches the dice step (``then`` is 'act'); a meeple that
+        fills a card makes it an attacker, and one that wins the game ends it (no join)."""
+        out: dict[str, Any] = {}
+        attack = _any_attack(state, seat)
+        second = bool(state.deck) and state.held[seat] < 0 and _open_place(state)
+        for cell in cells:
+            after = attack
+            if state.meeples[cell] + 1 == state.sections[cell]:
+                paid = min(state.sections[cell], state.bank)
+                if state.winner < 0 and state.crystals[seat] + paid >= TO_WIN:
+                    continue
+                after = attack or (state.bomb[cell] >= 0 and bool(
+                    _targets(state, seat, cell, SIZE * SIZE)))
+            ends = ["roll"] if after else ["roll yellow", "done"]
+            if second:
+                ends.append("second card")
+            name = f"meeple {CELLS[cell]}"
+            out.update({f"{name} {end}": Steps((name, end)) for end in ends})
+        return out
 
     def _start_moves(self, state: BombState, seat: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -1081,15 +1129,22 @@ class BombSquares(Game[BombState]):
             out["done"] = None
         if state.deck and state.held[seat] < 0 and _open_place(state):
             out["second card"] = None
-        if self._switchable(state):
+        switchable = self._switchable(state)
+        if switchable:
             out["switch"] = None
+            out.update({f"switch {CELLS[c]}": Steps(("switch", f"switch {CELLS[c]}"))
+                        for c in switchable})
         cards = _cards(state)
         if "landmine" not in state.bought_now and state.landmines and \
                 cash >= COST["landmine"] and _mine_places(state):
             out["landmine"] = None
+            out.update({f"landmine {CELLS[c]}": Steps(("landmine", f"landmine {CELLS[c]}"))
+                        for c in _mine_places(state)})
         if "tower" not in state.bought_now and state.towers and \
                 cash >= COST["lookout_tower"] and _tower_places(state):
             out["tower"] = None
+            out.update({f"tower {CELLS[c]}": Steps(("tower", f"tower {CELLS[c]}"))
+                        for c in _tower_places(state)})
         if state.airplanes and not state.plane[seat] and cash >= COST["airplane"]:
             out["airplane"] = None
         if "unmine" not in state.bought_now and cash >= COST["landmine_removal"]:
@@ -1132,10 +1187,20 @@ class BombSquares(Game[BombState]):
             state.plane[seat] == 3 and state.crystals[seat] >= COST["airplane_fuel"])
         if not state.moving_over:
             if state.source < 0:
+                joined: dict[str, Any] = {}
                 for c in _cards(state):
                     if state.meeples[c] >= 2 and self._destinations(state, c, yellow,
                                                                     flying):
-                        out[f"from {CELLS[c]}"] = c
+                        name = f"from {CELLS[c]}"
+                        out[name] = c
+                        # 'from e5 to f6': choosing the card shows nothing new
+                        joined.update({f"{name} to {CELLS[d]}": Steps((name, f"to {CELLS[d]}"))
+                                       for d in self._destinations(state, c, yellow, False)})
+                        if flying:
+                            joined.update({f"{name} fly {CELLS[d]}": Steps(
+                                (name, f"fly {CELLS[d]}")) for d in self._destinations(
+                                    state, c, SIZE * SIZE, True)})
+                out.update(joined)
             elif state.meeples[state.source] >= 2:
                 near = self._destinations(state, state.source, yellow, False)
                 out.update({f"to {CELLS[c]}": c for c in near})
@@ -1174,6 +1239,9 @@ class BombSquares(Game[BombState]):
         return out
 
     def _price(self, state: BombState, seat: int, move: str, detail: Any) -> str:
+        if isinstance(detail, Steps):  # the steps' prices (none of them places or clears)
+            count = sum(self._count(state, seat, step, None) for step in detail.steps)
+            return f"costs {crystals(count)}" if count else ""
         verb = move.split()[0]
         if verb == "challenge":
             return f"costs {crystals(CHALLENGE_PRICE)}, risks {COST['challenge_blue']} more"
@@ -1182,25 +1250,32 @@ class BombSquares(Game[BombState]):
                 else "costs your meeple"
         if verb == "draw" and state.held[seat] >= 0:
             return "sets your held card aside"
-        if verb == "place":
-            count = detail
-        elif verb == "reroll":
-            count = len(detail) * COST["do_over"]
-        elif verb == "fly":
-            count = COST["airplane_fuel"] if state.plane[seat] == 3 else 0
-        elif move.startswith("buy meeple"):
-            count = COST["extra_meeple"]
-        else:
-            count = PRICES.get(move, PRICES_BY_VERB.get(verb, 0))
+        count = detail if verb == "place" else self._count(state, seat, move, detail)
         return f"costs {crystals(count)}" if count else ""
+
+    def _count(self, state: BombState, seat: int, move: str, detail: Any) -> int:
+        """The crystals a single step other than a placement costs."""
+        verb = move.split()[0]
+        if verb == "reroll":
+            return len(detail) * COST["do_over"]
+        if verb == "fly":
+            return COST["airplane_fuel"] if state.plane[seat] == 3 else 0
+        if move.startswith("buy meeple"):
+            return COST["extra_meeple"]
+        return PRICES.get(move, PRICES_BY_VERB.get(verb, 0))
 
     # -- applying a move
 
     def apply(self, state: BombState, seat: int, move: str, detail: Any) -> list[Event]:
         events: list[Event] = []
-        state.moves += 1
         try:
-            self._apply(state, seat, move, detail, events)
+            if isinstance(detail, Steps):  # a joined move: its steps one by one
+                for step in detail.steps:
+                    state.moves += 1
+                    self._apply(state, seat, step, self.moves(state, seat)[step], events)
+            else:
+                state.moves += 1
+                self._apply(state, seat, move, detail, events)
         except _Won:
             state.phase = "over"
             state.ending = "75 crystals"
@@ -1534,27 +1609,59 @@ class BombSquares(Game[BombState]):
         hint = self.notation_hint(state, seat)
         if not words:
             raise InvalidMove(f"That is not a move I understand. {hint}")
-        if words[0] in ("yes", "no") and len(words) == 1:
+        steps = self._segments(state, words)
+        if steps is None:
+            if CELL_RE.match(words[0]) and len(words) == 1:
+                raise InvalidMove(f"Say what to do on {words[0]}. {hint}")
+            raise InvalidMove(f"That is not a move I understand. {hint}")
+        return " ".join(steps)
+
+    def _segments(self, state: BombState | None, words: list[str]) -> list[str] | None:
+        """The single steps ``words`` name, in order: one step, or several joined
+        ('meeple e5 roll', 'from e5 to f6'), the longest first step that reads first. Only
+        the first step may be a bare place or number (``state`` gives its verb); at most
+        ``MOST_STEPS`` steps are read."""
+        found: dict[tuple[int, int], list[str] | None] = {}
+
+        def read(at: int, left: int) -> list[str] | None:
+            if (at, left) not in found:
+                found[at, left] = None
+                whole = self._one(state if at == 0 else None, words[at:])
+                if whole is not None:
+                    found[at, left] = [whole]
+                elif left > 1:
+                    for cut in range(len(words) - 1, at, -1):
+                        head = self._one(state if at == 0 else None, words[at:cut])
+                        tail = read(cut, left - 1) if head is not None else None
+                        if head is not None and tail is not None:
+                            found[at, left] = [head, *tail]
+                            break
+            return found[at, left]
+        return read(0, MOST_STEPS)
+
+    def _one(self, state: BombState | None, words: list[str]) -> str | None:
+        """One step's canonical text, or None. With ``state`` (the first step of what was
+        typed), a bare place is the step that needs one and a bare number is a bet, and
+        'yes' or 'no' answers a sale or a challenge."""
+        words = list(words)
+        if state is not None and words[0] in ("yes", "no") and len(words) == 1:
             answer = {"sale": "buy", "challenge": "challenge"}.get(state.phase, "")
             words = [answer] if words[0] == "yes" else ["no", answer]
         words[0] = ALIASES.get(words[0], words[0])
         if words[0] == "card" and words[1:2] == ["card"]:
             del words[1]
-        if CELL_RE.match(words[0]) and len(words) == 1:
+        if state is not None and CELL_RE.match(words[0]) and len(words) == 1:
             verb = {"place": "place", "bomb": "bomb", "meeple": "meeple", "tokens": "token",
                     "landmine": "landmine", "tower": "tower",
                     "switch": "with" if state.source >= 0 else "switch"}.get(state.phase)
             if verb is None:
-                raise InvalidMove(f"Say what to do on {words[0]}. {hint}")
+                return None
             words = [verb, words[0]]
-        if words[0].isdigit() and len(words) == 1:
+        if state is not None and words[0].isdigit() and len(words) == 1:
             words = ["bet", words[0]]
         verb, rest = words[0], words[1:]
         cells = [w for w in rest if CELL_RE.match(w)]
-        canonical = self._canonical(verb, rest, cells)
-        if canonical is None:
-            raise InvalidMove(f"That is not a move I understand. {hint}")
-        return canonical
+        return self._canonical(verb, rest, cells)
 
     def _canonical(self, verb: str, rest: list[str], cells: list[str]) -> str | None:
         if verb not in VERBS:
@@ -1600,6 +1707,9 @@ class BombSquares(Game[BombState]):
 
     def refuse(self, state: BombState, seat: int, move: str) -> IllegalMove:
         """Why a well-formed move is not allowed now."""
+        steps = self._segments(None, move.split()) or [move]
+        if len(steps) > 1:
+            return self._refuse_joined(state, seat, steps[0], " ".join(steps[1:]))
         words = move.split()
         verb = words[0]
         hint = self.notation_hint(state, seat)
@@ -1647,6 +1757,43 @@ class BombSquares(Game[BombState]):
         if verb in ("landmine", "tower", "unmine", "airplane") and state.phase == "act":
             return IllegalMove(self._shop_refusal(state, seat, verb, cell))
         return IllegalMove(f"You can't {quote(move)} now. {hint}")
+
+    def _refuse_joined(self, state: BombState, seat: int, first: str, rest: str
+                       ) -> IllegalMove:
+        """Why steps named together are not one move now: the first is not allowed, the
+        game shows something after it (so what follows is chosen then), the turn ends with
+        it, or what follows is not allowed after it."""
+        legal = self.moves(state, seat)
+        if first not in legal:
+            return self.refuse(state, seat, first)
+        if first.split()[0] in ENDS:
+            return IllegalMove(f"{quote(first)} ends your turn, so {quote(rest)} cannot "
+                               "follow it.")
+        shown = self._reveals(state, first)
+        if shown:
+            return IllegalMove(f"{quote(rest)} cannot be named with {quote(first)}: {shown} "
+                               f"only after it, so you choose what follows then. Play "
+                               f"{quote(first)} first.")
+        after = clone(state)
+        self.apply(after, seat, first, legal[first])
+        if seat not in self.to_act(after):
+            return IllegalMove(f"{quote(first)} ends your part of the turn, so {quote(rest)} "
+                               "cannot follow it.")
+        if rest in self.moves(after, seat):
+            return IllegalMove(f"{quote(first)} and {quote(rest)} are not joined in one move "
+                               f"here: play {quote(first)}, then {quote(rest)}.")
+        return IllegalMove(f"After {quote(first)}: {self.refuse(after, seat, rest)}")
+
+    def _reveals(self, state: BombState, step: str) -> str:
+        """What the game draws, rolls or shows after ``step`` ('the bomb is drawn'), or ''
+        for a step that shows nothing new (the meeple, a move of meeples, a purchase...)."""
+        verb, _, rest = step.partition(" ")
+        if step.startswith("buy meeple") and \
+                state.meeple_colour[INDEX[rest.split()[-1]]] >= 0:
+            return ""  # a meeple of the card's colour: nothing drawn blind
+        if step == "card crystals" or (verb == "with" and rest != "bag"):
+            return ""
+        return REVEALS.get(verb, "")
 
     def _shop_refusal(self, state: BombState, seat: int, verb: str, cell: int) -> str:
         cost = {"landmine": "landmine", "tower": "lookout_tower", "unmine": "landmine_removal",

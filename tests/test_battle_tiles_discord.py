@@ -12,7 +12,7 @@ from pathlib import Path
 
 import render
 import rules
-from tests.test_discord import fixed_deal, said, world
+from tests.test_discord import buttons, fixed_deal, message_text, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
 
@@ -34,7 +34,7 @@ async def test_two_members_play_a_whole_battle_tiles_game(tmp_path: Path) -> Non
                                                              game="battle-tiles"))
         said(await w.bob.slash(w.channel, "game join"))
         said(await w.alice.slash(w.channel, "game start"))
-        assert any("Battle Tiles begins" in m.content for m in w.public()[-3:])
+        assert any("Battle Tiles begins" in message_text(m) for m in w.public()[-3:])
         state = GAME.new(2, SEED)  # the same game, followed move by move
         hands: list[set[str]] = [{hand_line(state, 0)}, {hand_line(state, 1)}]
         rng = random.Random(5)
@@ -61,7 +61,7 @@ async def test_two_members_play_a_whole_battle_tiles_game(tmp_path: Path) -> Non
             made += 1
         assert 24 <= made < 200 and GAME.outcome(state) is not None
         end = w.public()[-1]
-        assert "Game over" in end.content and not end.components
+        assert "Game over" in message_text(end) and not buttons(end)
         assert end.attachments and end.attachments[0].filename == "board.png"
         assert "Battle Tiles" in (end.attachments[0].description or "")
         # Each hand reached its own player privately, as a picture with its summary.
@@ -72,11 +72,12 @@ async def test_two_members_play_a_whole_battle_tiles_game(tmp_path: Path) -> Non
             for line in said_in_dm:
                 found = HAND.search(line)
                 assert found and found.group(0) in hands[seat], line
-            assert any("You draw" in m.content for m in w.dms(member))
+            assert any("You draw" in message_text(m) for m in w.dms(member))
         # ... and never in the channel: no hand, no drawn tile, no hand picture.
         every_hand = hands[0] | hands[1]
         for message in w.public():
-            text = message.content + " ".join(a.description or "" for a in message.attachments)
+            text = message_text(message) + " ".join(a.description or ""
+                                                    for a in message.attachments)
             assert "Your hand" not in text and "You draw" not in text
             assert not any(line in text for line in every_hand)
             assert all(a.filename in ("board.png", "recap.png")  # recap: the game's end

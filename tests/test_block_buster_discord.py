@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from tests.test_discord import fixed_deal, said, world  # noqa: F401 (fixed_deal: a fixture)
+from tests.test_discord import buttons, fixed_deal, message_text, said, world  # noqa: F401 (fixed_deal: a fixture)
 
 
 async def test_two_members_play_block_buster_to_the_end(tmp_path: Path) -> None:
@@ -16,7 +16,7 @@ async def test_two_members_play_block_buster_to_the_end(tmp_path: Path) -> None:
         said(await w.bob.slash(w.channel, "game join"))
         said(await w.alice.slash(w.channel, "game start"))
         start = w.public()[-1]
-        assert "Block Buster" in start.content
+        assert "Block Buster" in message_text(start)
         assert start.attachments and start.attachments[0].filename == "board.png"
         assert (start.attachments[0].description or "").startswith("Block Buster, ")
         rng = random.Random(4)
@@ -35,11 +35,11 @@ async def test_two_members_play_block_buster_to_the_end(tmp_path: Path) -> None:
             move = rng.choice(moves)
             before = await w.version()
             answer = said(await member.slash(w.channel, "play", action=move))
-            assert await w.version() == before + 1, answer
+            assert await w.version() >= before + 1, answer  # (and any forced step)
             made += 1
         assert made >= 8 and not await w.moves(w.alice) and not await w.moves(w.bob)
         end = w.public()[-1]
-        assert "Game over" in end.content and not end.components, end.content
+        assert "Game over" in message_text(end) and not buttons(end), message_text(end)
         assert "game over" in said(await w.carol.slash(w.channel, "board"))
 
 

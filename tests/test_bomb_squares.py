@@ -305,8 +305,9 @@ def test_all_dice_are_rolled_when_an_attack_is_possible() -> None:
     assert "roll" in moves and "done" not in moves and "roll yellow" not in moves
     refused(state, 0, "done", IllegalMove, "An attack is possible, so the turn cannot end "
             "without one: roll the dice, or skip them for a second square card or a bomb "
-            "switch where you may. The dice step: type 'roll', 'second card', 'switch', "
-            "'landmine', 'tower', 'airplane' or 'buy meeple f5' (1 of 2).")
+            "switch where you may. The dice step: type 'roll', 'second card', 'switch' "
+            "(1 of 3), 'landmine' (1 of 4), 'tower' (1 of 3), 'airplane' or 'buy meeple f5' "
+            "(1 of 2).")
     force(state, 4, 2, 5)
     state, texts = play(state, 0, "roll")
     assert state.dice[:3] == [4, 2, 5] and "Player 1 rolls red 4, blue 2 and yellow 5." in texts
@@ -722,7 +723,8 @@ def test_what_each_kind_of_move_costs() -> None:
     assert GAME.costs(state, 0) == {
         "landmine": "costs 2 crystals", "tower": "costs 2 crystals",
         "airplane": "costs 5 crystals", "unmine e5": "costs 3 crystals",
-        "buy meeple f5": "costs 1 crystal"}
+        "buy meeple f5": "costs 1 crystal",
+        "landmine f5": "costs 2 crystals", "tower e5": "costs 2 crystals"}  # joined: buy, lay
     assert list(GAME.legal_moves(state, 0))[:3] == ["roll yellow", "done", "second card"]
     state, texts = play(state, 0, "tower")
     assert state.crystals[0] == 8 and GAME.costs(state, 0) == {}  # laying it is free

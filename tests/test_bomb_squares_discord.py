@@ -15,7 +15,7 @@ import pytest
 
 from rules import bomb_squares
 from rules.bomb_squares import KINDS
-from tests.test_discord import fixed_deal, said, world
+from tests.test_discord import buttons, fixed_deal, message_text, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
 ASIDE = ("sell", "landmine", "tower", "airplane", "unmine", "redraw", "reroll", "switch",
@@ -31,7 +31,7 @@ async def test_two_members_play_a_whole_bomb_squares_game(tmp_path: Path,
                                                              game="bomb-squares"))
         said(await w.bob.slash(w.channel, "game join"))
         said(await w.alice.slash(w.channel, "game start"))
-        assert any("Bomb Squares begins" in m.content for m in w.public()[-3:])
+        assert any("Bomb Squares begins" in message_text(m) for m in w.public()[-3:])
         rng = random.Random(1)
         made = 0
         verbs: set[str] = set()
@@ -45,18 +45,18 @@ async def test_two_members_play_a_whole_bomb_squares_game(tmp_path: Path,
             move = rng.choice([m for m in moves if not m.startswith(ASIDE)] or moves)
             before = await w.version()
             answer = await member.slash(w.channel, "play", action=move)
-            assert await w.version() == before + 1, f"{move!r} was not played: {said(answer)}"
+            assert await w.version() >= before + 1, f"{move!r} was not played: {said(answer)}"
             made += 1
         assert made < 300, "the game did not end"
         assert {"draw", "place", "meeple", "bomb"} <= verbs
         end = w.public()[-1]
-        assert "Game over" in end.content and not end.components
+        assert "Game over" in message_text(end) and not buttons(end)
         assert end.attachments and end.attachments[0].filename == "board.png"
         assert "Bomb Squares" in (end.attachments[0].description or "")
         for message in w.public():
-            assert "You draw" not in message.content
+            assert "You draw" not in message_text(message)
             for kind in KINDS:
-                assert f"buy a '{kind}'" not in message.content
+                assert f"buy a '{kind}'" not in message_text(message)
         assert "over" in said(await w.alice.slash(w.channel, "play", action="draw"))
         text = said(await w.alice.slash(w.channel, "rules", game="bomb-squares"))
         assert "Bomb Squares" in text

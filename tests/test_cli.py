@@ -271,3 +271,15 @@ def test_boardroom_help_lists_the_commands() -> None:
     wrong = subprocess.run([sys.executable, "-m", "bot", "frobnicate"], capture_output=True,
                            text=True, env=ENV, timeout=60)
     assert wrong.returncode == 2 and "unknown command 'frobnicate'" in wrong.stderr
+
+
+def test_each_turn_is_one_block(tmp_path: Path) -> None:
+    """A rule line starts each turn, as Discord starts a new message; a turn's further
+    steps follow without one."""
+    done = boardroom(tmp_path, "cube-conquest", "--players", "2", "--computers", "1",
+                     "--seed", "3", "--no-images", stdin="place b1\nplace c1\nquit\n")
+    assert done.returncode == 0, done.stderr
+    blocks = done.stdout.split("─" * 40)
+    assert len(blocks) == 3  # before the start; the first turn; the computer's, then Blue's
+    assert "places a cube on b1" in blocks[1] and "places a cube on c1" in blocks[2]
+    assert "Red (Computer 1) places a cube" in blocks[2]

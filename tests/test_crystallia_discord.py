@@ -12,7 +12,7 @@ from pathlib import Path
 
 import rules
 from rules.crystallia import CrystalliaState, shape, stone_name
-from tests.test_discord import World, fixed_deal, said, world
+from tests.test_discord import World, buttons, fixed_deal, message_text, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
 
@@ -30,7 +30,7 @@ async def test_two_members_play_a_whole_crystallia_game(tmp_path: Path) -> None:
                                                              game="crystallia"))
         said(await w.bob.slash(w.channel, "game join"))
         said(await w.alice.slash(w.channel, "game start"))
-        assert any("Crystallia begins" in m.content for m in w.public()[-3:])
+        assert any("Crystallia begins" in message_text(m) for m in w.public()[-3:])
         deal = GAME.new(2, SEED)
         rng = random.Random(11)
         made = 0
@@ -45,12 +45,12 @@ async def test_two_members_play_a_whole_crystallia_game(tmp_path: Path) -> None:
             move = rng.choice(moves)
             before = await w.version()
             answer = await member.slash(w.channel, "play", action=move)
-            assert await w.version() == before + 1, f"{move!r} was not played: {said(answer)}"
+            assert await w.version() >= before + 1, f"{move!r} was not played: {said(answer)}"
             made += 1
         assert made < 400, "the game did not end"
         assert {"take", "place"} <= verbs
         end = w.public()[-1]
-        assert "Game over" in end.content and not end.components
+        assert "Game over" in message_text(end) and not buttons(end)
         assert end.attachments and end.attachments[0].filename == "board.png"
         assert "Crystallia" in (end.attachments[0].description or "")
         assert_no_stone_named_before_it_is_face_up(w, deal)
@@ -64,7 +64,7 @@ def assert_no_stone_named_before_it_is_face_up(w: World, deal: CrystalliaState) 
     revealed: set[int] = set()
     taken_from_the_back = 0
     for message in w.public():
-        text = message.content + " " + " ".join(a.description or "" for a in
+        text = message_text(message) + " " + " ".join(a.description or "" for a in
                                                 message.attachments)
         for number in map(int, re.findall(r"takes stone (\d+) \(", text)):
             if shape(deal).face_down[number - 1]:

@@ -18,6 +18,7 @@ import bot.__main__ as entry
 from bot import app
 from bot.app import create_bot
 from bot.discord import client
+from tests.test_discord import message_text
 
 
 def test_without_a_token_it_says_what_to_set(monkeypatch: pytest.MonkeyPatch,
@@ -121,7 +122,7 @@ async def test_a_bot_over_a_path_opens_and_closes_its_own_database(tmp_path: Pat
         channel = env.create_guild().create_text_channel("games")
         alice = env.guild.add_member(env.create_user("alice"))
         await alice.slash(channel, "game new", game="cube-conquest")
-        assert "opened a table" in channel.last_message.content
+        assert "opened a table" in message_text(channel.last_message)
         store = bot.service.store
     await bot.close()
     assert path.exists()

@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 from bot import fairness
-from tests.test_discord import World, buttons, fixed_deal, said, world
+from tests.test_discord import World, buttons, fixed_deal, message_text, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: /game start deals from SEED
 
@@ -24,7 +24,7 @@ def everything_shown(w: World) -> str:
             for m in w.channel.history(viewer=member) + w.dms(member)]
     parts = []
     for message in seen:
-        parts.append(message.content)
+        parts.append(message_text(message))
         parts += [f"{a.filename} {a.description}" for a in message.attachments]
         parts += [f"{b.label} {b.custom_id}" for b in buttons(message)]
     return "\n".join(parts)
@@ -41,8 +41,8 @@ async def test_a_game_commits_reveals_and_exports_a_log_that_verifies(
         salt = row.salt
         committed = hashlib.sha256(f"{SEED}:{salt}".encode()).hexdigest()
         assert row.commitment == committed
-        opening = next(m for m in w.public() if "Battle Tiles begins" in m.content)
-        assert f"Fair shuffle: commitment `{committed}`" in opening.content
+        opening = next(m for m in w.public() if "Battle Tiles begins" in message_text(m))
+        assert f"Fair shuffle: commitment `{committed}`" in message_text(opening)
 
         # While the game runs, anyone asking for the log is told why not, with no file.
         early = await w.carol.slash(w.channel, "game export")
@@ -59,11 +59,11 @@ async def test_a_game_commits_reveals_and_exports_a_log_that_verifies(
             assert committed in sent and "Your hand" in sent  # DMs and all
             assert salt not in sent and str(SEED) not in sent
             said(await member.slash(w.channel, "play", action=rng.choice(moves)))
-            if any("Game over" in m.content for m in w.public()[-2:]):
+            if any("Game over" in message_text(m) for m in w.public()[-2:]):
                 break
         last = w.public()[-1]
-        assert "Game over" in last.content
-        assert fairness.revealed(SEED, salt, committed) in last.content
+        assert "Game over" in message_text(last)
+        assert fairness.revealed(SEED, salt, committed) in message_text(last)
 
         # After the end, a spectator gets the log as a file, only for them.
         result = await w.carol.slash(w.channel, "game export")

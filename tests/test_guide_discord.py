@@ -10,7 +10,7 @@ from pathlib import Path
 import rules
 from bot import rulebook
 from rules.guide import guide
-from tests.test_discord import buttons, fixed_deal, said, seat_two, world  # noqa: F401
+from tests.test_discord import buttons, fixed_deal, message_text, said, seat_two, world  # noqa: F401
 
 GAMES = [game.name for game in rules.GAMES.values()]
 
@@ -87,7 +87,7 @@ async def test_moves_narrow_and_a_start_of_a_move_is_told_what_follows(
         before = await w.version()
         told = said(await member.slash(w.channel, "play", action=seen[0][0].split(" … ")[0]))
         assert "is only the start of" in told and await w.version() == before
-        turn = next(m for m in reversed(w.public()) if m.components)
+        turn = next(m for m in reversed(w.public()) if buttons(m))
         listed = said(await member.click(turn, label="Your moves"))
         assert f"You have {len(moves)} possible moves" in listed
         assert re.search(r"• `\S+ … \d+ moves`", listed)
@@ -116,7 +116,7 @@ async def test_a_costly_move_says_its_cost_in_suggestions_and_buttons(tmp_path: 
         assert {"name": f"{costly} · {choices.costs[costly]}", "value": costly} in offered
         answer = said(await member.slash(w.channel, "play", action=costly))
         assert "Played" in answer or answer
-        posted = w.public()[-1].content
+        posted = message_text(w.public()[-1])
         assert re.search(r"penalt|skip", posted, re.IGNORECASE), posted
 
 
@@ -130,7 +130,7 @@ async def test_the_board_as_text_as_each_viewer_may_see_it(tmp_path: Path) -> No
         assert "Cube Conquest, move " in spectator and len(spectator.splitlines()) >= 3
         assert "alice" in spectator and "bob" in spectator
         assert said(await w.carol.slash(w.channel, "board", text=True)) == spectator
-        turn = next(m for m in reversed(w.public()) if m.components)
+        turn = next(m for m in reversed(w.public()) if buttons(m))
         player = said(await w.alice.click(turn, label="Board as text"))
         assert player != spectator  # Alice's own view: her hand too
         assert not any(secret in spectator for secret in ("Your hand", "You hold"))

@@ -16,6 +16,7 @@ from tests.test_discord import (
     World,
     assert_nothing_secret_public,
     choose,
+    message_text,
     play_on,
     said,
     seat_two,
@@ -25,8 +26,8 @@ from tests.test_discord import (
 
 def private_lines(w: World, member: Any) -> set[str]:
     """The lines of the member's DMs that tell them their private events ('You draw ...')."""
-    return {line for m in w.dms(member) for line in m.content.splitlines()[1:]
-            if m.content.startswith("In <#")}
+    return {line for m in w.dms(member) for line in message_text(m).splitlines()[1:]
+            if message_text(m).startswith("In <#")}
 
 
 def numbered(text: str) -> list[int]:
@@ -137,9 +138,9 @@ async def test_a_reminder_dm_carries_the_digest(tmp_path: Path) -> None:
         late = (await w.awaited())[0]
         other = next(m for m in w.players if m is not late)
         await w.env.advance_time(DAY + HOUR)
-        sent = [m for m in w.dms(late) if m.content.startswith("It is your turn")]
+        sent = [m for m in w.dms(late) if message_text(m).startswith("It is your turn")]
         assert len(sent) == 1
-        reminder = sent[0].content
+        reminder = message_text(sent[0])
         assert len(reminder) <= 2000 and not sent[0].mentions
         head, digest = reminder.split("\n\n", 1)
         assert f"<#{w.channel.id}>" in head

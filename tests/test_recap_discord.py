@@ -15,7 +15,7 @@ from PIL import Image
 
 from bot import ratings
 from bot.discord.cogs.ranks import WHICH
-from tests.test_discord import fixed_deal, said, world
+from tests.test_discord import fixed_deal, message_text, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
 
@@ -46,7 +46,7 @@ async def test_a_whole_game_ends_with_its_recap_and_counts_for_rank(tmp_path: Pa
             member, moves = awaited[0]
             said(await member.slash(w.channel, "play", action=rng.choice(moves)))
         end = w.public()[-1]
-        assert "Game over" in end.content and "Recap:" in end.content
+        assert "Game over" in message_text(end) and "Recap:" in message_text(end)
         assert [a.filename for a in end.attachments] == ["board.png", "recap.png"]
         chart = end.attachments[1]
         assert (chart.description or "").startswith("Points over ")
@@ -55,10 +55,10 @@ async def test_a_whole_game_ends_with_its_recap_and_counts_for_rank(tmp_path: Pa
         rated = await w.bot.service.store.ratings(w.guild.id, "battle-tiles")
         assert {r.user_id for r in rated} == {w.alice.id, dave.id}
         assert all(r.games == 1 for r in rated)
-        assert "Rated (openskill's ordinal" in end.content
-        recap_lines = end.content[end.content.index("Recap:"):]
+        assert "Rated (openskill's ordinal" in message_text(end)
+        recap_lines = message_text(end)[message_text(end).index("Recap:"):]
         assert "• alice (Red):" in recap_lines or "• alice (Blue):" in recap_lines
-        assert "<@1>" not in end.content and "@everyone" not in end.content
+        assert "<@1>" not in message_text(end) and "@everyone" not in message_text(end)
         assert pinged(w.env, end) == set()
 
         # /rank: this channel's game, best first; the same with the game named, anywhere

@@ -17,7 +17,7 @@ import rules
 from bot import undo
 from bot.scheduler import DAY, MINUTE
 from bot.service.table import decode
-from tests.test_discord import World, buttons, labels, said, world
+from tests.test_discord import World, buttons, labels, message_text, said, world
 from tests.test_hardening_discord import pinged
 
 SEED = 20261121
@@ -70,8 +70,8 @@ async def test_the_other_player_agrees_with_a_button(tmp_path: Path) -> None:
         assert await w.version() == at
 
         request = await ask(w, mover)
-        assert f"<@{other.id}>" in request.content
-        assert "asks to take back their move 1" in request.content
+        assert f"<@{other.id}>" in message_text(request)
+        assert "asks to take back their move 1" in message_text(request)
         assert pinged(w.env, request) == {other.id}  # the player asked, nobody else
         assert "Only" in said(await w.carol.click(request, label="Agree"))
         assert "You asked" in said(await mover.click(request, label="Agree"))
@@ -81,7 +81,7 @@ async def test_the_other_player_agrees_with_a_button(tmp_path: Path) -> None:
             "You agreed, and the move is taken back.")
         assert await w.version() == at + 1
         board = w.public()[-1]
-        assert "takes back move 1: the board is as it was before." in board.content
+        assert "takes back move 1: the board is as it was before." in message_text(board)
         assert board.attachments and board.attachments[0].filename == "board.png"
         assert pinged(w.env, board) == {mover.id}  # their turn again
         assert move in await w.moves(mover) and not await w.moves(other)
@@ -100,7 +100,7 @@ async def test_a_refusal_and_an_old_button_after_the_game_moved_on(tmp_path: Pat
         request = await ask(w, mover)
         assert said(await other.click(request, label="Refuse")) == (
             "You refused; the move stands.")
-        assert "refuses" in w.public()[-1].content
+        assert "refuses" in message_text(w.public()[-1])
         assert pinged(w.env, w.public()[-1]) == set()
         assert not buttons(fresh(w, request))
 
@@ -130,7 +130,7 @@ async def test_a_request_outlives_a_restart_and_runs_out(tmp_path: Path) -> None
         assert "replaced by a newer one" in said(await other.click(first, label="Agree"))
         await w.restart()
         said(await other.click(second, label="Agree"))
-        assert "takes back move 1" in w.public()[-1].content
+        assert "takes back move 1" in message_text(w.public()[-1])
         assert move in await w.moves(mover)
 
 
@@ -155,7 +155,7 @@ async def test_a_reveal_cannot_be_taken_back(tmp_path: Path) -> None:
                 break
         else:
             raise AssertionError("no take turned a stone face up")
-        assert "turned face up" in w.public()[-1].content
+        assert "turned face up" in message_text(w.public()[-1])
         posts, at = len(w.public()), await w.version()
         refusal = said(await mover.slash(w.channel, "game undo"))
         assert refusal == f"Your move {at - 1} can't be taken back: {undo.HIDDEN}."

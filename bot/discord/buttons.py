@@ -183,13 +183,9 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 BUTTONS = (ActButton, OldActButton, MovesButton, HandButton, TextButton, UndoButton)
 
 
-def turn_view(channel_id: int) -> discord.ui.View:
+def turn_buttons(channel_id: int) -> list[discord.ui.Item[Any]]:
     """The public turn message's buttons: nothing on them depends on anyone's hand."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(MovesButton(channel_id))
-    view.add_item(HandButton(channel_id))
-    view.add_item(TextButton(channel_id))
-    return view
+    return [MovesButton(channel_id), HandButton(channel_id), TextButton(channel_id)]
 
 
 def text_view(channel_id: int) -> discord.ui.View:

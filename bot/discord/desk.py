@@ -3,12 +3,17 @@
 Commands and buttons call the desk; the desk calls ``TableService`` and turns its ``Reply``
 into Discord messages:
 
-- the channel gets one message with the public events, the board image and a mention of
-  whoever must act next, with the turn buttons;
-- each player whose private view changed gets a DM with it and their image (with buttons
-  when their choices are few); a DM that cannot be delivered is announced in the channel
-  without revealing anything, and ``/hand`` keeps working;
-- the acting player gets the ephemeral answer (for a secret choice, what they chose).
+- the channel gets one live message per turn (``bot.discord.live``): a step of the turn
+  under way edits it; a new message, pinging exactly the members newly awaited, comes when
+  the turn changes hands; the start, the end and seat changes are messages of their own;
+- each player whose private view changed gets it by DM with their image (with buttons
+  when their choices are few); their own steps edit the DM of their turn, and a new DM
+  comes only when news reaches them from another seat or their turn begins. A DM that
+  cannot be delivered is announced in the channel without revealing anything, and
+  ``/hand`` keeps working;
+- the acting player gets the ephemeral answer (for a secret choice, what they chose), and
+  the truth about the channel: posted; waiting behind earlier moves Discord has not taken
+  yet; a passing failure (saved, shown as soon as Discord answers); or no permission.
 
 Replies are delivered at least once: the service keeps each one until ``delivered`` is
 called, and the desk delivers what is left when the bot connects (after a restart). If a
@@ -18,8 +23,8 @@ for it, in move order, with a growing pause between tries (``RETRY_FIRST`` doubl
 ``RETRY_MOST``), until it succeeds.
 
 A DM's move buttons go stale when the game moves on; the desk remembers each player's
-last DM with buttons per channel and takes its buttons off (an edit) when newer ones are
-sent or the player is no longer asked.
+last DM per game and takes its buttons off (an edit) when a newer DM is sent or the
+player is no longer asked.
 """
 
 from __future__ import annotations
@@ -28,12 +33,14 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
 
-from bot.discord.answer import LIMIT, NOBODY, Answer, clip, picture_files
-from bot.discord.buttons import choice_view, text_view, turn_view, undo_view
+from bot.discord.answer import NOBODY, Answer, clip, picture_files
+from bot.discord.buttons import choice_view, text_view, undo_view
+from bot.discord.live import TurnMessages, mentions, pinging, turn_line
 from bot.moves import Choices
 from bot.records import WaitRow
 from bot.service import TableService
@@ -46,18 +53,17 @@ log = logging.getLogger("boardroom.discord")
 RETRY_FIRST = 30.0  # seconds before a failed channel post is tried again
 RETRY_MOST = 600.0  # the pause between tries doubles up to this
 STALE = "(These buttons are out of date: the game moved on.)"
+# What the mover is told about the channel, by how its post went (``Desk.deliver``).
+POSTED, QUEUED, FAILED, FORBIDDEN = "posted", "queued", "failed", "forbidden"
+TOLD = {
+    POSTED: "",
+    QUEUED: " It appears in the channel right after the moves before it.",
+    FAILED: " Your move is saved; Discord did not take the channel's message just now, so "
+            "it appears there as soon as Discord answers again.",
+    FORBIDDEN: " Your move is saved, but I may not post in the channel: please check that "
+               "I may send messages and attach files there.",
+}
 LISTED = 15  # lines 'Your moves' lists when the moves are too many for buttons
-
-def mentions(user_ids: tuple[int, ...] | list[int]) -> str:
-    return " ".join(f"<@{u}>" for u in user_ids)
-
-
-def pinging(user_ids: tuple[int, ...] | list[int]) -> discord.AllowedMentions:
-    """Exactly these members may be pinged by a message: no one else, no role, nobody
-    named in a player's nickname."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(id=u) for u in user_ids])
-
 
 def overview(choices: Choices) -> str:
     """A player's many moves, grouped by their first words (free moves first), and how to
@@ -70,13 +76,31 @@ def overview(choices: Choices) -> str:
     return clip("\n".join(lines))
 
 
-def turn_line(reply: Reply) -> str:
-    """Who must act next, as mentions (the public message pings them)."""
-    if reply.over or not reply.mention:
-        return ""
-    if len(reply.mention) == 1:
-        return f"Your turn, {mentions(reply.mention)}."
-    return f"Waiting for {mentions(reply.mention)}."
+@dataclass
+class Waiting:
+    """A reply waiting for its channel's turn to be posted, and how its post went."""
+
+    reply: Reply
+    actor: int | None
+    told: asyncio.Future[str]
+
+
+def joins(before: Reply, after: Reply) -> bool:
+    """Whether ``after`` may go out in the same message as ``before``: a step of the same
+    game's turn that newly awaits nobody."""
+    return (bool(before.game) and after.game == before.game and before.step and after.step
+            and not after.newly)
+
+
+def joined(replies: list[Reply]) -> Reply:
+    """Steps of one turn as one channel message: their events in order, the board, whose
+    turn it is and what the last of them says; pinging whom the first newly awaits."""
+    if len(replies) == 1:
+        return replies[0]
+    first, last = replies[0], replies[-1]
+    return replace(last, public="\n".join(r.public for r in replies if r.public),
+                   newly=first.newly, note=first.note,
+                   picture=next((r.picture for r in reversed(replies) if r.picture), None))
 
 
 class Desk:
@@ -88,8 +112,11 @@ class Desk:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._unreachable: set[tuple[int, int]] = set()  # (channel, user) told about
         self._behind: dict[int, asyncio.Task[None]] = {}  # channel -> its retry task
-        # (channel, game, user) -> the last DM with move buttons sent there
-        self._asked: dict[tuple[int, int, int], discord.Message] = {}
+        self._failed: dict[int, str] = {}  # channel -> how its last post failed
+        self.turns = TurnMessages(service)
+        self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
+        # (channel, game, user) -> the last DM sent there for that game, and its lines
+        self._asked: dict[tuple[int, int, int], tuple[discord.Message, str]] = {}
 
     async def close(self) -> None:
         """Stop the retry tasks (what they would post stays in the outbox)."""
@@ -103,31 +130,71 @@ class Desk:
 
     # -------------------------------------------------------------- delivering
 
-    async def deliver(self, channel_id: int, reply: Reply, actor: int | None = None) -> bool:
-        """Post a reply's public part and DMs; False if the channel could not be reached.
+    async def deliver(self, channel_id: int, reply: Reply, actor: int | None = None) -> str:
+        """Post a reply's public part and DMs; how the channel's part went: ``POSTED``,
+        ``QUEUED`` (behind earlier replies a retry still holds), ``FAILED`` (Discord did
+        not take it now; a retry will) or ``FORBIDDEN`` (no permission there).
 
         One lock per channel keeps the channel's messages in the order the moves happened.
-        ``actor`` made the move: the buttons of others' DMs went stale, not theirs (the
-        one they pressed answers them itself).
+        ``actor`` made the move: their own DM of this turn is edited, others' DMs' buttons
+        went stale (the button they pressed answers them itself).
         """
+        mine = Waiting(reply, actor, asyncio.get_running_loop().create_future())
+        waiting = self._waiting[channel_id]
+        waiting.append(mine)
         async with self._locks[channel_id]:
-            if channel_id in self._behind and reply.game:
-                return False  # the retry posts it, after the replies before it
-            return await self._deliver(channel_id, reply, actor)
-
-    async def _deliver(self, channel_id: int, reply: Reply, actor: int | None = None) -> bool:
-        channel = self.client.get_partial_messageable(channel_id)
-        text = "\n".join(part for part in (reply.public, turn_line(reply)) if part)
-        if text or reply.picture is not None:
+            if mine.told.done():  # told within an earlier step's edit
+                return mine.told.result()
+            # Steps of the same turn that queued behind this one (Discord slowed the
+            # channel down, or they came fast) go out with it: one edit, not one each.
+            at = waiting.index(mine)
+            batch = [mine]
+            while at + 1 < len(waiting) and joins(batch[-1].reply, waiting[at + 1].reply):
+                batch.append(waiting.pop(at + 1))
+            waiting.remove(mine)
             try:
-                await self._send(channel, text, reply)
-            except discord.HTTPException:
+                if channel_id in self._behind and reply.game:
+                    status = QUEUED  # the retry posts it, after the replies before it
+                else:
+                    status = await self._post(channel_id, joined([w.reply for w in batch]))
+                    if status == POSTED:
+                        for each in batch:
+                            await self._tell(channel_id, each.reply, each.actor)
+            except BaseException as error:
+                for each in batch[1:]:
+                    each.told.set_exception(error)
+                raise
+            for each in batch[1:]:
+                each.told.set_result(status)
+            return status
+
+    async def _deliver(self, channel_id: int, reply: Reply, actor: int | None = None) -> str:
+        status = await self._post(channel_id, reply)
+        if status == POSTED:
+            await self._tell(channel_id, reply, actor)
+        return status
+
+    async def _post(self, channel_id: int, reply: Reply) -> str:
+        """The channel's part of a reply (``bot.discord.live``); how it went."""
+        channel = self.client.get_partial_messageable(channel_id)
+        if reply.public or reply.picture is not None or (reply.step and reply.mention):
+            try:
+                await self.turns.post(channel, reply)
+            except discord.HTTPException as error:
                 log.warning("Could not post to channel %s; the reply stays queued and is "
                             "tried again", channel_id, exc_info=True)
+                self._failed[channel_id] = (FORBIDDEN if isinstance(error, discord.Forbidden)
+                                            else FAILED)
                 if reply.game and channel_id not in self._behind:
                     self._behind[channel_id] = asyncio.get_running_loop().create_task(
                         self._retry(channel_id), name=f"boardroom-retry-{channel_id}")
-                return False
+                return self._failed[channel_id]
+        self._failed.pop(channel_id, None)
+        return POSTED
+
+    async def _tell(self, channel_id: int, reply: Reply, actor: int | None) -> None:
+        """A reply's DMs, then marking it delivered (its channel part is posted)."""
+        channel = self.client.get_partial_messageable(channel_id)
         try:  # the DMs' pictures are drawn after the channel's part is posted
             reply = await reply.with_pictures()
         except Exception:  # the DMs go without pictures; /hand still draws one
@@ -141,13 +208,16 @@ class Desk:
         unreachable = []
         if letters:  # the game moved on: every button it sent before is stale
             for where, game, user_id in list(self._asked):
-                if (where, game) == (channel_id, reply.game) and user_id != actor:
+                if (where, game) == (channel_id, reply.game) and (
+                        user_id != actor or actor not in reply.mention):
                     await self._unask((where, game, user_id))
         for private in letters:
             key = (channel_id, private.user_id)
             asking = private.user_id not in told
+            own = (private.user_id == actor and reply.step and actor not in reply.newly
+                   and actor in reply.mention)  # a step of their own turn
             if await self._direct(channel_id, private, reply.game, reply.version,
-                                  asking=asking):
+                                  asking=asking, own=own):
                 self._unreachable.discard(key)
             elif key not in self._unreachable:  # say it once, not after every move
                 self._unreachable.add(key)
@@ -166,32 +236,34 @@ class Desk:
         except Exception:  # it was posted; at worst it is posted again after a restart
             log.exception("Could not mark version %s of channel %s delivered",
                           reply.version, channel_id)
-        return True
-
-    async def _send(self, channel: discord.PartialMessageable, text: str, reply: Reply) -> None:
-        kwargs: dict[str, object] = {}
-        files = picture_files(reply.picture) if reply.picture is not None else []
-        if reply.recap is not None:  # a game's end: its points over time, under the board
-            files += picture_files(reply.recap, "recap")
-        if files:
-            kwargs["files"] = files
-        if reply.mention and not reply.over:
-            kwargs["view"] = turn_view(channel.id)
-        pinged = reply.mention if not reply.over else ()
-        await channel.send(clip(text, LIMIT), allowed_mentions=pinging(pinged),
-                           **kwargs)  # type: ignore[call-overload]
 
     async def _direct(self, channel_id: int, private: Private, game: int, version: int, *,
-                      asking: bool = False) -> bool:
+                      asking: bool = False, own: bool = False) -> bool:
         """DM one player their private view, with buttons when their choices are few.
 
         With ``asking``, only the buttons matter: no DM is sent unless there are some.
+        With ``own`` (a step of the player's own turn), the DM of that turn is edited:
+        its lines kept, the new ones added, the picture and buttons replaced.
         Returns False if Discord refuses the DM (the player closed their DMs).
         """
         # The version was read before the moves: a button labelled from a newer list
         # carries an older version, and the service refuses it as stale.
         choices = await self.service.choices(channel_id, private.user_id)
         view = choice_view(channel_id, game, version, choices)
+        key = (channel_id, game, private.user_id)
+        if own and key in self._asked:
+            message, lines = self._asked[key]
+            lines = "\n".join(part for part in (lines, private.text) if part)
+            text = f"In <#{channel_id}>:\n{lines}" if lines else f"Your turn in <#{channel_id}>:"
+            kwargs: dict[str, Any] = {"view": view}
+            if private.picture is not None:
+                kwargs["attachments"] = picture_files(private.picture, "hand")
+            try:
+                await message.edit(content=clip(text), allowed_mentions=NOBODY, **kwargs)
+                self._asked[key] = (message, lines)
+                return True
+            except discord.HTTPException as error:  # e.g. the edit cap: a new DM then
+                log.info("Could not edit a DM to user %s (%s)", private.user_id, error)
         if asking and view is None:
             return True
         if asking:
@@ -199,7 +271,7 @@ class Desk:
         else:
             text = f"In <#{channel_id}>:\n{private.text}" if private.text else \
                 f"Your view in <#{channel_id}>:"
-        kwargs: dict[str, Any] = {}
+        kwargs = {}
         if private.picture is not None:
             kwargs["files"] = picture_files(private.picture, "hand")
         if view is not None:
@@ -211,15 +283,15 @@ class Desk:
         except discord.HTTPException as error:
             log.info("No DM to user %s (%s)", private.user_id, error)
             return False
-        if view is not None:
-            self._asked[channel_id, game, private.user_id] = sent
+        await self._unask(key)  # the DM before it is no longer the turn's
+        self._asked[key] = (sent, private.text)
         return True
 
     async def _unask(self, key: tuple[int, int, int]) -> None:
         """Take the buttons off a player's last DM for a game: stale now. (A game's
         buttons stay on when another game follows it; the service refuses them.)"""
-        old = self._asked.pop(key, None)
-        if old is None:
+        old, _ = self._asked.pop(key, (None, ""))
+        if old is None or not old.components:
             return
         try:
             await old.edit(content=clip(f"{old.content}\n{STALE}"), view=None,
@@ -309,10 +381,7 @@ class Desk:
         reply = await self.service.play(channel_id, user_id, text, version=version,
                                         game=game)
         posted = await self.deliver(channel_id, reply, user_id)
-        said = reply.ephemeral or f"Played {quote(text, 60)}."
-        if not posted:
-            said += (" I could not post the board in the channel: please check that I may "
-                     "send messages and attach files there.")
+        said = (reply.ephemeral or f"Played {quote(text, 60)}.") + TOLD[posted]
         return Answer(said)
 
     async def choose(self, user_id: int, channel_id: int, game: int, version: int,
@@ -395,9 +464,7 @@ class Desk:
         result = await self.service.ask_undo(channel_id, user_id)
         if not isinstance(result, Asked):
             posted = await self.deliver(channel_id, result)
-            return Answer("Your move was taken back." + (
-                "" if posted else " I could not post the board in the channel: please check "
-                "that I may send messages and attach files there."))
+            return Answer("Your move was taken back." + TOLD[posted])
         channel = self.client.get_partial_messageable(channel_id)
         try:
             await channel.send(clip(f"{mentions(result.asked)} {result.text}"),

@@ -75,7 +75,7 @@ class Outbox:
                 except TableError:
                     continue
                 if table.id == row.id and table.status == "playing":
-                    await self.turns.computers_move(table, [])
+                    await self.turns.play_on(table, [])
                     await self.clocks.sync(table)
         out = []
         for row in await self.store.unannounced():
@@ -163,9 +163,14 @@ class Outbox:
                 if table.commitment:
                     opening += f"\n{fairness.announced(table.commitment)}"
             said: list[tuple[int | None, rules.Event]] = []
+            steady: set[int] | None = None  # seats awaited all through the wanted moves
+            step = 1 not in wanted
             for index in range(len(done), len(moves)):
                 move = moves[index]
+                if move.version in wanted and steady is None:
+                    steady = set(game.to_act(state))
                 if undo.is_entry(move.text):
+                    step = step and move.version not in wanted
                     state, _ = replay(game, len(table.seats), row.seed, row.options,
                                       moves[:index + 1])
                     first = undo.taken_back(move.text) or 0
@@ -177,6 +182,8 @@ class Outbox:
                 state, events = game.play(state, move.seat, move.text)
                 if move.version in wanted:
                     said.extend((move.seat, e) for e in events)
+                    if steady is not None:
+                        steady &= game.to_act(state)
             if encode(game, state) != encode(game, table.state):
                 raise ValueError("the replayed state differs from the stored one")
         except Exception:
@@ -185,5 +192,6 @@ class Outbox:
                                       header="(Posted after a restart; here is the board.)")
             return replace(reply, covers=covers)
         reply = await self.narrator.reply(table, said, before, None, opening=opening,
-                                          header=header)
-        return replace(reply, covers=covers)
+                                          header=header, step=step,
+                                          steady=frozenset(steady or ()))
+        return replace(reply, covers=covers, note=header)

@@ -5,6 +5,7 @@ nothing hidden can leak into the channel."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -16,6 +17,7 @@ from bot.service import recap
 from bot.service.pictures import Picture, Pictures
 from bot.service.table import Shown, Table, private_part
 from bot.store import Store
+from render import kit
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,12 @@ class Reply:
     ``public`` and ``picture`` go to the channel. ``private`` holds one entry per human whose
     private view changed or who got private events. ``ephemeral`` is for the caller alone
     (for a secret pick, what they picked: ``public`` only says that a choice was made).
-    ``mention`` lists the humans awaited next; ``version`` is the state version after the
+    ``mention`` lists the humans awaited next and ``newly`` those of them this action
+    newly awaits (the ones to ping): for a ``step`` of play (a move, a computer's or a
+    stand-in's, and what follows it), the humans who were not awaited all along; for
+    anything else (the deal, an undo, a seat handed on), everyone awaited. A step that
+    newly awaits nobody belongs to the turn already under way (the surface may add it to
+    that turn's message). ``version`` is the state version after the
     action (0 before the start) and ``game`` the stored game it is about (0 before a table
     exists). ``delivered(reply)`` marks posted the versions of that game this process
     wrote up to ``version`` (not those another process wrote: that one posts them), or,
@@ -62,11 +69,15 @@ class Reply:
     private: tuple[Private, ...] = ()
     ephemeral: str = ""
     mention: tuple[int, ...] = ()
+    newly: tuple[int, ...] = ()
+    step: bool = False
     version: int = 0
     game: int = 0
     over: bool = False
     recap: Picture | None = None  # the end of a game: its points over time (``bot.service.recap``)
     covers: tuple[int, ...] | None = None  # a catch-up's versions (``Outbox``)
+    note: str = ""  # a catch-up's first line of ``public`` ('(Posted late...)'), if any
+    accent: int | None = None  # the colour of the first seat awaited (0xRRGGBB), if any
     # The DMs' pictures, in the order of ``private``, drawn after the channel's picture so
     # that when the channel hears of a move never depends on what the DMs show (their
     # drawing time does). None: ``private`` already holds its pictures.
@@ -108,10 +119,12 @@ class Narrator:
 
     async def reply(self, table: Table, said: list[tuple[int | None, rules.Event]],
                     before: dict[int, dict[str, Any]], caller: int | None, *,
-                    opening: str = "", header: str = "") -> Reply:
+                    opening: str = "", header: str = "", step: bool = False,
+                    steady: frozenset[int] = frozenset()) -> Reply:
         """The reply after an action: ``said`` holds the events and the seat that caused
         each; ``before`` the private parts as they were (``Table.private_parts``), so that
-        only the seats whose view changed get it again."""
+        only the seats whose view changed get it again. ``step``: a step of play, during
+        which the seats ``steady`` stayed awaited (``Reply.newly``)."""
         game = table.game
         public_lines = [line for line in (header, opening) if line]
         public_lines += [table.annotate(e.text) for _, e in said if e.to is None]
@@ -152,11 +165,18 @@ class Narrator:
                            else None)
         private = tuple(Private(s.user_id or 0, "\n".join(lines), None)
                         for s, lines, _ in changed)
-        mention = () if outcome is not None else tuple(
-            table.seats[s].user_id or 0 for s in sorted(table.awaited())
-            if table.seats[s].kind == "human")
+        awaited = [] if outcome is not None else [
+            s for s in sorted(table.awaited()) if table.seats[s].kind == "human"]
+        mention = tuple(table.seats[s].user_id or 0 for s in awaited)
+        accent = None
+        if awaited and awaited[0] < len(table.colours):
+            with contextlib.suppress(ValueError):  # a colour the palette does not name
+                r, g, b = kit.seat_colour(table.colours[awaited[0]]).fill
+                accent = (r << 16) | (g << 8) | b
+        newly = tuple(table.seats[s].user_id or 0 for s in awaited if s not in steady)
         return Reply(public="\n".join(public_lines), picture=picture, private=private,
-                     ephemeral="\n".join(ephemeral), mention=mention, version=table.version,
+                     ephemeral="\n".join(ephemeral), mention=mention, newly=newly, accent=accent,
+                     step=step and outcome is None, version=table.version,
                      game=table.id, over=outcome is not None, drawing=dm_pictures,
                      recap=None if ended is None else ended.picture)
 

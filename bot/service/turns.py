@@ -12,6 +12,7 @@ once); only a move that no longer fits is refused.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import rules
@@ -28,6 +29,7 @@ from rules.core import listing, quote
 log = logging.getLogger("boardroom.service")
 
 CHAIN_LIMIT = 10_000  # computer moves in a row before the service stops to ask why
+STAND_IN_STEPS = 100  # a stand-in's steps in one late turn at most
 RETRIES = 3  # times a move is tried again after another process wrote the table first
 
 Said = list[tuple[int | None, rules.Event]]  # events, each with the seat that caused it
@@ -74,6 +76,7 @@ class Turns:
                 raise TableError("That button is from an earlier turn; the game has moved on. "
                                  "Look at the latest board and try again.")
             seat = self._mover(table, user_id)
+            awaited = table.awaited()
             for attempt in range(RETRIES + 1):
                 before, played = table.parts_before(), table.version
                 try:
@@ -87,18 +90,29 @@ class Turns:
                     await self.tables.write(table, state, seat=seat, text=move)
                     break
                 except Conflict:
+                    only = list(table.moves(seat)) == [move]  # nothing else was legal
                     table = await self.tables.running(channel_id)  # as it now stands
-                    if attempt == RETRIES or await self._moved_since(table, seat, played):
+                    made = await self._moved_since(table, seat, played)
+                    if only and made == [move]:  # the table made it meanwhile: forced
+                        reply = await self.narrator.reply(
+                            table, [], table.parts_before(), user_id, step=True,
+                            steady=table.awaited())
+                        return replace(reply, ephemeral=f"{quote(move)} was made already "
+                                       "(by the table where it was your only move).")
+                    if attempt == RETRIES or made:
                         raise
                     seat = self._mover(table, user_id, retried=True)
+                    awaited = table.awaited()
             said: Said = [(seat, e) for e in events]
-            return await self.after(table, said, before, moved={seat}, caller=user_id)
+            return await self.after(table, said, before, moved={seat}, caller=user_id,
+                                    awaited=awaited)
 
-    async def _moved_since(self, table: Table, seat: int, version: int) -> bool:
-        """Whether ``seat`` itself wrote one of the versions after ``version`` (the same
-        move sent twice, through two processes): then the move is not tried again."""
-        return any(m.seat == seat for m in await self.store.moves(table.id)
-                   if m.version > version)
+    async def _moved_since(self, table: Table, seat: int, version: int) -> list[str]:
+        """The moves ``seat`` itself wrote after ``version`` (the same move sent twice,
+        through two processes, or made by the table as a forced step): the move is then
+        not tried again (and a forced one is answered as made)."""
+        return [m.text for m in await self.store.moves(table.id)
+                if m.version > version and m.seat == seat]
 
     def _mover(self, table: Table, user_id: int, *, retried: bool = False) -> int:
         """The caller's seat, if it is awaited; else the sentence why not."""
@@ -155,59 +169,108 @@ class Turns:
 
     async def after(self, table: Table, said: Said, before: dict[int, dict[str, Any]], *,
                     moved: set[int] | frozenset[int] = frozenset(), caller: int | None = None,
-                    opening: str = "", header: str = "") -> Reply:
+                    opening: str = "", header: str = "",
+                    awaited: frozenset[int] | None = None) -> Reply:
         """What follows every version written (a move, the deal, an undo, a seat handed
-        on): computer players move until a human must, the clocks are put in step (a seat
-        that ``moved`` starts a fresh wait), and the reply is built from ``said`` and the
-        private parts as they were ``before``."""
-        await self.computers_move(table, said)
+        on): computer players and forced steps move until a human must choose, the clocks
+        are put in step (a seat that ``moved`` starts a fresh wait), and the reply is built
+        from ``said`` and the private parts as they were ``before``.
+
+        ``awaited``: for a step of play (a move, a stand-in's), the seats awaited before
+        it; the reply is then a ``step`` and pings only the humans awaited now who were not
+        awaited all along (``Reply.newly``). Anything else (the deal, an undo, a seat handed
+        on) is news to everyone awaited."""
+        steady = set(awaited & table.awaited()) if awaited is not None else set()
+        moved = set(moved) | await self.play_on(table, said, steady)
         await self.clocks.sync(table, moved=moved)
         return await self.narrator.reply(table, said, before, caller, opening=opening,
-                                         header=header)
+                                         header=header, steady=frozenset(steady),
+                                         step=awaited is not None)
 
-    async def computers_move(self, table: Table, said: Said) -> None:
+    async def play_on(self, table: Table, said: Said, steady: set[int] | None = None
+                      ) -> set[int]:
         """Computer players whose input is awaited move (``rules.computer.choose`` at the
-        seat's level; a seat stored without one plays at random).
+        seat's level; a seat stored without one plays at random), and a human awaited alone
+        whose only legal move decides nothing has it played for them (``forced``), until a
+        human must choose. The human seats so moved are returned; ``steady`` keeps only the seats
+        awaited after every one of these moves.
 
         Each move is its own version. A computer's choice is drawn from the game's seed
         and the version, so a game replays the same with the same seed. If anything fails,
         the chain stops where it is; the outbox finishes it after a restart.
         """
         computers = set(table.computers())
+        forced: set[int] = set()
         for _ in range(CHAIN_LIMIT):
             if table.status != "playing":
-                return
+                return forced
             waiting = sorted(computers & table.awaited())
-            if not waiting:
-                return
-            seat = waiting[0]
+            # A forced step is looked for only where one seat alone is awaited: its moves
+            # are listed once and serve the player's own next command too (with several
+            # awaited, each would be listed though the first to act changes the state).
+            alone = sorted(table.awaited()) if len(table.awaited()) == 1 else []
+            humans = [] if waiting else [(seat, only) for seat in alone
+                                         if (only := self.forced(table, seat)) is not None]
+            if not waiting and not humans:
+                return forced
             try:
-                legal = table.moves(seat)
-                move = await self.computers.choose(table, seat,
-                                                   table.seats[seat].level or "easy")
-                state, events = table.game.play(table.state, seat, move, legal=legal)
+                if waiting:
+                    seat = waiting[0]
+                    move = await self.computers.choose(table, seat,
+                                                       table.seats[seat].level or "easy")
+                    notes: Said = []
+                else:
+                    seat, move = humans[0]
+                    forced.add(seat)
+                    # (never the move's words: a secret pick would show in them)
+                    name = (table.colours[seat] if seat < len(table.colours)
+                            else f"Player {seat + 1}")  # as the rules name seats
+                    notes = [(seat, rules.Event(
+                        f"{name} has one move only, so the table makes it for them."))]
+                state, events = table.game.play(table.state, seat, move,
+                                                legal=table.moves(seat))
                 await self.tables.write(table, state, seat=seat, text=move)
             except TableError:
-                return  # another process moved this table on; it carries on from there
+                return forced  # another process moved this table on; it carries on there
             except Exception:
                 log.exception("A computer player could not move in channel %s",
                               table.channel_id)
-                return
-            said.extend((seat, e) for e in events)
+                return forced
+            said.extend([*notes, *((seat, e) for e in events)])
+            if steady is not None:
+                steady &= table.awaited()
         log.error("Computer players made %s moves in a row in channel %s; stopping",
                   CHAIN_LIMIT, table.channel_id)
+        return forced
+
+    @staticmethod
+    def forced(table: Table, seat: int) -> str | None:
+        """The move a human seat must make, when its legal moves are just that one (a
+        ``draw`` that must be drawn, a lone ``pass``): nothing to decide, so the table
+        plays it for them. Each game's page lists which steps those are."""
+        if table.seats[seat].kind != "human":
+            return None
+        legal = table.moves(seat)
+        return next(iter(legal)) if len(legal) == 1 else None
 
     async def stand_in(self, table: Table, seat: int, level: str) -> Reply:
-        """A computer player of ``level`` makes a late seat's move for this turn; the
+        """A computer player of ``level`` makes a late seat's moves for this turn: every
+        step while the seat alone stays awaited (a turn of several steps is played whole,
+        so one late turn costs one turn time, and the channel hears of it at once); the
         channel is told it is a stand-in. The player takes the seat back by acting (the
         next turn's clock is theirs again)."""
-        before = table.parts_before()
-        legal = table.moves(seat)
-        move = await self.computers.choose(table, seat, level)
-        state, events = table.game.play(table.state, seat, move, legal=legal)
+        before, awaited = table.parts_before(), table.awaited()
         header = (f"{table.label(seat)} ran out of time: a computer player ({level}) "
                   "stands in for this turn.")
         await self.store.mark_unrated(table.id, ratings.STOOD_IN)
-        await self.tables.write(table, state, seat=seat, text=move)
-        return await self.after(table, [(seat, e) for e in events], before, moved={seat},
-                                header=header)
+        said: Said = []
+        for _ in range(STAND_IN_STEPS):
+            legal = table.moves(seat)
+            move = await self.computers.choose(table, seat, level)
+            state, events = table.game.play(table.state, seat, move, legal=legal)
+            await self.tables.write(table, state, seat=seat, text=move)
+            said.extend((seat, e) for e in events)
+            if table.status != "playing" or table.awaited() != {seat}:
+                break
+        return await self.after(table, said, before, moved={seat}, header=header,
+                                awaited=awaited)

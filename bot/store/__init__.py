@@ -229,6 +229,20 @@ class Store:
             "WHERE p.game_id = ? AND p.version > g.announced", (game_id,))
         return {r[0] for r in rows}
 
+    async def turn_message(self, game_id: int) -> tuple[int, int] | None:
+        """The game's live turn message in its channel, and the first version it tells
+        of; None before the first is posted."""
+        rows = await self._rows(
+            "SELECT message_id, since FROM turn_messages WHERE game_id = ?", (game_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    async def set_turn_message(self, game_id: int, message_id: int, since: int) -> None:
+        """A new turn message tells of the game's turn from version ``since`` on."""
+        await self._write(
+            "INSERT INTO turn_messages (game_id, message_id, since) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id, "
+            "since = excluded.since", (game_id, message_id, since))
+
     async def set_aside(self, game_id: int, why: str, *, now: float | None = None) -> None:
         """Put aside a table whose row cannot be read: it keeps its rows and log, says
         ``why`` in ``damaged``, frees its channel ('ended') and leaves the outbox."""

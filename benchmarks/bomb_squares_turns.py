@@ -1,0 +1,118 @@
+"""How many commands a Bomb Squares player sends per turn, with and without joined moves.
+
+    .venv/bin/python benchmarks/bomb_squares_turns.py [--games 20] [--players 2 3]
+        [--join 0.0 0.7 1.0] [--steps 400]
+
+Rules only, no Discord. Every seat is a human playing at random: at each command the
+player picks one *single step* uniformly among its legal single steps (the game as it was
+before joined moves, whatever the list also offers). A player's only legal move is made by
+the table (a forced step, as ``bot/service/turns.py`` does) and is not counted. With
+probability ``--join`` the player also picks the step that follows (uniformly, in the
+position after the first; only when that next step is a real choice) and, when the game
+lists the two steps joined as one move, sends that one move instead of two. So the choices
+made have the same distribution at every ``--join``; only the number of commands differs.
+
+A turn is counted as ``benchmarks/conversation.py`` counts it on SimCord: from a command
+after which some seat is awaited that was not awaited just before (a turn change) to the
+next one; each newly awaited seat's commands in it are one figure. Printed per player
+count and ``--join``: the median and the mean of those figures over ``--games`` seeded
+games (``--steps``: commands per game at most, 0 for the whole game; the conversation
+benchmark stops at 400 versions, early in the game, where every turn draws a card).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from typing import Any
+
+import rules
+from rules.bomb_squares import Steps
+
+GAME = rules.GAMES["bomb-squares"]
+
+
+def singles(moves: dict[str, Any]) -> list[str]:
+    """The single steps of a legal move list (joined moves left out)."""
+    return [m for m, d in moves.items() if not isinstance(d, Steps)]
+
+
+def forced(state: Any) -> Any:
+    """The table makes every awaited seat's only legal move, lowest seat first."""
+    while GAME.outcome(state) is None:
+        only = [(s, m) for s in sorted(GAME.to_act(state))
+                if len(m := GAME.legal_moves(state, s)) == 1]
+        if not only:
+            return state
+        seat, (move,) = only[0]
+        state, _ = GAME.play(state, seat, move)
+    return state
+
+
+def command(state: Any, seat: int, rng: random.Random, join: float) -> Any:
+    """One command of ``seat``: a random single step, joined with the steps that follow
+    (each chosen the same way, with probability ``join``) as far as a listed move joins
+    them."""
+    moves = GAME.moves(state, seat)
+    joined = {d.steps: m for m, d in moves.items() if isinstance(d, Steps)}
+    prefixes = {steps[:n] for steps in joined for n in range(1, len(steps) + 1)}
+    chosen = [rng.choice(singles(moves))]
+    after, _ = GAME.play(state, seat, chosen[0])
+    text = chosen[0]
+    while rng.random() < join and GAME.outcome(after) is None and \
+            seat in GAME.to_act(after):
+        following = singles(GAME.moves(after, seat))
+        if len(following) < 2:
+            break  # the next step is the table's to make: nothing to join
+        chosen.append(rng.choice(following))
+        if tuple(chosen) not in prefixes:
+            break  # not offered together: the next command chooses afresh
+        after, _ = GAME.play(after, seat, chosen[-1])
+        if tuple(chosen) in joined:
+            text = joined[tuple(chosen)]
+    return GAME.play(state, seat, text)[0]  # the move sent, played as sent
+
+
+def game_turns(players: int, seed: int, join: float, steps: int) -> list[int]:
+    """Commands per newly awaited seat per turn, over one seeded game."""
+    rng = random.Random(f"turns/{players}/{seed}/{join}")
+    state = forced(GAME.new(players, seed))
+    before = set(GAME.to_act(state))
+    holders = dict.fromkeys(before, 0)
+    figures: list[int] = []
+    sent = 0
+    while GAME.outcome(state) is None and (not steps or sent < steps):
+        seat = rng.choice(sorted(before))
+        if seat in holders:
+            holders[seat] += 1
+        state = forced(command(state, seat, rng, join))
+        sent += 1
+        after = set(GAME.to_act(state))
+        if after - before:
+            figures.extend(holders.values())
+            holders = dict.fromkeys(after - before, 0)
+        before = after
+    if GAME.outcome(state) is not None:
+        figures.extend(holders.values())
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3])
+    parser.add_argument("--join", type=float, nargs="+", default=[0.0, 0.7, 1.0])
+    parser.add_argument("--steps", type=int, default=400)
+    args = parser.parse_args()
+    print(f"{'players':>7} {'join':>5} {'turns':>6} {'median':>6} {'mean':>5}")
+    for players in args.players:
+        for join in args.join:
+            figures = [f for seed in range(args.games)
+                       for f in game_turns(players, seed, join, args.steps)]
+            print(f"{players:>7} {join:>5.1f} {len(figures):>6} "
+                  f"{statistics.median(figures):>6} {statistics.mean(figures):>5.2f}")
+
+
+if __name__ == "__main__":
+    main()

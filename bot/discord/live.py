@@ -1,0 +1,210 @@
+"""One live message per turn in a game's channel.
+
+A turn's message is edited in place as the steps of that turn arrive: their events added
+to its text, the board replaced, the line saying whose turn it is rewritten. A new message
+is posted only when a step newly awaits someone (``Reply.newly``: a member who was not
+awaited all through it), and that message pings exactly them; edits never notify anyone.
+Anything that is not a step of play (the start, the end, an undo, a seat handed on) is a
+message of its own, and the turn after it starts a new message.
+
+Which message tells of a game's turn is stored (``TableService.turn_message``), so that
+after a restart, or from another bot process, the next step edits the same message: its
+text is read back from Discord, and a step it already shows (the bot stopped after the
+edit but before marking the step posted) is not added twice. A message Discord will no
+longer edit (deleted, or error 30046: too many edits to a message older than an hour) is
+replaced by a new one that carries the turn on, pinging nobody.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.discord.answer import picture_files
+from bot.discord.buttons import turn_buttons
+from bot.service import TableService
+from bot.service.replies import Reply
+
+log = logging.getLogger("boardroom.discord")
+
+EDIT_CAP = 30046  # Discord's code: a message older than an hour may not be edited more
+TEXT_LIMIT = 4000  # Discord: the text of all a layout message's text displays together
+EVENTS, TURN = 1, 2  # the ids of the text displays of the events told and of whose turn
+EARLIER = "(Earlier steps of this turn: `/log`.)"
+
+
+def mentions(user_ids: tuple[int, ...] | list[int]) -> str:
+    return " ".join(f"<@{u}>" for u in user_ids)
+
+
+def pinging(user_ids: tuple[int, ...] | list[int]) -> discord.AllowedMentions:
+    """Exactly these members may be pinged by a message: no one else, no role, nobody
+    named in a player's nickname."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=u) for u in user_ids])
+
+
+def turn_line(reply: Reply) -> str:
+    """Who must act next, as mentions (only a new message's pings notify)."""
+    if reply.over or not reply.mention:
+        return ""
+    if len(reply.mention) == 1:
+        return f"Your turn, {mentions(reply.mention)}."
+    return f"Waiting for {mentions(reply.mention)}."
+
+
+def told(lines: list[str], limit: int) -> str:
+    """The events told, the oldest lines giving way (and saying so) if they would not fit."""
+    kept = [line for line in lines if line]
+    text = "\n".join(kept)
+    while len(text) > limit and len(kept) > 1:
+        kept = kept[1:]
+        text = "\n".join([EARLIER, *kept])
+    return text if len(text) <= limit else text[-limit:]
+
+
+def layout(channel_id: int, lines: list[str], reply: Reply,
+           files: list[discord.File]) -> discord.ui.LayoutView:
+    """A turn message, in Discord's layout components: a container in the awaited seat's
+    colour holding the events told, the board (its summary as alt text), whose turn it is
+    and the turn buttons (none once the game is over)."""
+    turn = turn_line(reply)
+    items: list[discord.ui.Item[Any]] = []
+    events = told(lines, TEXT_LIMIT - len(turn) - 1)
+    if events:
+        items.append(discord.ui.TextDisplay(events, id=EVENTS))
+    if files:
+        items.append(discord.ui.MediaGallery(*(
+            discord.MediaGalleryItem(f"attachment://{file.filename}",
+                                     description=file.description)
+            for file in files)))
+    if turn:
+        items.append(discord.ui.TextDisplay(turn, id=TURN))
+    if reply.mention and not reply.over:
+        items.append(discord.ui.ActionRow(*turn_buttons(channel_id)))
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.Container(*items, accent_colour=reply.accent))
+    return view
+
+
+def told_in(message: discord.Message) -> list[str]:
+    """The event lines a turn message shows, as Discord holds it."""
+    found: list[str] = []
+
+    def walk(components: Sequence[Any]) -> None:
+        for component in components:
+            if isinstance(component, discord.components.TextDisplay) and \
+                    component.id == EVENTS:
+                found.extend(line for line in component.content.split("\n")
+                             if line and line != EARLIER)
+            if isinstance(component, discord.components.Container):
+                walk(component.children)
+
+    walk(message.components)
+    return found
+
+
+@dataclass
+class Turn:
+    """The message telling of a game's turn under way, and the lines it shows."""
+
+    game: int
+    message_id: int
+    lines: list[str]
+    files: list[discord.File] = field(default_factory=list)  # its pictures, as last sent
+
+
+class TurnMessages:
+    """Posts and edits the turn messages of every channel (the desk holds the channel's
+    lock around each call, so a channel's messages keep the order of the moves)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self._turns: dict[int, Turn] = {}  # channel -> its turn message, as last sent
+
+    async def post(self, channel: discord.PartialMessageable, reply: Reply) -> None:
+        """Tell the channel of ``reply``: by editing the turn's message where the reply
+        is a step of it, else by a new message. ``discord.HTTPException`` if Discord
+        refuses both (nothing is remembered then: the retry tells it again)."""
+        lines = [reply.public] if reply.public else []
+        if reply.step and not reply.newly and reply.game:
+            turn = await self._current(channel, reply.game)
+            if turn is not None:
+                told = reply.public  # within the turn's message, without a catch-up's note
+                if reply.note and told.startswith(reply.note):
+                    told = told[len(reply.note):].lstrip("\n")
+                if told and "\n".join(turn.lines).endswith(told):
+                    lines = turn.lines  # told already, before a restart
+                else:
+                    lines = [*turn.lines, *([told] if told else [])]
+                files = self._pictures(reply)
+                message = channel.get_partial_message(turn.message_id)
+                view = layout(channel.id, lines, reply, files or turn.files)
+                try:
+                    if files:  # the board replaced
+                        await message.edit(view=view, attachments=files,
+                                           allowed_mentions=pinging(()))
+                    else:  # the pictures it has stay
+                        await message.edit(view=view, allowed_mentions=pinging(()))
+                    turn.lines = lines
+                    turn.files = files or turn.files
+                    return
+                except discord.NotFound:
+                    log.info("The turn message of game %s is gone; posting anew", reply.game)
+                except discord.HTTPException as error:
+                    if error.code != EDIT_CAP:
+                        raise
+                    log.info("Discord caps edits of game %s's turn message; posting anew",
+                             reply.game)
+        pinged = () if reply.over else reply.newly
+        files = self._pictures(reply)
+        message = await channel.send(view=layout(channel.id, lines, reply, files),
+                                     files=files, allowed_mentions=pinging(pinged))
+        if not reply.game:
+            return
+        if reply.step:
+            self._turns[channel.id] = Turn(reply.game, message.id, lines, files)
+            await self._store(reply.game, message.id, reply.version)
+        else:  # the start, an undo, a seat handed on: the next step starts a new message
+            self._turns.pop(channel.id, None)
+            if not reply.over:
+                await self._store(reply.game, 0, reply.version)
+
+    async def _store(self, game: int, message_id: int, version: int) -> None:
+        try:
+            await self.service.set_turn_message(game, message_id, version)
+        except Exception:  # posted all the same; at worst the next step posts anew
+            log.exception("Could not store the turn message of game %s", game)
+
+    async def _current(self, channel: discord.PartialMessageable, game: int
+                       ) -> Turn | None:
+        """The game's turn message, as this process last sent it, or as Discord holds it
+        where another process (or this one, before a restart) sent it since."""
+        try:
+            message_id = await self.service.turn_message(game)
+        except Exception:
+            log.exception("Could not read the turn message of game %s", game)
+            return None
+        if not message_id:
+            return None
+        known = self._turns.get(channel.id)
+        if known is not None and (known.game, known.message_id) == (game, message_id):
+            return known
+        try:
+            message = await channel.fetch_message(message_id)
+        except discord.HTTPException:
+            return None
+        turn = self._turns[channel.id] = Turn(game, message_id, told_in(message))
+        return turn
+
+    @staticmethod
+    def _pictures(reply: Reply) -> list[discord.File]:
+        """The reply's pictures as files: the board, and at a game's end its recap."""
+        files = picture_files(reply.picture) if reply.picture is not None else []
+        if reply.recap is not None:  # a game's end: its points over time, under the board
+            files += picture_files(reply.recap, "recap")
+        return files

@@ -1,0 +1,191 @@
+"""Bomb Squares' joined moves: several steps named in one command where nothing is drawn,
+rolled or shown between them ('meeple e5 done', 'switch e5', 'landmine f5', 'from e5 to
+f5'). Each is legal exactly when its steps are, one after the other; it does what the steps
+do one by one; and steps that may not be joined are refused with a sentence saying why."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from rules import IllegalMove
+from rules.bomb_squares import Steps, card_code
+from rules.core import normalize
+from tests.test_bomb_squares import GAME, C, M, card, force, play, refused, table
+
+
+def dumped(state: Any) -> str:
+    return json.dumps(GAME.dump(state), sort_keys=True)
+
+
+def same_as_steps(state: Any, seat: int, joined: str, *steps: str) -> Any:
+    """``joined`` is listed, and playing it gives exactly the state and the sentences of
+    ``steps`` played one by one."""
+    assert joined in GAME.legal_moves(state, seat)
+    after, texts = play(state, seat, joined)
+    one_by_one, step_texts = play(state, seat, *steps)
+    assert dumped(after) == dumped(one_by_one)
+    assert texts == step_texts
+    return after
+
+
+def meeple_step(**fields: Any) -> Any:
+    """A turn's meeple step: a red meeple drawn, two cards that take it."""
+    state = table(phase="meeple", pending=M["red"], meepled=False, then="act", **fields)
+    card(state, "e5", "green", 3, bomb="red", meeples=1, meeple="red")
+    card(state, "f5", "blue", 2)
+    return state
+
+
+def test_the_meeple_joins_how_the_dice_step_begins() -> None:
+    state = meeple_step(deck=[card_code(C["red"], 1)])
+    legal = GAME.legal_moves(state, 0)
+    for cell in ("e5", "f5"):
+        assert {f"meeple {cell} roll yellow", f"meeple {cell} done",
+                f"meeple {cell} second card"} <= set(legal)
+    assert legal.index("clear e5" if "clear e5" in legal else "redraw meeple") < \
+        legal.index("meeple e5 done")  # the single steps first
+    after = same_as_steps(state, 0, "meeple f5 done", "meeple f5", "done")
+    assert after.turn == 1
+    same_as_steps(state, 0, "meeple e5 roll yellow", "meeple e5", "roll yellow")
+    same_as_steps(state, 0, "meeple e5 second card", "meeple e5", "second card")
+
+
+def test_the_joined_meeple_is_read_however_it_is_typed() -> None:
+    state = meeple_step()
+    for text in ("meeple f5 done", "Meeple f5, then done.", "meeple on f5 and pass",
+                 "f5 done", "meeple f5 end"):
+        assert GAME.parse(state, 0, normalize(text)) == "meeple f5 done", text
+
+
+def test_a_meeple_that_fills_an_attacker_joins_roll_not_done() -> None:
+    state = meeple_step()
+    card(state, "e5", "green", 2, bomb="red", meeples=1, meeple="red")
+    card(state, "g5", "red", 1, bomb="green")
+    legal = GAME.legal_moves(state, 0)
+    assert "meeple e5 roll" in legal and "meeple e5 done" not in legal
+    assert "meeple f5 done" in legal and "meeple f5 roll" not in legal  # e5 stays open
+    force(state, 6, 6, 1)
+    after = same_as_steps(state, 0, "meeple e5 roll", "meeple e5", "roll")
+    assert after.phase == "rolled"
+    refused(state, 0, "meeple e5 done", IllegalMove,
+            "After 'meeple e5': An attack is possible, so the turn cannot end without one: "
+            "roll the dice, or skip them for a second square card or a bomb switch where you "
+            "may. The dice step: type 'roll', 'second card', 'switch' (1 of 3), 'landmine' (1 "
+            "of 3), 'tower' (1 of 3), 'airplane' or 'buy meeple g5'.")
+
+
+def test_a_lone_meeple_step_stays_the_tables_to_make() -> None:
+    state = table(phase="meeple", pending=M["red"], meepled=True, then="act")
+    card(state, "e5", "green", 3, bomb="red", meeples=1, meeple="red")
+    assert GAME.legal_moves(state, 0) == ["meeple e5"]  # one move: the table makes it
+
+
+def test_a_meeple_that_wins_the_game_joins_nothing() -> None:
+    state = meeple_step(crystals=[72, 5])
+    card(state, "e5", "green", 3, bomb="red", meeples=2, meeple="red")  # one short
+    legal = GAME.legal_moves(state, 0)
+    assert "meeple e5" in legal and not any(m.startswith("meeple e5 ") for m in legal)
+    after, _texts = play(state, 0, "meeple e5")
+    assert GAME.outcome(after) is not None
+
+
+def test_switch_names_its_bomb_at_once() -> None:
+    state = table()
+    card(state, "e5", "red", 2, bomb="red")
+    card(state, "f5", "blue", 2, bomb="blue")
+    legal = GAME.legal_moves(state, 0)
+    assert {"switch", "switch e5", "switch f5"} <= set(legal)
+    after = same_as_steps(state, 0, "switch e5", "switch", "switch e5")
+    assert after.phase == "switch" and after.source == 40
+    after, _texts = play(after, 0, "with f5")
+    assert after.bomb[40] == C["blue"] and after.turn == 1
+
+
+def test_a_landmine_and_a_tower_are_bought_and_laid_at_once() -> None:
+    state = table(crystals=[10, 10])
+    card(state, "e5", "green", 3, bomb="red", meeples=1, meeple="red")
+    assert GAME.costs(state, 0)["landmine e5"] == "costs 2 crystals"
+    after = same_as_steps(state, 0, "landmine e5", "landmine", "landmine e5")
+    assert after.crystals[0] == 8 and after.mine[40] and after.phase == "act"
+    after = same_as_steps(state, 0, "tower e5", "tower", "tower e5")
+    assert after.crystals[0] == 8 and after.tower[40] and after.phase == "act"
+    spent = table(crystals=[10, 10], bought_now=["landmine"])
+    card(spent, "e5", "green", 3, bomb="red", meeples=1, meeple="red")
+    refused(spent, 0, "landmine e5", IllegalMove, "Only one landmine a turn.")
+
+
+def test_moving_meeples_names_the_first_move_with_its_card() -> None:
+    state = table(phase="rolled", dice=[1, 1, 2, 0])
+    card(state, "e5", "green", 4, meeples=3, meeple="red")
+    card(state, "f5", "red", 3)
+    card(state, "g5", "red", 3)
+    legal = GAME.legal_moves(state, 0)
+    assert {"from e5", "from e5 to f5", "from e5 to g5"} <= set(legal)
+    after = same_as_steps(state, 0, "from e5 to g5", "from e5", "to g5")
+    assert after.meeples[42] == 1 and after.phase == "rolled"
+    refused(state, 0, "from e5 to h5", IllegalMove,
+            "After 'from e5': There is no card on h5. After the roll: type 'done', 'to f5' "
+            "(1 of 2) or 'reroll red' (1 of 7).")
+
+
+def test_steps_with_a_draw_between_them_are_refused_with_why() -> None:
+    start = table(phase="start", deck=[card_code(C["red"], 1)])
+    card(start, "e5", "green", 6)
+    refused(start, 0, "draw place e4", IllegalMove,
+            "'place e4' cannot be named with 'draw': the square card is drawn only after it, "
+            "so you choose what follows then. Play 'draw' first.")
+    placing = table(phase="place", held=[card_code(C["red"], 1), -1])
+    card(placing, "e5", "green", 6)
+    refused(placing, 0, "place e4 bomb e5", IllegalMove,
+            "'bomb e5' cannot be named with 'place e4': the bomb is drawn only after it, so "
+            "you choose what follows then. Play 'place e4' first.")
+    bombing = table(phase="bomb", pending=C["red"])
+    card(bombing, "e5", "green", 6)
+    refused(bombing, 0, "bomb e5 meeple e5", IllegalMove,
+            "'meeple e5' cannot be named with 'bomb e5': the meeple is drawn only after it, "
+            "so you choose what follows then. Play 'bomb e5' first.")
+    acting = table()
+    card(acting, "e5", "green", 6, bomb="red", meeples=1)
+    refused(acting, 0, "roll yellow from e5", IllegalMove,
+            "'from e5' cannot be named with 'roll yellow': the dice are rolled only after it, "
+            "so you choose what follows then. Play 'roll yellow' first.")
+    refused(acting, 0, "done roll", IllegalMove,
+            "'done' ends your turn, so 'roll' cannot follow it.")
+
+
+def test_steps_not_listed_together_are_played_one_by_one() -> None:
+    state = meeple_step(crystals=[10, 10])
+    card(state, "g5", "blue", 2, meeples=1, meeple="red")
+    assert "meeple e5" in GAME.legal_moves(state, 0)
+    refused(state, 0, "meeple e5 buy meeple g5", IllegalMove,
+            "'meeple e5' and 'buy meeple g5' are not joined in one move here: play "
+            "'meeple e5', then 'buy meeple g5'.")
+
+
+def test_every_joined_move_in_random_games_is_its_steps_one_by_one() -> None:
+    """Over random games: each listed joined move's steps are legal in turn, the first shows
+    nothing new, and playing it equals playing them (state and sentences)."""
+    seen: set[str] = set()
+    for players, seed in ((2, 21), (3, 22)):
+        rng = random.Random(seed)
+        state = GAME.new(players, seed)
+        for step in range(4000):
+            if GAME.outcome(state) is not None:
+                break
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            moves = GAME.moves(state, seat)
+            joined = [(m, d) for m, d in moves.items() if isinstance(d, Steps)]
+            for move, detail in joined[:: max(1, len(joined) // 8)] if step % 3 == 0 else []:
+                assert GAME._reveals(state, detail.steps[0]) == "", move
+                assert GAME.parse(state, seat, move) == move
+                after, _texts = play(state, seat, move)
+                steps_state = state
+                for single in detail.steps:
+                    assert single in GAME.moves(steps_state, seat), (move, single)
+                    steps_state, _ = GAME.play(steps_state, seat, single)
+                assert dumped(after) == dumped(steps_state), move
+                seen.add(" ".join(single.split()[0] for single in detail.steps))
+            state, _ = GAME.play(state, seat, rng.choice(list(moves)))
+    assert {"meeple done", "switch switch", "landmine landmine", "from to"} <= seen, seen

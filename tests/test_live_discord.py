@@ -1,0 +1,366 @@
+"""One live message per turn, on SimCord: a turn's steps edit its message, a turn change
+posts a new one pinging exactly the newly awaited, and Discord's refusals (the edit cap of
+an old message, a passing error, a restart in between) lose nothing and double nothing.
+
+Bomb Squares is played here: its turns have many steps (draw, place, bomb, meeple, roll,
+done), and its draws are forced steps the table makes for the player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.discord.live import EARLIER, told_in
+from render import kit
+from rules import bomb_squares
+from tests.test_discord import SECRET_WORDS, World, fixed_deal, labels, message_text, said, world
+
+__all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
+# Steps a player pressing on would not take, to keep games short.
+ASIDE = ("sell", "landmine", "tower", "airplane", "unmine", "redraw", "reroll", "switch",
+         "second", "keep", "card", "arm", "from", "buy")
+MESSAGES = "/channels/{}/messages"
+
+
+async def start(w: World, game: str = "bomb-squares") -> None:
+    said(await w.alice.slash(w.channel, "game new", game=game))
+    said(await w.bob.slash(w.channel, "game join"))
+    said(await w.alice.slash(w.channel, "game start"))
+
+
+def pinged(w: World, message: discord.Message) -> set[int]:
+    """Whom Discord (simulated) notified with a message, after its allowed mentions."""
+    return set(w.env.backend.get_message(message.channel.id, message.id).ping_user_ids)
+
+
+async def awaited(w: World) -> dict[Any, list[str]]:
+    return {m: moves for m in w.players if (moves := await w.moves(m))}
+
+
+async def step(w: World, rng: random.Random, *, aside: tuple[str, ...] = ASIDE
+               ) -> tuple[Any, str, str]:
+    """One step by an awaited player: a random move a player pressing on would make."""
+    member, moves = next(iter((await awaited(w)).items()))
+    pressing = [m for m in moves if m.split()[0] not in aside] or moves
+    move = rng.choice(pressing)
+    return member, move, said(await member.slash(w.channel, "play", action=move))
+
+
+async def mid_turn(w: World, rng: random.Random) -> Any:
+    """Steps until one player, alone awaited, is in the middle of their turn: them."""
+    mover, _, _ = await step(w, rng)
+    while set(await awaited(w)) != {mover}:
+        mover, _, _ = await step(w, rng)
+    return mover
+
+
+def channel_texts(w: World) -> list[str]:
+    """What every message the bot posted or edited in the channel said, as sent: its text,
+    its layout's text displays and its pictures' alt texts, from the whole payload."""
+    path = MESSAGES.format(w.channel.id)
+
+    def words(node: Any) -> list[str]:
+        if isinstance(node, dict):
+            return [str(value) for key, value in node.items()
+                    if key in ("content", "description") and isinstance(value, str)] + [
+                word for value in node.values() for word in words(value)]
+        if isinstance(node, list):
+            return [word for value in node for word in words(value)]
+        return []
+
+    return ["\n".join(words(entry.json)) for entry in w.env.http_requests
+            if entry.path.split("?")[0].startswith(path) and isinstance(entry.json, dict)
+            and entry.method in ("POST", "PATCH")]
+
+
+@pytest.fixture(autouse=True)
+def short(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bomb_squares, "TO_WIN", 9)  # a game to 9 crystals, not 75
+
+
+async def test_a_turn_is_one_message_edited_and_each_turn_pings_the_newly_awaited(
+        tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        began = w.public()[-1]
+        assert "Bomb Squares begins" in message_text(began)
+        rng = random.Random(4)
+        changes = edits = 0
+        turn: discord.Message | None = None
+        while changes < 4:
+            before = set(await awaited(w))
+            count = len(w.public())
+            await step(w, rng)
+            now = set(await awaited(w))
+            latest = w.public()[-1]
+            if now - before:  # the turn changed hands: a new message, pinging them alone
+                assert len(w.public()) == count + 1
+                assert pinged(w, latest) == {m.id for m in now - before}
+                changes += 1
+            elif turn is None:  # the first step after the start begins the turn message
+                assert len(w.public()) == count + 1 and not pinged(w, latest)
+            else:  # a step of the same turn: the same message, edited; nobody pinged
+                assert len(w.public()) == count and latest.id == turn.id
+                assert message_text(latest) != message_text(turn)
+                assert not pinged(w, latest)
+                edits += 1
+            turn = latest
+        assert edits >= 4, "Bomb Squares' turns have several steps each"
+        # The start stays its own message, and spectators read no secret in any text sent.
+        assert w.public()[0].id == began.id or began in w.public()
+        sent = channel_texts(w)
+        assert any("Bomb Squares begins" in text for text in sent)  # the text is in there
+        assert any("\nBomb Squares: " in text for text in sent)  # and the alt text
+        for text in sent:
+            for secret in SECRET_WORDS:
+                assert secret not in text
+
+
+async def test_the_turn_messages_buttons_act_on_the_current_step(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(5)
+        for _ in range(3):
+            await step(w, rng)
+            turn = w.public()[-1]
+            for who in w.players:
+                shown = await who.click(turn, label="Your moves")
+                moves = await w.moves(who)
+                assert shown.response is not None
+                if 1 < len(moves) <= 10:  # (a costly move's label says its cost)
+                    shown_moves = [label.split(" · ")[0] for label in labels(shown.response)]
+                    assert sorted(shown_moves) == sorted(moves)
+                elif not moves:
+                    assert "not your turn" in message_text(shown.response)
+
+
+async def test_the_edit_cap_of_an_old_message_posts_anew_and_carries_the_turn_on(
+        tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(6)
+        mover = await mid_turn(w, rng)
+        turn = w.public()[-1]
+        # Discord refuses more edits to a message older than an hour (error 30046).
+        w.env.inject_error("PATCH", MESSAGES.format(w.channel.id) + "/*", status=400,
+                           code=30046, message="Maximum number of edits to messages older "
+                           "than 1 hour reached. Try again later.")
+        count = len(w.public())
+        _, _, answer = await step(w, rng)
+        assert answer.startswith("Played") and "saved" not in answer
+        carried = w.public()[-1]
+        assert len(w.public()) == count + 1 and carried.id != turn.id
+        assert not pinged(w, carried)  # nobody newly awaited: no ping
+        told = [line for line in message_text(turn).splitlines()
+                if not line.startswith("Your turn")]
+        assert all(line in message_text(carried) for line in told if line != EARLIER)
+        # The turn goes on in the new message.
+        if set(await awaited(w)) == {mover}:
+            await step(w, rng)
+            assert w.public()[-1].id == carried.id and len(w.public()) == count + 1
+
+
+async def test_an_edit_that_fails_is_retried_and_lands_once(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(7)
+        await mid_turn(w, rng)
+        count, turn = len(w.public()), w.public()[-1]
+        w.env.inject_error("PATCH", MESSAGES.format(w.channel.id) + "/*", status=500)
+        version = await w.version()
+        _, _, answer = await step(w, rng)
+        assert "saved" in answer and "as soon as Discord answers" in answer
+        assert message_text(w.public()[-1]) == message_text(turn)  # not yet
+        assert await w.version() > version
+        await w.env.advance_time(60)  # the retry
+        after = w.public()[-1]
+        assert after.id == turn.id and len(w.public()) == count
+        old, new = told_in(turn), told_in(after)
+        assert new[:len(old)] == old and len(new) > len(old)
+        added = new[len(old):]  # the step's lines, told once (not a block told twice)
+        half = len(added) // 2
+        assert not (len(added) % 2 == 0 and added[:half] == added[half:]), added
+        await w.restart()  # delivered once: nothing more to post or edit
+        assert message_text(w.public()[-1]) == message_text(after) and len(w.public()) == count
+
+
+async def test_a_restart_between_commit_and_edit_neither_loses_nor_doubles(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(8)
+        mover = await mid_turn(w, rng)
+        count, turn = len(w.public()), w.public()[-1]
+        # Committed and edited, but the bot stops before marking the step posted.
+        service = w.bot.service
+
+        async def lost(*_: Any) -> None:
+            return None
+
+        monkeypatch.setattr(service, "delivered", lost)
+        await step(w, rng)
+        edited = w.public()[-1]
+        assert edited.id == turn.id and message_text(edited) != message_text(turn)
+        monkeypatch.undo()
+        await w.restart()
+        assert len(w.public()) == count and message_text(w.public()[-1]) == message_text(edited)
+        # Committed, never edited: the restart edits the turn's message, once.
+        if set(await awaited(w)) == {mover}:
+            member, moves = next(iter((await awaited(w)).items()))
+            pressing = [m for m in moves if m.split()[0] not in ASIDE] or moves
+            await w.bot.service.play(w.channel.id, member.id, rng.choice(pressing))
+            await w.restart()
+            again = w.public()[-1]
+            assert len(w.public()) == count and again.id == turn.id
+            assert message_text(again).startswith(message_text(edited).rsplit("\n", 1)[0])
+            assert message_text(again) != message_text(edited)
+
+
+async def test_a_players_own_steps_edit_their_dm(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(9)
+        mover = await mid_turn(w, rng)
+        dms = len(w.dms(mover))
+        steps = 0
+        while set(await awaited(w)) == {mover} and steps < 4:
+            await step(w, rng)
+            steps += 1
+            if set(await awaited(w)) == {mover}:
+                assert len(w.dms(mover)) == dms, "a step of one's own turn edits the DM"
+
+
+async def test_forced_steps_play_themselves_and_say_so(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(10)
+        for _ in range(60):
+            await step(w, rng, aside=())  # a redrawn bomb leaves one square to bomb
+            if any("has one move only" in message_text(m) for m in w.public()):
+                break
+        forced = [line for m in w.public() for line in message_text(m).splitlines()
+                  if "has one move only" in line]
+        assert forced and all("the table makes it for them" in line for line in forced)
+        # Nobody is ever left awaited with a single move to make.
+        for moves in (await awaited(w)).values():
+            assert len(moves) != 1
+
+
+async def test_a_stand_in_plays_the_whole_late_turn_in_one_message(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        said(await w.alice.slash(w.channel, "game settings", turn_time="1h"))
+        rng = random.Random(11)
+        late = await mid_turn(w, rng)
+        count, version = len(w.public()), await w.version()
+        await w.env.advance_time(3700)  # the turn time runs out
+        assert set(await awaited(w)) != {late}, "the stand-in finished the turn"
+        assert await w.version() > version + 1, "several steps"
+        told = w.public()[count:]
+        assert len(told) == 1, [message_text(m) for m in told]
+        assert "ran out of time" in message_text(told[0])
+        assert pinged(w, told[0]) == {m.id for m in await awaited(w)}
+
+
+async def test_the_turn_message_is_a_layout_in_the_awaited_seats_colour(
+        tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="cube-conquest"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        turn = w.public()[-1]
+        assert turn.flags.components_v2 and not turn.content
+        (box,) = turn.components
+        assert isinstance(box, discord.components.Container)
+        (waiting,) = [m for m in w.players if await w.moves(m)]
+        fill = kit.seat_colour("Blue" if waiting is w.alice else "Red").fill  # seat order
+        assert box.accent_colour is not None
+        assert box.accent_colour.value == (fill[0] << 16) | (fill[1] << 8) | fill[2]
+        kinds = [type(c).__name__ for c in box.children]
+        assert kinds == ["TextDisplay", "MediaGalleryComponent", "TextDisplay", "ActionRow"]
+        gallery = box.children[1]
+        assert isinstance(gallery, discord.components.MediaGalleryComponent)
+        (item,) = gallery.items
+        assert item.media.url.endswith("board.png")
+        assert item.description and item.description.startswith("Cube Conquest")
+        assert item.description == turn.attachments[0].description
+        whose = box.children[2]
+        assert isinstance(whose, discord.components.TextDisplay)
+        assert whose.content == f"Your turn, <@{waiting.id}>." and pinged(w, turn) == {
+            waiting.id}
+        assert labels(turn) == ["Your moves", "Your hand", "Board as text"]
+
+
+async def test_a_computers_whole_turn_is_one_message_not_one_per_step(
+        tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="bomb-squares"))
+        said(await w.alice.slash(w.channel, "game computer", level="easy"))
+        said(await w.alice.slash(w.channel, "game start"))
+        rng = random.Random(12)
+        path = MESSAGES.format(w.channel.id)
+        for _ in range(30):  # until alice hands the turn to the computer
+            version = await w.version()
+            calls = sum(1 for e in w.env.http_requests if e.path.split("?")[0].startswith(path))
+            member, moves = next(iter((await awaited(w)).items()))
+            pressing = [m for m in moves if m.split()[0] not in ASIDE] or moves
+            move = rng.choice(pressing)
+            said(await member.slash(w.channel, "play", action=move))
+            if await w.version() > version + 3:  # the computer's steps followed hers
+                break
+        else:
+            raise AssertionError("the computer never took a turn of several steps")
+        # Alice's last step, then the computer's steps, then alice's turn again: one post
+        # (her turn began anew: it pings her), not one request per step.
+        sent = [e for e in w.env.http_requests if e.path.split("?")[0].startswith(path)]
+        assert len(sent) - calls == 1 and sent[-1].method == "POST"
+        assert pinged(w, w.public()[-1]) == {w.alice.id}
+
+
+async def test_steps_that_queue_behind_a_slow_post_go_out_as_one_edit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(13)
+        mover = await mid_turn(w, rng)
+        service, desk = w.bot.service, w.bot.desk
+        replies = []  # three steps of one turn, committed, not yet told
+        while len(replies) < 3 and set(await awaited(w)) == {mover}:
+            moves = await w.moves(mover)
+            pressing = [m for m in moves if m.split()[0] not in ASIDE] or moves
+            replies.append(await service.play(w.channel.id, mover.id, rng.choice(pressing)))
+        joinable = [r for r in replies[1:] if not r.newly]
+        assert len(replies) == 3 and len(joinable) == 2, "setup: three steps of one turn"
+        post = desk.turns.post
+        calls: list[int] = []
+
+        async def slow(channel: Any, reply: Any) -> None:  # Discord slows the channel down
+            calls.append(reply.version)
+            if len(calls) == 1:
+                await asyncio.sleep(0.05)
+            await post(channel, reply)
+
+        monkeypatch.setattr(desk.turns, "post", slow)
+        path = MESSAGES.format(w.channel.id)
+        before = sum(1 for e in w.env.http_requests if e.path.split("?")[0].startswith(path))
+        told = await asyncio.gather(*(desk.deliver(w.channel.id, r, mover.id)
+                                      for r in replies))
+        assert told == ["posted"] * 3
+        # The first step alone, then the two that queued behind it together.
+        assert calls == [replies[0].version, replies[2].version]
+        sent = [e for e in w.env.http_requests if e.path.split("?")[0].startswith(path)]
+        assert len(sent) - before == 2
+        text = message_text(w.public()[-1])
+        for reply in replies:
+            for line in reply.public.splitlines():
+                assert line in text
+        monkeypatch.undo()
+        count = len(w.public())
+        await w.restart()  # every step was marked told: nothing is posted again
+        assert len(w.public()) == count and message_text(w.public()[-1]) == text
