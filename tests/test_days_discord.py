@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 
+from bot import service as service_module
 from bot.discord.client import discord_clock
 from bot.discord.loop import SWEEP_EVERY, SWEEP_GRACE
 from bot.scheduler import DAY, HOUR
@@ -318,7 +320,12 @@ async def test_a_move_another_process_wrote_but_never_posted_is_swept(tmp_path: 
         assert len(w.public()) == seen + 2
 
 
-async def test_dm_buttons_made_stale_by_another_seat_are_taken_off(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", [0, 9, 12])
+async def test_dm_buttons_made_stale_by_another_seat_are_taken_off(
+        tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals 9 and 12 lead to a DM sent without buttons and then edited to carry some
+    (a step of the player's own turn): those buttons too come off when they go stale."""
+    monkeypatch.setattr(service_module.secrets, "randbelow", lambda _n: seed)
     async with world(tmp_path) as w:
         await seat_two(w)
         rng = random.Random(5)

@@ -259,8 +259,9 @@ class Desk:
             if private.picture is not None:
                 kwargs["attachments"] = picture_files(private.picture, "hand")
             try:
-                await message.edit(content=clip(text), allowed_mentions=NOBODY, **kwargs)
-                self._asked[key] = (message, lines)
+                edited = await message.edit(content=clip(text), allowed_mentions=NOBODY,
+                                            **kwargs)
+                self._asked[key] = (edited, lines)  # with its buttons now, for _unask
                 return True
             except discord.HTTPException as error:  # e.g. the edit cap: a new DM then
                 log.info("Could not edit a DM to user %s (%s)", private.user_id, error)
