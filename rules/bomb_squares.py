@@ -999,7 +999,10 @@ class BombSquares(Game[BombState]):
             return None
         best = max(state.crystals)
         winners = frozenset(s for s, c in enumerate(state.crystals) if c == best)
-        return Outcome(tuple(state.crystals), winners, state.result, state.ending or "points")
+        who = listing([player(s) for s in sorted(winners)])
+        reason = (f"{state.result} {who} wins with {best} crystals." if len(winners) == 1
+                  else f"{state.result} A draw between {who}, with {best} crystals each.")
+        return Outcome(tuple(state.crystals), winners, reason, state.ending or "points")
 
     def evaluate(self, state: BombState, seat: int) -> float:
         """Crystals lead: the seat's crystals less the best other seat's."""

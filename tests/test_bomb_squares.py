@@ -960,3 +960,20 @@ def test_a_switch_keep_and_continue_say_what_happened() -> None:
     force(empty, M["blue"])
     empty, texts = play(empty, 0, "continue")
     assert "Player 1 places no square card: the square cards are used up." in texts
+
+
+def test_an_end_by_time_names_who_wins_or_the_draw() -> None:
+    """The turn limit and a round without earnings end the game on most crystals: the
+    outcome's sentence says who that is, as an end by 75 crystals does."""
+    state = GAME.new(players=3, seed=5)
+    state.result = "The square cards are used up and nobody earned for a whole round; " \
+                   "most crystals wins."
+    state.crystals = [12, 30, 7]
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {1}
+    assert outcome.reason.endswith("most crystals wins. Player 2 wins with 30 crystals.")
+    state.crystals = [30, 30, 7]
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {0, 1}
+    assert outcome.reason.endswith("A draw between Player 1 and Player 2, with 30 crystals "
+                                   "each.")

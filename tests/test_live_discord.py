@@ -8,6 +8,7 @@ done), and its draws are forced steps the table makes for the player.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -60,9 +61,20 @@ async def mid_turn(w: World, rng: random.Random) -> Any:
 
 
 def channel_texts(w: World) -> list[str]:
-    """The text of every message the bot posted or edited in the channel, as sent."""
+    """What every message the bot posted or edited in the channel said, as sent: its text,
+    its layout's text displays and its pictures' alt texts, from the whole payload."""
     path = MESSAGES.format(w.channel.id)
-    return [str(entry.json.get("content", "")) for entry in w.env.http_requests
+
+    def words(node: Any) -> list[str]:
+        if isinstance(node, dict):
+            return [str(value) for key, value in node.items()
+                    if key in ("content", "description") and isinstance(value, str)] + [
+                word for value in node.values() for word in words(value)]
+        if isinstance(node, list):
+            return [word for value in node for word in words(value)]
+        return []
+
+    return ["\n".join(words(entry.json)) for entry in w.env.http_requests
             if entry.path.split("?")[0].startswith(path) and isinstance(entry.json, dict)
             and entry.method in ("POST", "PATCH")]
 
@@ -102,7 +114,10 @@ async def test_a_turn_is_one_message_edited_and_each_turn_pings_the_newly_awaite
         assert edits >= 4, "Bomb Squares' turns have several steps each"
         # The start stays its own message, and spectators read no secret in any text sent.
         assert w.public()[0].id == began.id or began in w.public()
-        for text in channel_texts(w):
+        sent = channel_texts(w)
+        assert any("Bomb Squares begins" in text for text in sent)  # the text is in there
+        assert any("\nBomb Squares: " in text for text in sent)  # and the alt text
+        for text in sent:
             for secret in SECRET_WORDS:
                 assert secret not in text
 
@@ -306,3 +321,46 @@ async def test_a_computers_whole_turn_is_one_message_not_one_per_step(
         sent = [e for e in w.env.http_requests if e.path.split("?")[0].startswith(path)]
         assert len(sent) - calls == 1 and sent[-1].method == "POST"
         assert pinged(w, w.public()[-1]) == {w.alice.id}
+
+
+async def test_steps_that_queue_behind_a_slow_post_go_out_as_one_edit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(13)
+        mover = await mid_turn(w, rng)
+        service, desk = w.bot.service, w.bot.desk
+        replies = []  # three steps of one turn, committed, not yet told
+        while len(replies) < 3 and set(await awaited(w)) == {mover}:
+            moves = await w.moves(mover)
+            pressing = [m for m in moves if m.split()[0] not in ASIDE] or moves
+            replies.append(await service.play(w.channel.id, mover.id, rng.choice(pressing)))
+        joinable = [r for r in replies[1:] if not r.newly]
+        assert len(replies) == 3 and len(joinable) == 2, "setup: three steps of one turn"
+        post = desk.turns.post
+        calls: list[int] = []
+
+        async def slow(channel: Any, reply: Any) -> None:  # Discord slows the channel down
+            calls.append(reply.version)
+            if len(calls) == 1:
+                await asyncio.sleep(0.05)
+            await post(channel, reply)
+
+        monkeypatch.setattr(desk.turns, "post", slow)
+        path = MESSAGES.format(w.channel.id)
+        before = sum(1 for e in w.env.http_requests if e.path.split("?")[0].startswith(path))
+        told = await asyncio.gather(*(desk.deliver(w.channel.id, r, mover.id)
+                                      for r in replies))
+        assert told == ["posted"] * 3
+        # The first step alone, then the two that queued behind it together.
+        assert calls == [replies[0].version, replies[2].version]
+        sent = [e for e in w.env.http_requests if e.path.split("?")[0].startswith(path)]
+        assert len(sent) - before == 2
+        text = message_text(w.public()[-1])
+        for reply in replies:
+            for line in reply.public.splitlines():
+                assert line in text
+        monkeypatch.undo()
+        count = len(w.public())
+        await w.restart()  # every step was marked told: nothing is posted again
+        assert len(w.public()) == count and message_text(w.public()[-1]) == text

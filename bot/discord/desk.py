@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -75,6 +76,33 @@ def overview(choices: Choices) -> str:
     return clip("\n".join(lines))
 
 
+@dataclass
+class Waiting:
+    """A reply waiting for its channel's turn to be posted, and how its post went."""
+
+    reply: Reply
+    actor: int | None
+    told: asyncio.Future[str]
+
+
+def joins(before: Reply, after: Reply) -> bool:
+    """Whether ``after`` may go out in the same message as ``before``: a step of the same
+    game's turn that newly awaits nobody."""
+    return (bool(before.game) and after.game == before.game and before.step and after.step
+            and not after.newly)
+
+
+def joined(replies: list[Reply]) -> Reply:
+    """Steps of one turn as one channel message: their events in order, the board, whose
+    turn it is and what the last of them says; pinging whom the first newly awaits."""
+    if len(replies) == 1:
+        return replies[0]
+    first, last = replies[0], replies[-1]
+    return replace(last, public="\n".join(r.public for r in replies if r.public),
+                   newly=first.newly, note=first.note,
+                   picture=next((r.picture for r in reversed(replies) if r.picture), None))
+
+
 class Desk:
     """Delivers the service's replies to Discord and answers the acting player."""
 
@@ -86,6 +114,7 @@ class Desk:
         self._behind: dict[int, asyncio.Task[None]] = {}  # channel -> its retry task
         self._failed: dict[int, str] = {}  # channel -> how its last post failed
         self.turns = TurnMessages(service)
+        self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
         # (channel, game, user) -> the last DM sent there for that game, and its lines
         self._asked: dict[tuple[int, int, int], tuple[discord.Message, str]] = {}
 
@@ -110,12 +139,43 @@ class Desk:
         ``actor`` made the move: their own DM of this turn is edited, others' DMs' buttons
         went stale (the button they pressed answers them itself).
         """
+        mine = Waiting(reply, actor, asyncio.get_running_loop().create_future())
+        waiting = self._waiting[channel_id]
+        waiting.append(mine)
         async with self._locks[channel_id]:
-            if channel_id in self._behind and reply.game:
-                return QUEUED  # the retry posts it, after the replies before it
-            return await self._deliver(channel_id, reply, actor)
+            if mine.told.done():  # told within an earlier step's edit
+                return mine.told.result()
+            # Steps of the same turn that queued behind this one (Discord slowed the
+            # channel down, or they came fast) go out with it: one edit, not one each.
+            at = waiting.index(mine)
+            batch = [mine]
+            while at + 1 < len(waiting) and joins(batch[-1].reply, waiting[at + 1].reply):
+                batch.append(waiting.pop(at + 1))
+            waiting.remove(mine)
+            try:
+                if channel_id in self._behind and reply.game:
+                    status = QUEUED  # the retry posts it, after the replies before it
+                else:
+                    status = await self._post(channel_id, joined([w.reply for w in batch]))
+                    if status == POSTED:
+                        for each in batch:
+                            await self._tell(channel_id, each.reply, each.actor)
+            except BaseException as error:
+                for each in batch[1:]:
+                    each.told.set_exception(error)
+                raise
+            for each in batch[1:]:
+                each.told.set_result(status)
+            return status
 
     async def _deliver(self, channel_id: int, reply: Reply, actor: int | None = None) -> str:
+        status = await self._post(channel_id, reply)
+        if status == POSTED:
+            await self._tell(channel_id, reply, actor)
+        return status
+
+    async def _post(self, channel_id: int, reply: Reply) -> str:
+        """The channel's part of a reply (``bot.discord.live``); how it went."""
         channel = self.client.get_partial_messageable(channel_id)
         if reply.public or reply.picture is not None or (reply.step and reply.mention):
             try:
@@ -129,6 +189,12 @@ class Desk:
                     self._behind[channel_id] = asyncio.get_running_loop().create_task(
                         self._retry(channel_id), name=f"boardroom-retry-{channel_id}")
                 return self._failed[channel_id]
+        self._failed.pop(channel_id, None)
+        return POSTED
+
+    async def _tell(self, channel_id: int, reply: Reply, actor: int | None) -> None:
+        """A reply's DMs, then marking it delivered (its channel part is posted)."""
+        channel = self.client.get_partial_messageable(channel_id)
         try:  # the DMs' pictures are drawn after the channel's part is posted
             reply = await reply.with_pictures()
         except Exception:  # the DMs go without pictures; /hand still draws one
@@ -170,8 +236,6 @@ class Desk:
         except Exception:  # it was posted; at worst it is posted again after a restart
             log.exception("Could not mark version %s of channel %s delivered",
                           reply.version, channel_id)
-        self._failed.pop(channel_id, None)
-        return POSTED
 
     async def _direct(self, channel_id: int, private: Private, game: int, version: int, *,
                       asking: bool = False, own: bool = False) -> bool:

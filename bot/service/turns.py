@@ -12,6 +12,7 @@ once); only a move that no longer fits is refused.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import rules
@@ -89,8 +90,16 @@ class Turns:
                     await self.tables.write(table, state, seat=seat, text=move)
                     break
                 except Conflict:
+                    only = list(table.moves(seat)) == [move]  # nothing else was legal
                     table = await self.tables.running(channel_id)  # as it now stands
-                    if attempt == RETRIES or await self._moved_since(table, seat, played):
+                    made = await self._moved_since(table, seat, played)
+                    if only and made == [move]:  # the table made it meanwhile: forced
+                        reply = await self.narrator.reply(
+                            table, [], table.parts_before(), user_id, step=True,
+                            steady=table.awaited())
+                        return replace(reply, ephemeral=f"{quote(move)} was made already "
+                                       "(by the table where it was your only move).")
+                    if attempt == RETRIES or made:
                         raise
                     seat = self._mover(table, user_id, retried=True)
                     awaited = table.awaited()
@@ -98,11 +107,12 @@ class Turns:
             return await self.after(table, said, before, moved={seat}, caller=user_id,
                                     awaited=awaited)
 
-    async def _moved_since(self, table: Table, seat: int, version: int) -> bool:
-        """Whether ``seat`` itself wrote one of the versions after ``version`` (the same
-        move sent twice, through two processes): then the move is not tried again."""
-        return any(m.seat == seat for m in await self.store.moves(table.id)
-                   if m.version > version)
+    async def _moved_since(self, table: Table, seat: int, version: int) -> list[str]:
+        """The moves ``seat`` itself wrote after ``version`` (the same move sent twice,
+        through two processes, or made by the table as a forced step): the move is then
+        not tried again (and a forced one is answered as made)."""
+        return [m.text for m in await self.store.moves(table.id)
+                if m.version > version and m.seat == seat]
 
     def _mover(self, table: Table, user_id: int, *, retried: bool = False) -> int:
         """The caller's seat, if it is awaited; else the sentence why not."""
