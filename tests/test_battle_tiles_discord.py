@@ -80,6 +80,6 @@ async def test_two_members_play_a_whole_battle_tiles_game(tmp_path: Path) -> Non
                                                     for a in message.attachments)
             assert "Your hand" not in text and "You draw" not in text
             assert not any(line in text for line in every_hand)
-            assert all(a.filename in ("board.png", "recap.png")  # recap: the game's end
+            assert all(a.filename in ("board.png", "recap.png", "game.gif")  # recap: the game's end
                        for a in message.attachments)
         assert "over" in said(await w.alice.slash(w.channel, "play", action="place 1 at a1"))

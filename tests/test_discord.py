@@ -305,7 +305,8 @@ def assert_nothing_secret_public(w: World) -> None:
             assert secret not in message_text(message), message_text(message)
             for attachment in message.attachments:
                 assert secret not in (attachment.description or ""), attachment.description
-        assert all(a.filename in ("board.png", "recap.png") for a in message.attachments)
+        assert all(a.filename in ("board.png", "recap.png", "game.gif")
+                   for a in message.attachments)
 
 
 # --------------------------------------------------------------------------- the tests

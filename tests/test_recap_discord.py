@@ -47,11 +47,19 @@ async def test_a_whole_game_ends_with_its_recap_and_counts_for_rank(tmp_path: Pa
             said(await member.slash(w.channel, "play", action=rng.choice(moves)))
         end = w.public()[-1]
         assert "Game over" in message_text(end) and "Recap:" in message_text(end)
-        assert [a.filename for a in end.attachments] == ["board.png", "recap.png"]
+        assert [a.filename for a in end.attachments] == ["board.png", "recap.png",
+                                                          "game.gif"]
         chart = end.attachments[1]
         assert (chart.description or "").startswith("Points over ")
         with Image.open(io.BytesIO(await chart.read())) as picture:
             assert picture.width == 1000 and picture.height <= 1250
+        # The whole game animated: one frame for the deal and one a turn (a short game:
+        # none left out), each as wide as a phone shows it well.
+        gif = end.attachments[2]
+        assert gif.description == "The whole game, the board after each turn."
+        with Image.open(io.BytesIO(await gif.read())) as animation:
+            assert animation.format == "GIF" and animation.width == 600
+            assert 2 <= animation.n_frames <= 64
         rated = await w.bot.service.store.ratings(w.guild.id, "battle-tiles")
         assert {r.user_id for r in rated} == {w.alice.id, dave.id}
         assert all(r.games == 1 for r in rated)

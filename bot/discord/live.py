@@ -17,6 +17,7 @@ replaced by a new one that carries the turn on, pinging nobody.
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ EDIT_CAP = 30046  # Discord's code: a message older than an hour may not be edit
 TEXT_LIMIT = 4000  # Discord: the text of all a layout message's text displays together
 EVENTS, TURN = 1, 2  # the ids of the text displays of the events told and of whose turn
 EARLIER = "(Earlier steps of this turn: `/log`.)"
+ANIMATION = "The whole game, the board after each turn."
 
 
 def mentions(user_ids: tuple[int, ...] | list[int]) -> str:
@@ -207,4 +209,7 @@ class TurnMessages:
         files = picture_files(reply.picture) if reply.picture is not None else []
         if reply.recap is not None:  # a game's end: its points over time, under the board
             files += picture_files(reply.recap, "recap")
+        if reply.animation is not None:  # and the whole game, turn by turn
+            files.append(discord.File(io.BytesIO(reply.animation), filename="game.gif",
+                                      description=ANIMATION))
         return files

@@ -23,6 +23,7 @@ from bot.records import MoveRow, Rated
 from bot.service.pictures import Picture
 from bot.service.table import Table
 from bot.store import Store
+from render import animation
 from render import recap as chart_picture
 
 log = logging.getLogger("boardroom.service")
@@ -42,10 +43,22 @@ class Replayed:
 
 @dataclass(frozen=True)
 class Recap:
-    """The recap's lines for the final reply, and its picture (None without pictures)."""
+    """The recap's lines for the final reply, its picture and the whole game animated
+    (None without pictures)."""
 
     lines: list[str]
     picture: Picture | None = None
+    animation: bytes | None = None  # a GIF of the public board after each turn
+
+
+def animated(game: rules.Game[Any], table: Table, moves: Sequence[MoveRow]) -> bytes:
+    """The whole game as an animated GIF of the public board after each turn
+    (``render.animation``): replayed from the moves in force, public views only."""
+    assert table.seed is not None
+    shown = animation.turns(game, len(table.seats), table.seed, table.options,
+                            [(m.seat, m.text) for m in moves], table.names())
+    return animation.animate(game.id, [turn.view for turn in shown],
+                             captions=animation.captions(shown))
 
 
 def replay(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
@@ -128,9 +141,13 @@ async def _build(store: Store, table: Table, painter: Executor | None) -> Recap:
         why = await store.unrated(table.id)
         rated = None if why is None else Rated(why)
     lines.append(ratings.result_line(rated, [table.who(s) for s in range(len(table.seats))]))
-    picture = None
+    picture = gif = None
     if painter is not None and replayed is not None:
         chart = chart_picture.chart(game.id, view, replayed.points)
         png = await loop.run_in_executor(painter, chart_picture.png, chart)
         picture = Picture(png, chart_picture.summary(chart))
-    return Recap(lines, picture)
+        try:
+            gif = await loop.run_in_executor(painter, animated, game, table, moves)
+        except Exception:  # the recap goes without it
+            log.exception("Could not animate game %s", table.id)
+    return Recap(lines, picture, gif)

@@ -75,6 +75,7 @@ class Reply:
     game: int = 0
     over: bool = False
     recap: Picture | None = None  # the end of a game: its points over time (``bot.service.recap``)
+    animation: bytes | None = None  # the end of a game: the whole game, an animated GIF
     covers: tuple[int, ...] | None = None  # a catch-up's versions (``Outbox``)
     note: str = ""  # a catch-up's first line of ``public`` ('(Posted late...)'), if any
     accent: int | None = None  # the colour of the first seat awaited (0xRRGGBB), if any
@@ -178,7 +179,8 @@ class Narrator:
                      ephemeral="\n".join(ephemeral), mention=mention, newly=newly, accent=accent,
                      step=step and outcome is None, version=table.version,
                      game=table.id, over=outcome is not None, drawing=dm_pictures,
-                     recap=None if ended is None else ended.picture)
+                     recap=None if ended is None else ended.picture,
+                     animation=None if ended is None else ended.animation)
 
     def revealed(self, table: Table) -> list[str]:
         """The line revealing a finished game's seed and salt (none for a game that never
