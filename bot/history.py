@@ -310,6 +310,7 @@ class Seated:
     since: float | None = None  # when that wait began
     deadline: float | None = None  # when its turn time runs out (None: no turn time)
     seated: str = ""  # before the start: who sits there
+    bank: str | None = None  # with a time bank: the player's, as shown ('1d 4h')
 
 
 def games_text(tables: Sequence[Seated], *, limit: int = LIMIT) -> str:
@@ -349,5 +350,8 @@ def _seated_line(t: Seated) -> str:
     if t.since is not None:
         text += f" since {when(t.since)}"
     if t.deadline is not None:
-        text += f"; the turn time runs out {when(t.deadline)}"
+        text += f"; the turn {'ends' if t.bank is not None else 'time runs out'} " \
+                f"{when(t.deadline)}"
+    if t.bank is not None:
+        text += f"; your time bank: {t.bank}"
     return text + "."

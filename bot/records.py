@@ -35,6 +35,8 @@ class GameRow:
     reminders: bool = True  # whether awaited players are reminded
     salt: str | None = None  # drawn at the start, secret until the game is over (fairness)
     commitment: str | None = None  # SHA-256 of seed and salt, posted at the start
+    bank_start: float | None = None  # a time bank's start per player (None: per-turn clock)
+    bank_add: float = 0.0  # what a time bank gets back after each of a player's turns
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class SeatRow:
     level: str | None = None  # a computer's level (``rules.computer.LEVELS``)
     handed: str | None = None  # 'resigned' or 'replaced': the seat changed hands in play
     former: int | None = None  # who held the seat before it was handed on
+    bank: float | None = None  # its time bank when its next wait begins (None: full)
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,14 @@ Rules of time (see ``bot/README.md``):
 - A turn's clock runs only while the awaited player is neither in their quiet hours nor
   away (``/me quiet``, ``/me away``), so nobody loses a turn asleep or on holiday. Quiet
   hours are at most 12 a day, time away at most 21 days a year.
-- Reminders by DM at 50%, 80% and 95% of the turn time, or, without one, a day after the
-  wait began and daily after that (three at most); never in quiet hours or away, never two
-  within ``REMINDER_GAP`` for one player (over all their tables).
+- A table's clock is a time per turn, or a time bank per player: a starting amount, less
+  the clock time each of the player's waits used, plus an amount after each of their turns,
+  never above the start (``banked``). A turn ends when it runs out: the turn time, or
+  what the bank held when the turn began. Either way a computer stand-in plays that turn.
+- Reminders by DM at 50%, 80% and 95% of the time the turn has (the turn time, or the
+  bank), or, without one, a day after the wait began and daily after that (three at most);
+  never in quiet hours or away, never two within ``REMINDER_GAP`` for one player (over all
+  their tables).
 
 The clock is injectable: the service and the loop read ``now()`` (seconds since the epoch);
 in the bot that is ``discord.utils.utcnow()``, which SimCord's ``env.advance_time`` drives.
@@ -37,6 +42,8 @@ MENTION_GAP = DAY  # a player whose DMs are closed is mentioned at most once a d
 QUIET_CAP = 12  # hours of quiet a day, at most
 AWAY_CAP = 21  # days away a year, at most
 YEAR = 365 * DAY
+BANK_START = 3 * DAY  # a time bank to start with, unless the table says otherwise
+BANK_ADD = DAY  # and what it gets back after each turn
 
 
 # --------------------------------------------------------------------------- quiet and away
@@ -118,35 +125,65 @@ def clock_after(since: float, seconds: float, player: PlayerRow) -> float:
     return t + left
 
 
+def clock_ran(since: float, until: float, player: PlayerRow) -> float:
+    """How long a clock started at ``since`` has run by ``until``: the time between them
+    outside the player's quiet hours and time away (``clock_after``'s inverse)."""
+    t, ran = since, 0.0
+    for _ in range(10_000):
+        t = unpaused(t, player)
+        if t >= until:
+            return ran
+        starts = [a for a, _ in _pauses(t, player) if a > t]
+        stop = min(min(starts, default=math.inf), t + DAY, until)
+        ran += stop - t
+        t = stop
+    return ran
+
+
+# --------------------------------------------------------------------------- time banks
+
+
+def banked(bank: float, used: float, moved: bool, start: float, add: float) -> float:
+    """A seat's time bank after a wait that used ``used`` seconds of its clock: what was
+    used comes off (never below nothing), and when the seat ``moved`` to end its turn (a
+    stand-in's move counts) the per-turn amount ``add`` goes in, never above ``start``."""
+    left = max(0.0, bank - used)
+    return min(start, left + add) if moved else left
+
+
 # --------------------------------------------------------------------------- what is due
+#
+# A wait's *allowance* is the clock time its seat has: the table's turn time, or with a
+# time bank the seat's bank when the wait began (None: no limit).
 
 
-def deadline(wait: WaitRow, turn_time: float | None, player: PlayerRow) -> float | None:
-    """When the seat's turn runs out (None: the table has no turn time)."""
-    return None if turn_time is None else clock_after(wait.since, turn_time, player)
+def deadline(wait: WaitRow, allowance: float | None, player: PlayerRow) -> float | None:
+    """When the seat's turn runs out (None: no limit)."""
+    return None if allowance is None else clock_after(wait.since, allowance, player)
 
 
-def reminder_at(wait: WaitRow, turn_time: float | None, reminders: bool,
+def reminder_at(wait: WaitRow, allowance: float | None, reminders: bool,
                 player: PlayerRow) -> float | None:
-    """When the wait's next reminder is due (None: no more reminders)."""
+    """When the wait's next reminder is due (None: no more reminders): at the fractions
+    of the allowance, or daily without one."""
     if not reminders or wait.reminded >= REMINDERS:
         return None
-    if turn_time is not None:
-        at = clock_after(wait.since, turn_time * FRACTIONS[wait.reminded], player)
+    if allowance is not None:
+        at = clock_after(wait.since, allowance * FRACTIONS[wait.reminded], player)
     else:
         at = wait.since + (wait.reminded + 1) * DAY
     if player.reminded is not None:
         at = max(at, player.reminded + REMINDER_GAP)
     at = unpaused(at, player)
-    end = deadline(wait, turn_time, player)
+    end = deadline(wait, allowance, player)
     return None if end is not None and at >= end else at
 
 
-def next_due(wait: WaitRow, turn_time: float | None, reminders: bool,
+def next_due(wait: WaitRow, allowance: float | None, reminders: bool,
              player: PlayerRow) -> float | None:
     """The next moment something is due for a wait: a reminder or the end of the turn."""
-    moments = [m for m in (deadline(wait, turn_time, player),
-                           reminder_at(wait, turn_time, reminders, player)) if m is not None]
+    moments = [m for m in (deadline(wait, allowance, player),
+                           reminder_at(wait, allowance, reminders, player)) if m is not None]
     return min(moments, default=None)
 
 
@@ -181,3 +218,16 @@ def duration(seconds: float) -> str:
         if seconds % size == 0:
             return f"{int(seconds // size)}{unit}"
     return f"{int(seconds // MINUTE)}m"
+
+
+def remaining(seconds: float) -> str:
+    """'1d 4h', '3h 20m', '45m': clock time left, to the minute (a bank as shown)."""
+    minutes = max(0, int(seconds // MINUTE))
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{days}d"] if days else []
+    if hours and len(parts) < 2:
+        parts.append(f"{hours}h")
+    if minutes and not days:
+        parts.append(f"{minutes}m")
+    return " ".join(parts) or "0m"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -190,6 +191,42 @@ async def test_the_player_takes_the_seat_back_by_acting(tmp_path: Path) -> None:
             await w.env.advance_time(HOUR)
         stand_ins = [m for m in w.public() if "ran out of time" in message_text(m)]
         assert len(stand_ins) == 1 and late.name in message_text(stand_ins[0])
+
+
+async def test_a_time_bank_shows_drains_and_runs_out_into_a_stand_in(tmp_path: Path) -> None:
+    """/game settings clock:bank: the banks show on /board and in /games, a player's
+    quick turns keep theirs full, and the late player's runs out into a stand-in, with a
+    reminder at half of it first."""
+    async with world(tmp_path) as w:
+        await seat_two(w)
+        refused = said(await w.alice.slash(w.channel, "game settings", clock="per-turn",
+                                           bank="3h"))
+        assert "for clock:bank" in refused
+        said(await w.alice.slash(w.channel, "game settings", clock="bank", bank="3h",
+                                 add="1h"))
+        assert ("a time bank of 3h per player, 1h back after each turn (up to 3h)"
+                in message_text(w.public()[-1]))
+        late = await first_awaited(w)
+
+        async def bank() -> str:
+            """The late player's bank as /board shows it to a spectator."""
+            board = said(await w.carol.slash(w.channel, "board"))
+            found = re.search(rf"Time banks:.*\b{late.name} \(\w+\) ([^;.]+)", board)
+            assert found, board
+            return found[1]
+
+        assert await bank() in ("3h, running", "2h 59m, running")  # seconds pass in SimCord
+        await w.env.advance_time(HOUR + 40 * 60)  # over half the bank: one reminder
+        assert any("of your time bank is left" in message_text(m) for m in w.dms(late))
+        assert await bank() in ("1h 20m, running", "1h 19m, running")
+        assert re.search(r"your time bank: 1h (20|19)m", said(await late.slash(w.channel,
+                                                                               "games")))
+        await w.env.advance_time(HOUR + 30 * 60)  # the bank is spent
+        stand_in = [m for m in w.public() if "ran out of time" in message_text(m)]
+        assert len(stand_in) == 1 and late.name in message_text(stand_in[0])
+        # The stand-in played the turn: the bank holds the hour it gets back.
+        assert await bank() == "1h"
+        assert_nothing_secret_public(w)
 
 
 # --------------------------------------------------------------------------- reminders

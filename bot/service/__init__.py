@@ -79,7 +79,7 @@ class TableService:
         self.turns = Turns(store, self.tables, self.computers, self.clocks, self.narrator)
         self.seats = Seats(store, self.tables, self.clocks, self.turns, self.narrator,
                            commands=commands, level=self.level, now=now)
-        self.looking = Looking(self.tables, self.pictures)
+        self.looking = Looking(self.tables, self.pictures, self.clocks)
         self.looking_back = LookingBack(store, self.tables, self.clocks, self.pictures)
         self.tending = Tending(store, self.tables, self.clocks, self.turns, self.looking_back,
                                now=now, level=self.level)
@@ -164,9 +164,11 @@ class TableService:
     # -- time and absence (``Clocks``, ``Tending``)
 
     async def settings(self, channel_id: int, user_id: int, *, turn_time: str | None = None,
-                       reminders: bool | None = None) -> Reply:
+                       reminders: bool | None = None, clock: str | None = None,
+                       bank: str | None = None, add: str | None = None) -> Reply:
         return await self.clocks.settings(channel_id, user_id, turn_time=turn_time,
-                                          reminders=reminders)
+                                          reminders=reminders, clock=clock, bank=bank,
+                                          add=add)
 
     async def quiet(self, user_id: int, start: int, end: int, timezone: str) -> str:
         return await self.clocks.quiet(user_id, start, end, timezone)

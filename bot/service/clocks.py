@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+import rules
 from bot import scheduler
 from bot.records import PlayerRow, WaitRow
 from bot.service.replies import Reply
@@ -46,39 +47,93 @@ class Clocks:
 
     async def due_of(self, table: Table, wait: WaitRow) -> float | None:
         """The next moment the scheduler has something to do for ``wait``."""
-        user = table.seats[wait.seat].user_id
-        player = await self.player(user) if user is not None else PlayerRow(0)
-        return scheduler.next_due(wait, table.turn_time, table.reminders, player)
+        player = await self.player_at(table, wait.seat)
+        return scheduler.next_due(wait, table.allowance(wait.seat), table.reminders, player)
+
+    async def player_at(self, table: Table, seat: int) -> PlayerRow:
+        """The clock settings of the player at ``seat`` (none for a computer's seat)."""
+        user = table.seats[seat].user_id
+        return await self.player(user) if user is not None else PlayerRow(0)
+
+    async def deadline(self, table: Table, wait: WaitRow) -> float | None:
+        """When ``wait``'s turn runs out (None: no limit)."""
+        return scheduler.deadline(wait, table.allowance(wait.seat),
+                                  await self.player_at(table, wait.seat))
+
+    async def bank_left(self, table: Table, seat: int, wait: WaitRow | None
+                        ) -> float | None:
+        """A seat's time bank now (None: the table has no bank): less what the clock of
+        its ``wait`` (if it is awaited) has used."""
+        if not table.banked():
+            return None
+        bank = table.bank(seat)
+        if wait is None:
+            return bank
+        used = scheduler.clock_ran(wait.since, self.now(), await self.player_at(table, seat))
+        return max(0.0, bank - used)
+
+    async def banks(self, table: Table) -> str:
+        """'Time banks: Red (Ann) 2d 4h, running; Blue (Bob) 3d.' ('' without a bank)."""
+        if not table.banked() or table.status != "playing":
+            return ""
+        if table.waits is None:
+            await self.sync(table)
+        parts = []
+        for row in table.seats:
+            if row.kind != "human":
+                continue
+            left = await self.bank_left(table, row.seat, (table.waits or {}).get(row.seat))
+            assert left is not None
+            running = ", running" if row.seat in (table.waits or {}) else ""
+            parts.append(f"{table.label(row.seat)} {scheduler.remaining(left)}{running}")
+        return f"Time banks: {'; '.join(parts)}." if parts else ""
+
+    async def _spend(self, table: Table, wait: WaitRow, now: float, *, moved: bool) -> None:
+        """A wait ends: its seat's bank loses the clock time it used and, if the seat
+        moved to end it, gets the per-turn amount back (``scheduler.banked``)."""
+        assert table.bank_start is not None
+        used = scheduler.clock_ran(wait.since, now, await self.player_at(table, wait.seat))
+        bank = scheduler.banked(table.bank(wait.seat), used, moved, table.bank_start,
+                                table.bank_add)
+        table.seats[wait.seat] = replace(table.seats[wait.seat], bank=bank)
+        await self.store.set_bank(table.id, wait.seat, bank)
 
     # -- the waits
 
     async def sync(self, table: Table, moved: Iterable[int] = (), *,
-                   again: bool = False) -> None:
+                   steady: Iterable[int] = (), again: bool = False) -> None:
         """Keep the stored waits equal to the awaited human seats. A seat still awaited
         keeps its wait (its clock and the reminders it had) unless it just ``moved``; a
-        newly awaited seat starts waiting now. With ``again``, every due moment is worked
-        out anew (the settings or a player's quiet hours changed). The scheduler is told
-        of the earliest one.
+        newly awaited seat starts waiting now. With a time bank, a seat that moved but
+        stayed awaited all through (``steady``: a step within its turn) keeps its wait too,
+        and each wait that ends is taken from the seat's bank. With ``again``, every due
+        moment is worked out anew (the settings or a player's quiet hours changed). The
+        scheduler is told of the earliest one.
 
         A database that refuses the write now is logged and the waits are read again at
         the next change: the move that came before is committed and stays so."""
         try:
-            await self._write(table, moved, again=again)
+            await self._write(table, set(moved), set(steady), again=again)
         except StoreError:
             table.waits = None
             log.warning("Could not store the waits of game %s; they are written at its next "
                         "change", table.id, exc_info=True)
 
-    async def _write(self, table: Table, moved: Iterable[int], *, again: bool) -> None:
+    async def _write(self, table: Table, moved: set[int], steady: set[int], *,
+                     again: bool) -> None:
         if table.waits is None:
             table.waits = {w.seat: w for w in await self.store.waits(table.id)}
             again = True
         awaited = set() if table.status != "playing" else {
             s for s in table.awaited() if table.seats[s].kind == "human"}
-        fresh = awaited & set(moved)
+        fresh = (awaited & moved) - (steady if table.banked() else set())
         if awaited == set(table.waits) and not fresh and not again:
             return
         now = self.now()
+        if table.banked():
+            for seat, ended in table.waits.items():
+                if seat not in awaited or seat in fresh:
+                    await self._spend(table, ended, now, moved=seat in moved)
         waits = {}
         for seat in sorted(awaited):
             old = table.waits.get(seat)
@@ -125,26 +180,48 @@ class Clocks:
     # -- a table's settings
 
     async def settings(self, channel_id: int, user_id: int, *, turn_time: str | None = None,
-                       reminders: bool | None = None) -> Reply:
-        """The opener sets the table's turn time ('off', '12h', '2d', '90m') and whether
-        awaited players are reminded; with neither, the settings are only shown."""
-        clock = None
-        if turn_time is not None:
-            try:
-                clock = scheduler.parse_duration(turn_time)
-            except ValueError as error:
-                raise TableError(str(error)) from None
+                       reminders: bool | None = None, clock: str | None = None,
+                       bank: str | None = None, add: str | None = None) -> Reply:
+        """The opener sets the table's turn time ('off', '12h', '2d', '90m'), whether
+        awaited players are reminded, and its clock: 'per-turn' (the turn time) or 'bank'
+        (a time bank per player: ``bank`` to start with, ``add`` back after each turn);
+        with none of them, the settings are only shown."""
+        try:
+            new_time = None if turn_time is None else scheduler.parse_duration(turn_time)
+            start, back = parse_bank(bank, add)
+        except ValueError as error:
+            raise TableError(str(error)) from None
+        if clock not in (None, "per-turn", "bank"):
+            raise TableError(f"{rules.core.quote(clock)} is not a clock; choose per-turn or "
+                             "bank.")
         async with self.tables.lock(channel_id):
             table = await self.tables.active(channel_id)
-            if turn_time is None and reminders is None:
+            if all(x is None for x in (turn_time, reminders, clock, bank, add)):
                 return Reply(ephemeral=table.settings(), version=table.version, game=table.id)
             if user_id != table.opener_id:
                 raise TableError(f"Only {table.opener()}, who opened this table, can change "
                                  "the table's settings.")
-            new_time = clock if turn_time is not None else table.turn_time
+            banked = clock == "bank" or (clock is None and (table.banked() or start is not None
+                                                              or back is not None))
+            if clock == "per-turn" and (start is not None or back is not None):
+                raise TableError("A bank and what it gets back are for clock:bank; a clock "
+                                 "per turn has the turn time only.")
+            if turn_time is None:
+                new_time = table.turn_time
             new_reminders = table.reminders if reminders is None else reminders
-            await self.store.set_settings(table.id, new_time, new_reminders)
+            bank_start = bank_add = None
+            if banked:
+                bank_start = start or table.bank_start or scheduler.BANK_START
+                bank_add = back if back is not None else (
+                    table.bank_add if table.banked() else scheduler.BANK_ADD)
+            await self.sync(table)  # the waits under way, as the clock had them until now
+            await self.store.set_settings(table.id, new_time, new_reminders, bank_start,
+                                          bank_add or 0.0)
+            if bank_start is None or bank_start != table.bank_start:
+                table.seats = [replace(s, bank=None if bank_start is None or s.bank is None
+                                       else min(s.bank, bank_start)) for s in table.seats]
             table.turn_time, table.reminders = new_time, new_reminders
+            table.bank_start, table.bank_add = bank_start, bank_add or 0.0
             await self.sync(table, again=True)
             # No game or version: this is not a move, and must not mark one delivered.
             return Reply(public=f"{table.opener()} changed the table's settings. "
@@ -204,3 +281,19 @@ class Clocks:
             return False
         await self._store_player(replace(player, mentioned=now))
         return True
+
+
+def parse_bank(bank: str | None, add: str | None) -> tuple[float | None, float | None]:
+    """A time bank's start and what a turn gives back, as typed ('3d', '12h'; the amount
+    back may be '0'); None where not given. ``ValueError`` with a sentence otherwise."""
+    start = None
+    if bank is not None:
+        start = scheduler.parse_duration(bank)
+        if start is None:
+            raise ValueError("A time bank needs an amount such as 3d or 36h; for no clock "
+                             "at all, choose clock:per-turn with turn_time:off.")
+    back = None
+    if add is not None:
+        back = (0.0 if add.strip().lower() in ("0", "none", "off", "nothing")
+                else scheduler.parse_duration(add))
+    return start, back

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import render
 from bot.moves import Choices
+from bot.service.clocks import Clocks
 from bot.service.pictures import Pictures
 from bot.service.replies import Private, Reply
 from bot.service.table import TableError
@@ -16,9 +17,10 @@ from rules.computer import level_name
 class Looking:
     """What anyone may look at, and what a seat alone may."""
 
-    def __init__(self, tables: Tables, pictures: Pictures) -> None:
+    def __init__(self, tables: Tables, pictures: Pictures, clocks: Clocks) -> None:
         self.tables = tables
         self.pictures = pictures
+        self.clocks = clocks
 
     async def board(self, channel_id: int) -> Reply:
         """The board as spectators see it, and whose turn it is (no mentions)."""
@@ -27,6 +29,8 @@ class Looking:
             text = table.situation()
             if table.status in ("open", "playing"):
                 text += f"\n{table.settings()}"
+            if banks := await self.clocks.banks(table):
+                text += f"\n{banks}"
             if table.state is None:
                 return Reply(public=text, version=table.version, game=table.id)
             (picture,) = await self.pictures.draw(table.game.id, [table.shown_to(None)])

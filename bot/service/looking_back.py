@@ -9,7 +9,7 @@ import logging
 from collections.abc import Iterable
 
 from bot import history, scheduler
-from bot.records import MoveRow, PlayerRow, RatingRow, WaitRow
+from bot.records import MoveRow, RatingRow, WaitRow
 from bot.service.clocks import Clocks
 from bot.service.pictures import Pictures
 from bot.service.replies import Private, Reply
@@ -57,15 +57,14 @@ class LookingBack:
         if seat in by_seat and seat in awaited:
             chosen = [by_seat[seat]]
         wait = min(chosen, key=lambda w: w.since, default=None)
-        deadline = None
-        if wait is not None and table.turn_time is not None:
-            held = table.seats[wait.seat].user_id
-            player = await self.clocks.player(held) if held is not None else PlayerRow(0)
-            deadline = scheduler.deadline(wait, table.turn_time, player)
+        deadline = None if wait is None else await self.clocks.deadline(table, wait)
+        bank = None if seat is None else await self.clocks.bank_left(table, seat,
+                                                                     by_seat.get(seat))
         return history.Seated(
             table.channel_id, table.game.name, True, yours=seat in awaited,
             waiting=tuple(table.label(s) for s in sorted(awaited) if s != seat),
-            since=None if wait is None else wait.since, deadline=deadline)
+            since=None if wait is None else wait.since, deadline=deadline,
+            bank=None if bank is None else scheduler.remaining(bank))
 
     async def ratings(self, guild_id: int, game_id: str) -> list[RatingRow]:
         """The server's ratings at a game, best first (``/rank``)."""

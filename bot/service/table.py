@@ -78,6 +78,8 @@ class Table:
     shown: Callable[[str], str] = str  # a name as the surface shows it in text (escaped)
     turn_time: float | None = None  # seconds a turn may take (None: no limit)
     reminders: bool = True
+    bank_start: float | None = None  # a time bank's start per player (None: per-turn clock)
+    bank_add: float = 0.0  # what a time bank gets back after each turn, up to the start
     waits: dict[int, WaitRow] | None = None  # the stored waits, once read
     salt: str | None = None  # secret until the game is over (``bot.fairness``)
     commitment: str | None = None  # SHA-256 of the seed and the salt, posted at the start
@@ -184,10 +186,34 @@ class Table:
                 f"{rules.core.listing([self.who(s.seat) for s in self.seats])}.")
 
     def settings(self) -> str:
-        """'Settings: turn time 2d; reminders on.'"""
-        clock = ("no turn time" if self.turn_time is None
-                 else f"turn time {scheduler.duration(self.turn_time)}")
+        """'Settings: turn time 2d; reminders on.', or with a time bank 'Settings: a time
+        bank of 3d per player, 1d back after each turn (up to 3d); reminders on.'"""
+        if self.bank_start is not None:
+            start = scheduler.duration(self.bank_start)
+            clock = f"a time bank of {start} per player, " + (
+                f"{scheduler.duration(self.bank_add)} back after each turn (up to {start})"
+                if self.bank_add else "nothing back after a turn")
+        elif self.turn_time is None:
+            clock = "no turn time"
+        else:
+            clock = f"turn time {scheduler.duration(self.turn_time)}"
         return f"Settings: {clock}; reminders {'on' if self.reminders else 'off'}."
+
+    # -- clocks
+
+    def banked(self) -> bool:
+        return self.bank_start is not None
+
+    def bank(self, seat: int) -> float:
+        """A seat's time bank when its wait began (or begins): full until first used."""
+        assert self.bank_start is not None
+        held = self.seats[seat].bank
+        return self.bank_start if held is None else min(held, self.bank_start)
+
+    def allowance(self, seat: int) -> float | None:
+        """The clock time a wait of ``seat`` has: the turn time, or with a time bank the
+        seat's bank (None: no limit)."""
+        return self.bank(seat) if self.bank_start is not None else self.turn_time
 
     def annotate(self, text: str) -> str:
         """Players' names into the rules' sentences: 'Blue attacks Red' -> 'Blue (Alice)

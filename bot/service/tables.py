@@ -122,8 +122,9 @@ class Tables:
         """Whether the held table is still the one the stored row holds: same game,
         version, status and settings, and the same seats (joins, resignations and
         replacements do not change the version)."""
-        if (row.id, row.version, row.status, row.turn_time, row.reminders) != (
-                table.id, table.version, table.status, table.turn_time, table.reminders):
+        if (row.id, row.version, row.status, row.turn_time, row.reminders, row.bank_start,
+                row.bank_add) != (table.id, table.version, table.status, table.turn_time,
+                                  table.reminders, table.bank_start, table.bank_add):
             return False
         return await self.store.seats(row.id) == table.seats
 
@@ -165,7 +166,8 @@ class Tables:
                       status=row.status, opener_id=row.opener_id,
                       seats=await self.store.seats(row.id), seed=row.seed,
                       version=row.version, shown=self.shown, turn_time=row.turn_time,
-                      reminders=row.reminders, salt=row.salt, commitment=row.commitment)
+                      reminders=row.reminders, salt=row.salt, commitment=row.commitment,
+                      bank_start=row.bank_start, bank_add=row.bank_add)
         if row.state is not None:
             table.state = decode(game, row.state)
             table.colours = colours_of(game.view(table.state, None), len(table.seats))

@@ -66,11 +66,12 @@ class Tending:
             assert user_id is not None
             player = await self.clocks.player(user_id)
             now = self.now()
-            end = scheduler.deadline(wait, table.turn_time, player)
+            allowance = table.allowance(wait.seat)
+            end = scheduler.deadline(wait, allowance, player)
             if end is not None and end <= now:
                 reply = await self.turns.stand_in(table, wait.seat, table.level(self.level))
                 return Tended(table.channel_id, reply=reply)
-            at = scheduler.reminder_at(wait, table.turn_time, table.reminders, player)
+            at = scheduler.reminder_at(wait, allowance, table.reminders, player)
             if at is not None and at <= now:
                 await self.clocks.reminded(table, wait)
                 text = await self.looking_back.with_digest(table, wait.seat,
@@ -85,6 +86,7 @@ class Tending:
                 f"(move {table.version - 1}).")
         if end is not None:
             left = max(0.0, end - self.now())
-            text += (f" About {span(left)} of your turn time is left (it does not run in "
+            clock = "time bank" if table.banked() else "turn time"
+            text += (f" About {span(left)} of your {clock} is left (it does not run in "
                      "your quiet hours); then a computer player moves for you this turn.")
         return text + " Play there with /play, or /hand to see your hand."

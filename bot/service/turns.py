@@ -182,7 +182,7 @@ class Turns:
         on) is news to everyone awaited."""
         steady = set(awaited & table.awaited()) if awaited is not None else set()
         moved = set(moved) | await self.play_on(table, said, steady)
-        await self.clocks.sync(table, moved=moved)
+        await self.clocks.sync(table, moved=moved, steady=steady)
         return await self.narrator.reply(table, said, before, caller, opening=opening,
                                          header=header, steady=frozenset(steady),
                                          step=awaited is not None)

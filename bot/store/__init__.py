@@ -48,7 +48,7 @@ CLAIM = 60.0
 
 GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, seed, state, "
                 "version, announced, created, updated, started, finished, damaged, turn_time, "
-                "reminders, salt, commitment")
+                "reminders, salt, commitment, bank_start, bank_add")
 GAMES = f"SELECT {GAME_COLUMNS} FROM games"
 WAITS = "SELECT game_id, seat, since, reminded, due FROM waits"
 RATINGS = ("SELECT guild_id, game, user_id, name, mu, sigma, games, wins, updated "
@@ -71,7 +71,7 @@ def _game_row(row: Any) -> GameRow:
     return GameRow(row[0], row[1], row[2], row[3], options if isinstance(options, dict)
                    else {}, row[5], row[6], row[7], row[8], row[9], row[10], row[11], row[12],
                    row[13], row[14], damaged, row[16], bool(row[17]), salt=row[18],
-                   commitment=row[19])
+                   commitment=row[19], bank_start=row[20], bank_add=row[21] or 0.0)
 
 
 def _clock(now: float | None) -> float:
@@ -255,7 +255,7 @@ class Store:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._rows(
-            "SELECT seat, user_id, name, kind, level, handed, former FROM seats "
+            "SELECT seat, user_id, name, kind, level, handed, former, bank FROM seats "
             "WHERE game_id = ? ORDER BY seat", (game_id,))
         return [SeatRow(*r) for r in rows]
 
@@ -337,10 +337,29 @@ class Store:
         return [MoveRow(*r) for r in rows]
 
     async def set_settings(self, game_id: int, turn_time: float | None,
-                           reminders: bool) -> None:
-        """A table's clock (seconds a turn may take; None: no limit) and reminders."""
-        await self._write("UPDATE games SET turn_time = ?, reminders = ? WHERE id = ?",
-                          (turn_time, int(reminders), game_id))
+                           reminders: bool, bank_start: float | None = None,
+                           bank_add: float = 0.0) -> None:
+        """A table's clock (seconds a turn may take; None: no limit), reminders, and its
+        time bank (a start per player, None: a clock per turn; and what a turn gives back).
+        Seats' banks above a new start come down to it."""
+
+        async def write(session: Session) -> None:
+            await session.execute(
+                "UPDATE games SET turn_time = ?, reminders = ?, bank_start = ?, bank_add = ? "
+                "WHERE id = ?", (turn_time, int(reminders), bank_start, bank_add, game_id))
+            if bank_start is None:
+                await session.execute("UPDATE seats SET bank = NULL WHERE game_id = ?",
+                                      (game_id,))
+            else:
+                await session.execute("UPDATE seats SET bank = ? WHERE game_id = ? AND "
+                                      "bank > ?", (bank_start, game_id, bank_start))
+
+        await self._jobs.run(write, ordered=True, transaction=True)
+
+    async def set_bank(self, game_id: int, seat: int, bank: float | None) -> None:
+        """A seat's time bank when its next wait begins (None: full)."""
+        await self._write("UPDATE seats SET bank = ? WHERE game_id = ? AND seat = ?",
+                          (bank, game_id, seat))
 
     async def hand_seat(self, game_id: int, seat: SeatRow) -> None:
         """A seat of a running game changes hands (resigned, or replaced): the row as given."""

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.answer import Answer, answer
-from bot.discord.choices import GAME_CHOICES, LEVEL_CHOICES, SWITCH_CHOICES
+from bot.discord.choices import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES, SWITCH_CHOICES
 from bot.discord.host import Host, Interaction
 from bot.service.replies import Reply
 from bot.service.table import parse_options
@@ -80,18 +80,24 @@ class Tables(commands.Cog):
             return await self._announce(interaction, reply, "A computer player took a seat.")
         await answer(interaction, work)
 
-    @game.command(name="settings", description="The table's turn time and reminders (the "
+    @game.command(name="settings", description="The table's clock and reminders (the "
                   "opener changes them).")
     @app_commands.describe(turn_time="off, or a time such as 90m, 12h or 2d",
-                           reminders="Remind awaited players by DM")
-    @app_commands.choices(reminders=SWITCH_CHOICES)
+                           reminders="Remind awaited players by DM",
+                           clock="A time per turn, or a time bank per player",
+                           bank="A time bank's start per player, such as 3d",
+                           add="What a bank gets back after each turn, such as 1d (or 0)")
+    @app_commands.choices(reminders=SWITCH_CHOICES, clock=CLOCK_CHOICES)
     async def settings(self, interaction: Interaction, turn_time: str | None = None,
-                       reminders: app_commands.Choice[str] | None = None) -> None:
+                       reminders: app_commands.Choice[str] | None = None,
+                       clock: app_commands.Choice[str] | None = None,
+                       bank: str | None = None, add: str | None = None) -> None:
         async def work() -> Answer:
             assert interaction.channel_id is not None
             reply = await self.bot.service.settings(
                 interaction.channel_id, interaction.user.id, turn_time=turn_time,
-                reminders=None if reminders is None else reminders.value == "on")
+                reminders=None if reminders is None else reminders.value == "on",
+                clock=None if clock is None else clock.value, bank=bank, add=add)
             if reply.ephemeral:
                 return Answer(reply.ephemeral)
             return await self._announce(interaction, reply, "Settings changed.")
