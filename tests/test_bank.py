@@ -5,6 +5,8 @@ which the bank holds the per-turn amount again."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot import scheduler
@@ -14,9 +16,18 @@ from bot.service import TableService
 from bot.service.table import TableError
 from bot.store import Store
 from tests.conftest import NEW_YEAR, Clock
+from tests.pg import AnyStore, Database
 
 CH = 710
 ANN, BOB = 301, 302
+
+
+@pytest.fixture
+async def store(database: Database) -> AsyncIterator[AnyStore]:
+    """On each engine (SQLite, PostgreSQL): ``database`` in conftest.py."""
+    opened = await database.open()
+    yield opened
+    await opened.close()
 
 
 async def seated(service: TableService, game: str = "cube-conquest", seed: int = 3) -> None:
