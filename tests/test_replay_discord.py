@@ -289,6 +289,32 @@ async def test_bad_input_is_a_sentence(tmp_path: Path) -> None:
         assert await w.carol.autocomplete(other, "game replay", "table", "") == []
 
 
+async def test_when_discord_refuses_the_replay_says_so(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await seat_two(w, "battle-tiles")
+        await play(w, SHORT["battle-tiles"])
+        row, moves = await stored(w)
+        count = len(w.public())
+        # No permission to post: the replay comes to the caller alone instead.
+        w.env.inject_error("POST", f"/channels/{w.channel.id}/messages", status=403,
+                           code=50013, message="Missing Permissions", times=1)
+        result = await w.alice.slash(w.channel, "game replay")
+        assert result.ephemeral and result.response is not None
+        assert "this replay is for you alone" in message_text(result.response)
+        await assert_shows(result.response, row, moves, None, finished=True)
+        assert len(w.public()) == count
+        # An edit Discord refuses (the cap on an older message's edits) says how to go on.
+        said(await w.alice.slash(w.channel, "game replay", move=2))
+        shown = w.public()[-1]
+        w.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=400,
+                           code=30046, message="Maximum number of edits", times=1)
+        result = await w.bob.click(shown, label=NEXT)
+        [told] = result.followups
+        assert told.ephemeral
+        assert f"`/game replay table:{row.id} move:3` shows that move afresh" in told.content
+        assert move_of(again(w, shown)) == (2, len(moves))
+
+
 # --------------------------------------------------------------------------- animation
 
 

@@ -222,6 +222,13 @@ async def test_which_table_and_the_tables_offered(service: TableService, clock: 
     assert [t.game for t in await service.replay_tables(CH, str(second))] == [second]
     assert [t.game for t in await service.replay_tables(CH, f"table {first}")] == [first]
     assert await service.replay_tables(OTHER) == []
+    # A game ended before it finished is told in full too: its seed is given then.
+    await service.end(CH, ANN)
+    ended = await service.replay(CH, BOB)
+    assert ended.game == second and ended.finished and ended.last == 3
+    assert "The game was ended before it finished: every hand" in ended.text
+    assert (await service.replay(CH, BOB, None, 3)).text.endswith(
+        "this game was ended before it finished.")
 
 
 async def test_refusals_are_sentences(service: TableService, clock: Clock) -> None:

@@ -202,6 +202,9 @@ async def step(interaction: Interaction, channel_id: int, game: int, move: int) 
                 allowed_mentions=NOBODY)
     except discord.HTTPException:
         log.warning("Could not show a replay step in channel %s", channel_id, exc_info=True)
+        await _alone(interaction, "I could not update this replay (Discord limits the edits "
+                     "of an older message): `/game replay table:"
+                     f"{frame.game} move:{frame.move}` shows that move afresh.")
 
 
 async def _alone(interaction: Interaction, text: str) -> None:

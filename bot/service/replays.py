@@ -410,7 +410,9 @@ def frame_text(table: Table, past: Rebuilt, version: int, seat: int | None, fini
     where = "the deal" if version == 1 else f"turn {turn} of {turns}"
     head = f"**Replay of {table.game.name}, table {table.id}**: move {move} of {last}, {where}."
     if finished:
-        whose = "The game is over: every hand and secret is shown."
+        over = table.game.outcome(table.state) is not None
+        whose = (f"The game {'is over' if over else 'was ended before it finished'}: every "
+                 "hand and secret is shown.")
     elif seat is None:
         whose = "As everyone sees it (the game is still on; you have no seat)."
     else:
