@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -86,6 +87,27 @@ def test_every_state_is_the_rules_state_at_its_version_undo_entries_too() -> Non
     assert "(taken back)" in history.step_lines(past.steps[60], None, ["A", "B"], str,
                                                 past.taken_back)
     assert {121, 122} <= set(past.ends)  # an undo entry is a turn, the one before ends
+
+
+@pytest.mark.parametrize("game_id", ["bomb-squares", "cube-conquest"])
+def test_a_replay_played_on_is_the_replay_of_the_whole_log(game_id: str) -> None:
+    game = rules.GAMES[game_id]
+    moves = logged(game_id)
+    whole = replayed(game_id, moves)
+    for cut in (1, 17, 40, 41, 42, len(moves) // 2):  # some in the middle of a turn
+        part = replayed(game_id, moves[:cut])
+        grown = replays_module.extend(part, moves[cut:], None)
+        assert part.last == cut + 1 and grown.last == whole.last
+        assert (grown.ends, grown.movers, grown.open) == (whole.ends, whole.movers,
+                                                          whole.open)
+        assert grown.steps == whole.steps and grown.moves == whole.moves
+        for version in (1, cut, cut + 1, cut + 2, whole.last):
+            assert game.dump(grown.state(version)) == game.dump(whole.state(version))
+    part = replayed(game_id, moves[:20])
+    with pytest.raises(ValueError):  # an undo entry goes back: replayed from the deal
+        replays_module.extend(part, [MoveRow(22, 0, undo.entry(5), NEW_YEAR)], None)
+    with pytest.raises(ValueError):  # a gap
+        replays_module.extend(part, moves[21:], None)
 
 
 def test_a_log_that_leads_elsewhere_than_the_stored_state_is_refused() -> None:
@@ -265,6 +287,15 @@ async def test_stepping_reads_the_log_once_and_writes_nothing(
         return await moves(game_id)
 
     monkeypatch.setattr(store, "moves", counted)
+    rebuilt = 0
+    rebuild = replays_module.rebuild
+
+    def counting(*args: Any) -> Rebuilt:
+        nonlocal rebuilt
+        rebuilt += 1
+        return rebuild(*args)
+
+    monkeypatch.setattr(replays_module, "rebuild", counting)
     row = await store.latest_game(CH)
     assert row is not None
     changes = store.db.total_changes
@@ -278,6 +309,7 @@ async def test_stepping_reads_the_log_once_and_writes_nothing(
     await play(service, clock, 1)
     await service.replay(CH, ANN, None, 13)
     assert reads == 2
+    assert rebuilt == 1  # played on from the replay kept, not from the deal
     assert list(service.replays._rebuilt) == [(row.id, row.version + 1)]
 
 

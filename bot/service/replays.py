@@ -104,7 +104,7 @@ class Listed:
 @dataclass
 class Rebuilt:
     """A stored game's log replayed (up to one version): its steps, some states, and where
-    its turns end."""
+    its turns end (the last one, if still under way, ends at ``last`` for now: ``open``)."""
 
     game: rules.Game[Any]
     moves: dict[int, MoveRow]  # version -> the logged move that made it (replayed)
@@ -115,6 +115,7 @@ class Rebuilt:
     last: int  # the last version replayed
     lost: int  # logged moves after it that no longer replay
     taken_back: frozenset[int]
+    open: bool = False  # the last turn is still under way
 
     def state(self, version: int) -> Any:
         """The state at ``version``: the nearest kept one, and the moves after it (never
@@ -132,6 +133,42 @@ class Rebuilt:
         return bisect.bisect_left(self.ends, version)
 
 
+class Turns:
+    """Where turns end, told each move replayed after the deal in order: a turn ends after
+    a move unless its mover alone is still awaited (``render.animation.turns``); an undo
+    entry is a turn of its own, ending the one it interrupts."""
+
+    def __init__(self, game: rules.Game[Any], ends: list[int],
+                 movers: dict[int, tuple[int, ...]], turn: Sequence[int] = ()) -> None:
+        self.game, self.ends, self.movers, self.turn = game, ends, movers, list(turn)
+
+    def moved(self, move: MoveRow, state: Any) -> None:
+        if undo.is_entry(move.text):
+            if self.turn:
+                self.close(move.version - 1)
+        elif self.game.outcome(state) is None and self.game.to_act(state) == frozenset(
+                {move.seat}):
+            if move.seat not in self.turn:
+                self.turn.append(move.seat)
+            return  # the same seat plays on: one turn
+        if move.seat not in self.turn:
+            self.turn.append(move.seat)
+        self.close(move.version)
+
+    def close(self, version: int) -> None:
+        self.ends.append(version)
+        self.movers[version] = tuple(self.turn)
+        self.turn.clear()
+
+    def finish(self, last: int) -> bool:
+        """A log that stops in the middle of a turn: that turn ends at its last move for
+        now. Whether it did."""
+        if not self.turn:
+            return False
+        self.close(last)
+        return True
+
+
 def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
             moves: Sequence[MoveRow], stored: str | None) -> Rebuilt:
     """The log replayed through the rules (``history.rebuild``), turns marked as they end.
@@ -142,43 +179,53 @@ def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, A
                  or undo.is_entry(m.text))}
     if moves:
         keep.add(moves[-1].version)
-    ends: list[int] = []
-    movers: dict[int, tuple[int, ...]] = {}
-    turn: list[int] = []
-
-    def each(version: int, state: Any) -> None:
-        if version == 1:
-            ends.append(1)
-            return
-        seat = by_version[version].seat
-        if undo.is_entry(by_version[version].text):
-            if turn:  # a turn taken back: it ends there, and the undo is a turn of its own
-                ends.append(version - 1)
-                movers[version - 1] = tuple(turn)
-                turn.clear()
-        elif game.outcome(state) is None and game.to_act(state) == frozenset({seat}):
-            if seat not in turn:
-                turn.append(seat)
-            return  # the same seat plays on: one turn
-        if seat not in turn:
-            turn.append(seat)
-        ends.append(version)
-        movers[version] = tuple(turn)
-        turn.clear()
-
-    past = history.rebuild(game, players, seed, options, moves, keep=keep, each=each)
+    turns = Turns(game, [1], {})
+    past = history.rebuild(game, players, seed, options, moves, keep=keep, each=lambda v, state:
+                           turns.moved(by_version[v], state) if v > 1 else None)
     last = past.steps[-1].version if past.steps else 1
-    if turn:  # a log that stops in the middle of a turn
-        ends.append(last)
-        movers[last] = tuple(turn)
-    if not past.lost and stored is not None and encode(game, past.final) != stored:
-        raise TableError("This game no longer replays with today's rules, so it can't be "
-                         "shown move by move; /log lists its moves.")
+    opened = turns.finish(last)
+    if not past.lost:
+        check(game, past.final, stored)
     kept = dict(past.states)
     kept.setdefault(last, past.final)
     return Rebuilt(game, {v: m for v, m in by_version.items() if v <= last},
-                   {s.version: s for s in past.steps}, kept, ends, movers, last,
-                   len(past.lost), past.taken_back())
+                   {s.version: s for s in past.steps}, kept, turns.ends, turns.movers, last,
+                   len(past.lost), past.taken_back(), opened)
+
+
+def extend(past: Rebuilt, moves: Sequence[MoveRow], stored: str | None) -> Rebuilt:
+    """``past`` (a running game's replay, every move of it replayed) with the moves logged
+    since played on from its last state: the cost of the new moves, not of the whole log.
+    ``ValueError`` where it cannot be (an undo entry among them: ``rebuild`` then)."""
+    game = past.game
+    if past.lost or any(undo.is_entry(m.text) for m in moves):
+        raise ValueError("an undo entry goes back: replay from the deal")
+    ends, movers = list(past.ends), dict(past.movers)
+    turns = Turns(game, ends, movers, movers.pop(ends.pop()) if past.open else ())
+    by_version, steps, kept = dict(past.moves), dict(past.steps), dict(past.kept)
+    state, last = past.kept[past.last], past.last
+    for move in moves:
+        if move.version != last + 1:
+            raise ValueError("a gap in the log")
+        last = move.version
+        state, events = game.play(state, move.seat, move.text)
+        by_version[move.version] = move
+        steps[move.version] = history.Step(move.version, move.seat, move.time, tuple(events))
+        if move.version % CHECKPOINT == 0:
+            kept[move.version] = state
+        turns.moved(move, state)
+    kept[last] = state
+    check(game, state, stored)
+    opened = turns.finish(last)
+    return Rebuilt(game, by_version, steps, kept, ends, movers, last, 0, past.taken_back,
+                   opened)
+
+
+def check(game: rules.Game[Any], state: Any, stored: str | None) -> None:
+    """Refuse a replay whose last state is not the stored one (the rules changed)."""
+    if stored is not None and encode(game, state) != stored:
+        raise TableError("This game no longer replays with today's rules, so it can't be "
+                         "shown move by move; /log lists its moves.")
 
 
 # --------------------------------------------------------------------------- the service
@@ -256,17 +303,21 @@ class Replays:
                            if m.version <= table.version]
 
     async def _replayed(self, table: Table, moves: list[MoveRow] | None) -> Rebuilt:
-        """The table's log replayed, kept per (game, version); one replay at a time each."""
+        """The table's log replayed, kept per (game, version), one replay at a time each:
+        a running game's from its replay at an earlier version when one is kept (that one
+        let go of: nobody steps an old version), else from the deal."""
         key = (table.id, table.version)
         future = self._rebuilt.get(key)
         if future is None:
             if moves is None:  # let go of since it was looked up
                 moves = [m for m in await self.store.moves(table.id)
                          if m.version <= table.version]
-            assert table.seed is not None and table.state is not None
+            earlier = max((k for k, f in self._rebuilt.items() if k[0] == table.id
+                           and k[1] < table.version and f.done() and not f.cancelled()
+                           and f.exception() is None), default=None)
+            base = None if earlier is None else self._rebuilt.pop(earlier).result()
             future = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(
-                None, rebuild, table.game, len(table.seats), table.seed, table.options,
-                moves, encode(table.game, table.state)))
+                None, replayed, table, moves, base))
             self._rebuilt[key] = future
             while len(self._rebuilt) > KEPT:
                 self._rebuilt.popitem(last=False)
@@ -361,6 +412,19 @@ class Replays:
 
 
 # --------------------------------------------------------------------------- pure parts
+
+
+def replayed(table: Table, moves: Sequence[MoveRow], base: Rebuilt | None) -> Rebuilt:
+    """The table's ``moves`` replayed: on from ``base`` where it can be, else from the
+    deal; checked against the stored state."""
+    assert table.seed is not None and table.state is not None
+    stored = encode(table.game, table.state)
+    if base is not None:
+        try:
+            return extend(base, [m for m in moves if m.version > base.last], stored)
+        except ValueError:
+            pass  # from the deal
+    return rebuild(table.game, len(table.seats), table.seed, table.options, moves, stored)
 
 
 def _views(table: Table, past: Rebuilt, version: int, finished: bool, seat: int | None
