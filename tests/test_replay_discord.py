@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 import render
@@ -129,6 +130,14 @@ async def assert_shows(message: Any, row: GameRow, moves: list[MoveRow], seat: i
     return move
 
 
+def menus(message: Any) -> list[Any]:
+    """The select menus on a message."""
+    if hasattr(message, "message"):
+        message = message.message
+    return [c for row in message.components for c in getattr(row, "children", [])
+            if isinstance(c, discord.SelectMenu)]
+
+
 def control(message: Any, label: str) -> Any:
     return next(b for b in buttons(message) if b.label == label)
 
@@ -215,9 +224,17 @@ async def test_a_running_games_replay_is_the_callers_own_view_alone(tmp_path: Pa
         assert "(\N{LOCK}: only you)" in message_text(answers["alice"])
         assert "\N{LOCK}" not in message_text(answers["carol"])
         assert "hand.png" not in await pictures(answers["carol"])
-        # The controls name the game and the move, never the viewer: the same for all.
-        ids = {name: [b.custom_id for b in buttons(m)] for name, m in answers.items()}
+        # The controls name the game and the move, never the viewer: the same for all,
+        # and the menu's turns name only who moved.
+        ids = {name: [b.custom_id for b in buttons(m)] + [c.custom_id for c in menus(m)]
+               for name, m in answers.items()}
         assert ids["alice"] == ids["bob"] == ids["carol"]
+        assert all(CONTROL_ID.fullmatch(i or "") for i in ids["alice"])
+        offered = [o.label for menu in menus(answers["alice"]) for o in menu.options]
+        assert offered[0] == "The deal (move 0)" and len(offered) > 2
+        assert all(re.fullmatch(r"Turn \d+ of \d+, move \d+: (alice \(Blue\)|bob \(Red\))"
+                                r"( and (alice \(Blue\)|bob \(Red\)))?", label)
+                   for label in offered[1:]), offered
         # Each steps their own answer, seeing only their own view.
         for member, seat in ((w.alice, 0), (w.carol, None)):
             message = answers[member.name]

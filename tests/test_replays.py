@@ -201,6 +201,10 @@ async def test_a_running_game_shows_the_caller_their_own_lines_and_after_the_end
             assert not frame.finished and frame.move == move and frame.last == len(moves)
             mine = locked(history.step_lines(step, seat, labels, str))
             assert len(locked(frame.text)) == len(mine)
+            seen = {e.text for e in step.events if e.visible_to(seat)}
+            for event in step.events:  # another seat's secret is nowhere in the text
+                if not event.visible_to(seat) and event.text not in seen:
+                    assert event.text not in frame.text
             if seat is not None:
                 told[seat] += len(mine)
             assert frame.images == ()  # pictures are off here
