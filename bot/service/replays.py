@@ -265,9 +265,9 @@ class Replays:
         return f"{name} · table {row.id} · ended {ago(self.now() - moment, moment)}"
 
     async def _find(self, channel_id: int, table_id: int | None
-                    ) -> tuple[Table, list[MoveRow] | None]:
+                    ) -> tuple[Table, GameRow, list[MoveRow] | None]:
         """The table asked for (None: the channel's last finished one, else its running
-        one) and, unless its replay is kept, its log up to its version."""
+        one), its stored row and, unless its replay is kept, its log up to its version."""
         async with self.tables.lock(channel_id):
             if table_id is None:
                 rows = await self.store.started_games(channel_id, CHOICES)
@@ -291,16 +291,20 @@ class Replays:
                                  "it can't be replayed.")
             table = None
             if row.status == "playing":
-                held = await self.tables.active(channel_id)
-                table = held if held.id == row.id else None
-            if table is None:  # finished (or it just ended): its stored row, read again
-                fresh = await self.store.game(row.id)
-                assert fresh is not None
-                table = await self.tables.load(fresh)
+                try:
+                    held: Table | None = await self.tables.active(channel_id)
+                except TableError:
+                    held = None
+                if held is not None and held.id == row.id:
+                    table = held
+                else:  # it ended since: its row read again
+                    row = await self.store.game(row.id) or row
+            if table is None:
+                table = await self.tables.load(row)
             if (table.id, table.version) in self._rebuilt:
-                return table, None
-            return table, [m for m in await self.store.moves(table.id)
-                           if m.version <= table.version]
+                return table, row, None
+            return table, row, [m for m in await self.store.moves(table.id)
+                                if m.version <= table.version]
 
     async def _replayed(self, table: Table, moves: list[MoveRow] | None) -> Rebuilt:
         """The table's log replayed, kept per (game, version), one replay at a time each:
@@ -337,7 +341,7 @@ class Replays:
         """Move ``move`` (None: the deal) of the table asked for, as ``user_id`` may see
         it: everything once the game is over, else their seat's view (a spectator's if
         they have none) up to the version now."""
-        table, moves = await self._find(channel_id, table_id)
+        table, row, moves = await self._find(channel_id, table_id)
         past = await self._replayed(table, moves)
         last = undo.number(past.last)
         move = 0 if move is None else move
@@ -351,12 +355,10 @@ class Replays:
         loop = asyncio.get_running_loop()
         views = await loop.run_in_executor(None, _views, table, past, version, finished, seat)
         images = await self._draw(table, version, finished, seat, views)
-        row = await self.store.game(table.id) if move == 0 else None
         return Frame(
             channel_id=channel_id, game=table.id, title=f"{table.game.name}, table {table.id}",
             move=move, last=last, finished=finished,
-            text=frame_text(table, past, version, seat, finished,
-                            row.started if row is not None else None),
+            text=frame_text(table, past, version, seat, finished, row.started),
             images=images, jumps=jumps(past, version), turns=turn_choices(table, past))
 
     async def _draw(self, table: Table, version: int, finished: bool, seat: int | None,
@@ -393,7 +395,7 @@ class Replays:
                         ) -> tuple[str, bytes]:
         """The table's whole game so far as an animated GIF of the public board after each
         turn (``recap.animated``: public views only), and the line saying what it is."""
-        table, _ = await self._find(channel_id, table_id)
+        table, _, _ = await self._find(channel_id, table_id)
         if not self.pictures.images:
             raise TableError("Pictures are switched off here, so there is no animation.")
         key = (table.id, table.version)
