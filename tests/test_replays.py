@@ -21,6 +21,7 @@ from bot.service.replays import CHOICES, Rebuilt, ago, jumps, rebuild, turn_choi
 from bot.service.table import Table, TableError, encode
 from render import animation
 from tests.conftest import NEW_YEAR, Clock
+from tests.pg import Database
 
 GAME_IDS = sorted(rules.GAMES)
 CH, OTHER = 700, 701
@@ -336,3 +337,27 @@ async def test_pictures_are_drawn_once_the_game_is_over_with_every_hand(
     assert (await service.replay_animation(CH))[1] is gif  # kept
 
 
+
+
+async def test_a_channels_started_tables_newest_first_on_both_engines(
+        database: Database) -> None:
+    store = await database.open()
+    try:
+        ids = []
+        game = rules.GAMES["battle-tiles"]
+        for n in range(4):
+            row = await store.create_game(CH, 1, "battle-tiles", {}, ANN, "Ann")
+            await store.add_seat(row.id, 1, BOB, "Bob", "human")
+            ids.append(row.id)
+            if n != 1:  # the second never starts
+                assert await store.start_game(row.id, 5, encode(game, game.new(2, 5)))
+            if n != 3:  # the last one runs
+                assert await store.end_game(row.id)
+        await store.create_game(OTHER, 1, "crystallia", {}, ANN, "Ann")
+        found = await store.started_games(CH, 2)
+        assert [r.id for r in found] == [ids[3], ids[2]]
+        assert [r.status for r in found] == ["playing", "ended"]
+        assert [r.id for r in await store.started_games(CH)] == [ids[3], ids[2], ids[0]]
+        assert await store.started_games(OTHER) == []
+    finally:
+        await store.close()
