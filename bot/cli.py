@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import signal
 import sys
 import time
@@ -37,8 +38,9 @@ DEFAULT_DB = "boardroom-try.db"
 DEFAULT_IMAGES = "boardroom-images"
 COMMANDS = ("Type a move, or: 'moves' (your legal moves; 'moves place 1' lists what follows "
             "'place 1'), 'board' ('board text': the table as text), 'hand', 'rules' ('rules "
-            "<topic>': one part of the game explained), 'export' (the move log, once the game "
-            "is over), 'quit'.")
+            "<topic>': one part of the game explained), 'replay [N]' (move N as you saw it; "
+            "0, the deal, when left out), 'export' (the move log, once the game is over), "
+            "'quit'.")
 # What the service's sentences say of commands: everyone is seated by the options given,
 # and the move log is saved with 'export'.
 TERMINAL = Commands(join="", start="", export="'export' (saved by itself at the end)",
@@ -91,6 +93,13 @@ def listed(choices: Choices, words: str = "") -> list[str]:
     if group is not None:
         lines.append(f"  ('moves {group.text}' lists the moves that start so.)")
     return lines
+
+
+def plain(line: str) -> str:
+    """A line of Discord text for the terminal: no bold or code marks, times as local."""
+    line = re.sub(r"<t:(\d+):\w>", lambda found: time.strftime(
+        "%Y-%m-%d %H:%M", time.localtime(int(found[1]))), line)
+    return line.replace("**", "").replace("`", "")
 
 
 def slug(name: str) -> str:
@@ -255,6 +264,8 @@ class Terminal:
                 self.say("  " + self._save(board.picture, f"t{-self.channel_id}-board.png"))
         elif word == "export" and not rest:
             await self.export()
+        elif word == "replay" and (not rest or rest.isdigit()):
+            await self.replay(user, int(rest) if rest else None)
         elif word == "hand" and not rest:
             hand = await self.service.hand(self.channel_id, user)
             lines = hand.ephemeral.splitlines()
@@ -271,6 +282,31 @@ class Terminal:
                 self.say(f"  {error}")
                 return
             await self.show(reply, user)
+
+    async def replay(self, user: int, move: int | None) -> None:
+        """'replay [N]': move N (the deal without N) as this seat may see it, with its
+        pictures saved; a seat's own lines are its own (hot seat)."""
+        try:
+            frame = await self.service.replay(self.channel_id, user, None, move)
+        except rules.GameError as error:
+            self.say(f"  {error}")
+            return
+        lines = [plain(line) for line in frame.text.splitlines()]
+        folder = self.images
+        if folder is not None:
+            for image in frame.images:
+                os.makedirs(folder, exist_ok=True)
+                path = os.path.join(folder, f"t{-self.channel_id}-replay-{frame.move:04d}-"
+                                    f"{image.name}")
+                with open(path, "wb") as file:
+                    file.write(image.png)
+                lines.append(f"  [picture {path}] {image.alt}")
+        lines.append(f"  ('replay N' shows move N, 0 to {frame.last}.)")
+        if self.hot_seat and not frame.finished:
+            self.private(user, lines)
+        else:
+            for line in lines:
+                self.say(line)
 
     async def export(self) -> bool:
         """Save the finished game's move log in the working folder and say how to check

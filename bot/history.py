@@ -73,13 +73,17 @@ class History:
 
 
 def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
-            moves: Sequence[MoveRow], *, keep: Collection[int] = ()) -> History:
+            moves: Sequence[MoveRow], *, keep: Collection[int] = (),
+            each: Callable[[int, Any], None] | None = None) -> History:
     """Replay the logged ``moves`` from the seed (events are a pure function of the moves),
     keeping the state after each version in ``keep``. An undo entry goes back to the state
     before the moves it takes back (played again from the deal: undos are rare). A move
-    that does not play stops the replay: it and the moves after it are ``lost``."""
+    that does not play stops the replay: it and the moves after it are ``lost``. ``each``
+    is shown every state replayed, with its version (1: the deal), and must not change it."""
     state = game.new(players, seed, options or None)
     states = {1: state} if 1 in keep else {}
+    if each is not None:
+        each(1, state)
     steps: list[Step] = []
     in_force: list[MoveRow] = []
     for index, move in enumerate(moves):
@@ -101,6 +105,8 @@ def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, A
         steps.append(Step(move.version, move.seat, move.time, tuple(events), took_back))
         if move.version in keep:
             states[move.version] = state
+        if each is not None:
+            each(move.version, state)
     return History(game, tuple(steps), states, (), state)
 
 
@@ -135,12 +141,16 @@ def points(view: Mapping[str, Any], players: int) -> list[int] | None:
 
 
 def step_lines(step: Step, seat: int | None, labels: Sequence[str], annotate: Annotate,
-               taken_back: Collection[int] = ()) -> str:
+               taken_back: Collection[int] = (), *, revealed: bool = False) -> str:
     """A move as ``seat`` (None: a spectator) may see it: its number and time, the public
     events, then the reader's own private events on lines marked with a lock. A move an
-    undo took back (its version in ``taken_back``) says so."""
+    undo took back (its version in ``taken_back``) says so. ``revealed`` (a game over,
+    its seed given: nothing is secret any more): every seat's private events, each line
+    naming whom it was told to."""
     public = " ".join(e.text for e in step.events if e.to is None)
-    mine = [e.text for e in step.events if e.to is not None and e.visible_to(seat)]
+    secret = [e for e in step.events if e.to is not None and (revealed or e.visible_to(seat))]
+    mine = [(f"{listing([label(labels, s) for s in sorted(e.to)])}: " if revealed else "")
+            + annotate(e.text) for e in secret if e.to is not None]
     if step.took_back:
         moves = [undo.number(v) for v in step.took_back]
         said = (f"{label(labels, step.seat)} took back "
@@ -151,7 +161,7 @@ def step_lines(step: Step, seat: int | None, labels: Sequence[str], annotate: An
             f"{label(labels, step.seat)} made a move." if not mine else "")
     back = " (taken back)" if step.version in taken_back else ""
     head = f"{number(step.version)}{back} {when(step.time)} {said}".rstrip()
-    return "\n".join([head, *(f"\u2003{PRIVATE} {annotate(text)}" for text in mine)])
+    return "\n".join([head, *(f"\u2003{PRIVATE} {text}" for text in mine)])
 
 
 def lost_line(move: MoveRow, labels: Sequence[str]) -> str:

@@ -24,3 +24,13 @@ def test_the_tables_benchmark_runs_and_prints_its_figures(tmp_path: Path) -> Non
         line = next(line for line in done.stdout.splitlines() if line.startswith(row))
         assert float(line[len(row):].split()[0]) > 0, line  # moves/s
     assert "Database bytes per finished game" in done.stdout
+
+
+def test_the_replay_benchmark_runs_and_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "replay.py"), "--seeds", "1", "--steps",
+         "2", "--repeats", "1", "--cap", "12", "--game", "battle-tiles", "--cores", "0"],
+        capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    row = next(line for line in done.stdout.splitlines() if line.startswith("battle-tiles"))
+    assert len(row.split()) == 11 and float(row.split()[6]) > 0, row  # the step's median ms

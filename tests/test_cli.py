@@ -283,3 +283,17 @@ def test_each_turn_is_one_block(tmp_path: Path) -> None:
     assert len(blocks) == 3  # before the start; the first turn; the computer's, then Blue's
     assert "places a cube on b1" in blocks[1] and "places a cube on c1" in blocks[2]
     assert "Red (Computer 1) places a cube" in blocks[2]
+
+
+def test_replay_prints_a_move_as_the_seat_saw_it(tmp_path: Path) -> None:
+    done = boardroom(tmp_path, "cube-conquest", "--players", "2", "--computers", "1",
+                     "--seed", "3", stdin="place b1\nreplay 1\nreplay\nreplay 99\nquit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Replay of Cube Conquest, table 1: move 1 of " in out  # no Discord markdown
+    assert "As you see it, Player 1 (Blue)" in out
+    assert re.search(r"\n#1 \d{4}-\d\d-\d\d \d\d:\d\d Blue \(Player 1\) places a cube on b1\.",
+                     out)
+    assert "\n#0 The deal, " in out and "<t:" not in out
+    assert re.search(r"\[picture boardroom-images/t1-replay-0001-board\.png\]", out)
+    assert "there is no move 99." in out

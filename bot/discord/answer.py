@@ -34,6 +34,7 @@ class Answer:
     picture: Picture | None = None
     view: discord.ui.View | None = None
     document: tuple[str, bytes] | None = None  # a file to attach: (its name, its bytes)
+    images: tuple[tuple[str, bytes, str], ...] = ()  # pictures: (file name, bytes, alt text)
 
 
 NOBODY = discord.AllowedMentions.none()  # ephemeral answers and DMs ping nobody
@@ -108,6 +109,8 @@ async def answer(interaction: discord.Interaction[Any],
 
 async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
     files = picture_files(result.picture) if result.picture is not None else []
+    files += [discord.File(io.BytesIO(data), filename=name, description=clip(alt, 1024) or None)
+              for name, data, alt in result.images]
     if result.document is not None:
         name, data = result.document
         files.append(discord.File(io.BytesIO(data), filename=name))

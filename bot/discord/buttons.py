@@ -25,6 +25,20 @@ never carries hidden information, only where and when it was made:
     digest (``undo.digest``: the game, version, asker and moment asked) this is, while the
     game is still at that version; anything else is refused with a sentence.
 
+``br:replay:{channel}:{game}:{move}:{tag}``
+    on a replay (``/game replay``; ``bot/discord/replays.py``): show move ``move`` (0: the
+    deal) of that stored game, in the message the button is on. ``tag`` (``start``,
+    ``turn-back``, ``back``, ``next``, ``turn-next``, ``end``) only tells the controls of one
+    message apart, which may go to the same move. Who may see what is worked out when it
+    is clicked: a finished game's step shows every hand (its message is public); a running
+    game's, only the clicker's own view, up to the version then, and never on a public
+    message. A move out of range, or a game of another channel, is refused with a sentence.
+``br:replay-to:{channel}:{game}``
+    the replay's select of turns: its options' values are move numbers, each going as above.
+``br:replay-gif:{channel}:{game}``
+    on a replay: that game so far as an animated GIF of the public board after each turn,
+    answered to the clicker alone.
+
 A button's *label* shows a move, so move buttons only go where the clicker alone can see
 them: an ephemeral reply or a DM. The public turn message carries no move at all.
 """
@@ -38,6 +52,7 @@ import discord
 
 from bot.discord.answer import answer
 from bot.discord.host import Interaction
+from bot.discord.replays import REPLAY_ITEMS
 from bot.moves import Choices
 from bot.service.table import move_digest
 from bot.undo import Asked
@@ -180,7 +195,8 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             agree=self.agree, message=interaction.message))
 
 
-BUTTONS = (ActButton, OldActButton, MovesButton, HandButton, TextButton, UndoButton)
+BUTTONS = (ActButton, OldActButton, MovesButton, HandButton, TextButton, UndoButton,
+           *REPLAY_ITEMS)
 
 
 def turn_buttons(channel_id: int) -> list[discord.ui.Item[Any]]:

@@ -13,8 +13,9 @@ and passed what they need:
 - ``Turns`` (``turns.py``): a player's move, computers' and stand-ins' moves, and the one
   place for what follows a move (computers move, clocks, the reply);
 - ``Seats``, ``Clocks``, ``Tending``, ``TakeBack``, ``LookingBack``, ``Looking``,
-  ``Outbox``: seats and the deal, turn clocks, what the scheduler finds due, undo,
-  ``/games``/``/log``/``/since``, looking at a table, replies not yet posted;
+  ``Replays``, ``Outbox``: seats and the deal, turn clocks, what the scheduler finds due,
+  undo, ``/games``/``/log``/``/since``, looking at a table, stepping through a game
+  (``/game replay``), replies not yet posted;
 - ``Narrator`` (``replies.py``), ``Pictures``, ``Computers``: replies, pictures and
   computer players' choices, off the event loop.
 
@@ -39,6 +40,7 @@ from bot.service.looking import Looking
 from bot.service.looking_back import LookingBack
 from bot.service.outbox import Outbox
 from bot.service.pictures import Pictures
+from bot.service.replays import Frame, Listed, Replays
 from bot.service.replies import DISCORD, Commands, Narrator, Reply, Tended
 from bot.service.seats import Seats
 from bot.service.tables import Tables
@@ -84,6 +86,7 @@ class TableService:
         self.tending = Tending(store, self.tables, self.clocks, self.turns, self.looking_back,
                                now=now, level=self.level)
         self.takeback = TakeBack(store, self.tables, self.turns, now=now)
+        self.replays = Replays(store, self.tables, self.pictures, now=now)
         self.outbox = Outbox(store, self.tables, self.turns, self.clocks, self.narrator,
                              now=now)
 
@@ -247,6 +250,23 @@ class TableService:
 
     async def waiting(self, channel_id: int) -> list[tuple[int, str]]:
         return await self.looking.waiting(channel_id)
+
+    # -- replays (``Replays``): they read, never write
+
+    async def replay(self, channel_id: int, user_id: int, table: int | None = None,
+                     move: int | None = None) -> Frame:
+        """Move ``move`` (None: the deal) of table ``table`` of this channel (None: its
+        last finished one, else its running one), as ``user_id`` may see it."""
+        return await self.replays.show(channel_id, user_id, table, move)
+
+    async def replay_tables(self, channel_id: int, typed: str = "") -> list[Listed]:
+        """The channel's tables a replay may show, newest first (autocomplete)."""
+        return await self.replays.listed(channel_id, typed)
+
+    async def replay_animation(self, channel_id: int, table: int | None = None
+                               ) -> tuple[str, bytes]:
+        """The table's whole game (so far) animated: what it is, and the GIF."""
+        return await self.replays.animation(channel_id, table)
 
     # -- the outbox (``Outbox``)
 

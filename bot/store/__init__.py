@@ -213,6 +213,12 @@ class Store:
         return await self._game(f"channel_id = ? AND seed IS NOT NULL{chosen} ORDER BY id "
                                 "DESC LIMIT 1", values)
 
+    async def started_games(self, channel_id: int, limit: int = 25) -> list[GameRow]:
+        """The channel's games that started (running, over or ended), newest first, at
+        most ``limit``: the tables ``/game replay`` offers."""
+        return await self._games("channel_id = ? AND seed IS NOT NULL ORDER BY id DESC "
+                                 "LIMIT ?", (channel_id, limit))
+
     async def games(self, *, statuses: tuple[str, ...] = ACTIVE) -> list[GameRow]:
         return await self._games(f"status IN ({_marks(statuses)}) ORDER BY id", statuses) \
             if statuses else []

@@ -1,5 +1,5 @@
-"""The tables cog: ``/game new|join|leave|computer|settings|start|resign|undo|replace|end|export``,
-``/board``, ``/hand``, ``/rules``."""
+"""The tables cog: ``/game new|join|leave|computer|settings|start|resign|undo|replace|end|export|
+replay``, ``/board``, ``/hand``, ``/rules``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.discord.answer import Answer, answer
 from bot.discord.choices import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES, SWITCH_CHOICES
 from bot.discord.host import Host, Interaction
+from bot.discord.replays import command as replay_command
 from bot.service.replies import Reply
 from bot.service.table import parse_options
 from rules.computer import DEFAULT
@@ -172,6 +173,26 @@ class Tables(commands.Cog):
                           f"every deal and roll with `boardroom verify {name}` (see "
                           "docs/fairness.md).", document=(name, data))
         await answer(interaction, work)
+
+    @game.command(name="replay", description="Step through a game of this channel move by "
+                  "move (a finished one for everyone; a running one as you see it).")
+    @app_commands.describe(table="Which table (left out: the last finished one here, else the "
+                                 "running one)",
+                           move="The move to show first (0, the deal, when left out)")
+    async def replay(self, interaction: Interaction,
+                     table: app_commands.Range[int, 1] | None = None,
+                     move: app_commands.Range[int, 0] | None = None) -> None:
+        await answer(interaction, lambda: replay_command(interaction, table, move))
+
+    @replay.autocomplete("table")
+    async def replay_tables(self, interaction: Interaction, current: str
+                            ) -> list[app_commands.Choice[int]]:
+        """The channel's tables that started, newest first, labelled with the game, the
+        table's number and when it ended (or that it runs)."""
+        if interaction.channel_id is None:
+            return []
+        listed = await self.bot.service.replay_tables(interaction.channel_id, str(current))
+        return [app_commands.Choice(name=t.label[:100], value=t.game) for t in listed[:25]]
 
     @app_commands.command(name="board", description="The current board and whose turn it is.")
     @app_commands.describe(text="The board as text a screen reader reads, as you may see it")

@@ -1,0 +1,550 @@
+"""Replays: a channel's game stepped through move by move (``/game replay``), the board
+after move N drawn from the log replayed through the rules, by the channel's renderers,
+with what happened in that move.
+
+Who sees what:
+
+- **A finished game** (over by its rules, or ended; its seed is told then) is public: the
+  board, every seat's hidden part (each hand drawn under it, as ``hands.png``) and every
+  seat's private lines, each naming whom it was told to.
+- **A running game** is seen as the caller may see it: a seated player's own view and
+  private lines, anyone else a spectator's, only up to the version now. The surface
+  answers it to the caller alone; each step is worked out afresh for whoever asks then.
+
+A move is numbered as the board and ``/log`` number it: move 0 is the deal, move N made
+state version N + 1; a move an undo took back is shown as it was, marked so. A *turn*
+runs until a seat other than its mover is awaited (``render.animation``'s turns): "Turn ▶▶"
+skips a seat's several steps at once.
+
+Nothing is written: a replay reads the stored game and its log. The log replayed
+(``history.rebuild``) is kept per stored game and version, a few at a time (``KEPT``),
+with the state at every ``CHECKPOINT``-th version (and at each undo entry); a step plays
+the few moves from the nearest one, in a thread, and draws in the drawing threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import render
+import rules
+from bot import history, undo
+from bot.records import GameRow, MoveRow
+from bot.service.pictures import Pictures
+from bot.service.recap import animated
+from bot.service.table import Table, TableError, encode, private_part
+from bot.service.tables import Tables
+from bot.store import Store
+from render import animation, kit
+from rules.core import listing
+
+CHECKPOINT = 16  # a state is kept every this many versions; the others are played from it
+KEPT = 8  # games replayed and kept (by stored game and version)
+KEPT_PICTURES = 32  # hands pictures kept (the boards are kept by ``Pictures``)
+KEPT_ANIMATIONS = 2  # animated GIFs kept (1-3 MB each)
+CHOICES = 25  # Discord's limit on a select's options and on autocomplete's choices
+FINISHED = ("over", "ended")
+HANDS = "hands.png"
+
+
+@dataclass(frozen=True)
+class Image:
+    """A picture to attach: its file name, PNG bytes, and the line a screen reader reads."""
+
+    name: str
+    png: bytes
+    alt: str
+
+
+@dataclass(frozen=True)
+class Jumps:
+    """Where each stepping control goes from the move shown (None: nowhere, disabled)."""
+
+    start: int | None
+    turn_back: int | None
+    back: int | None
+    forward: int | None
+    turn_forward: int | None
+    end: int | None
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One step of a replay as its viewer may see it: the move shown (0: the deal) of
+    ``last`` so far, its text and pictures, where the controls go, and the turns a select
+    offers (``(move, label)``, at most ``CHOICES``, spread over the game). ``finished``:
+    the game is over and this step shows everything (it may go to the channel)."""
+
+    channel_id: int
+    game: int  # the stored game: its table number
+    title: str  # 'Cube Conquest, table 12'
+    move: int
+    last: int
+    finished: bool
+    text: str
+    images: tuple[Image, ...]
+    jumps: Jumps
+    turns: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One of a channel's tables as ``/game replay`` offers it."""
+
+    game: int
+    label: str  # 'Cube Conquest · table 12 · ended 3 days ago'
+
+
+@dataclass
+class Rebuilt:
+    """A stored game's log replayed (up to one version): its steps, some states, and where
+    its turns end (the last one, if still under way, ends at ``last`` for now: ``open``)."""
+
+    game: rules.Game[Any]
+    moves: dict[int, MoveRow]  # version -> the logged move that made it (replayed)
+    steps: dict[int, history.Step]  # version -> the move replayed, with its events
+    kept: dict[int, Any]  # version -> state (1, every CHECKPOINT-th, undo entries, the last)
+    ends: list[int]  # the versions that end a turn, in order (1: the deal)
+    movers: dict[int, tuple[int, ...]]  # a turn's end -> the seats that moved in it
+    last: int  # the last version replayed
+    lost: int  # logged moves after it that no longer replay
+    taken_back: frozenset[int]
+    open: bool = False  # the last turn is still under way
+
+    def state(self, version: int) -> Any:
+        """The state at ``version``: the nearest kept one, and the moves after it (never
+        an undo entry: each is kept)."""
+        versions = sorted(self.kept)
+        base = versions[bisect.bisect_right(versions, version) - 1]
+        state = self.kept[base]
+        for v in range(base + 1, version + 1):
+            move = self.moves[v]
+            state, _ = self.game.play(state, move.seat, move.text)
+        return state
+
+    def turn_of(self, version: int) -> int:
+        """Which turn ``version`` is part of (0: the deal)."""
+        return bisect.bisect_left(self.ends, version)
+
+
+class Turns:
+    """Where turns end, told each move replayed after the deal in order: a turn ends after
+    a move unless its mover alone is still awaited (``render.animation.turns``); an undo
+    entry is a turn of its own, ending the one it interrupts."""
+
+    def __init__(self, game: rules.Game[Any], ends: list[int],
+                 movers: dict[int, tuple[int, ...]], turn: Sequence[int] = ()) -> None:
+        self.game, self.ends, self.movers, self.turn = game, ends, movers, list(turn)
+
+    def moved(self, move: MoveRow, state: Any) -> None:
+        if undo.is_entry(move.text):
+            if self.turn:
+                self.close(move.version - 1)
+        elif self.game.outcome(state) is None and self.game.to_act(state) == frozenset(
+                {move.seat}):
+            if move.seat not in self.turn:
+                self.turn.append(move.seat)
+            return  # the same seat plays on: one turn
+        if move.seat not in self.turn:
+            self.turn.append(move.seat)
+        self.close(move.version)
+
+    def close(self, version: int) -> None:
+        self.ends.append(version)
+        self.movers[version] = tuple(self.turn)
+        self.turn.clear()
+
+    def finish(self, last: int) -> bool:
+        """A log that stops in the middle of a turn: that turn ends at its last move for
+        now. Whether it did."""
+        if not self.turn:
+            return False
+        self.close(last)
+        return True
+
+
+def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
+            moves: Sequence[MoveRow], stored: str | None) -> Rebuilt:
+    """The log replayed through the rules (``history.rebuild``), turns marked as they end.
+    ``stored``: the stored state the last move must lead to (None: not checked); a log
+    that no longer leads there cannot be replayed."""
+    by_version = {m.version: m for m in moves}
+    keep = {1, *(m.version for m in moves if m.version % CHECKPOINT == 0
+                 or undo.is_entry(m.text))}
+    if moves:
+        keep.add(moves[-1].version)
+    turns = Turns(game, [1], {})
+    past = history.rebuild(game, players, seed, options, moves, keep=keep, each=lambda v, state:
+                           turns.moved(by_version[v], state) if v > 1 else None)
+    last = past.steps[-1].version if past.steps else 1
+    opened = turns.finish(last)
+    if not past.lost:
+        check(game, past.final, stored)
+    kept = dict(past.states)
+    kept.setdefault(last, past.final)
+    return Rebuilt(game, {v: m for v, m in by_version.items() if v <= last},
+                   {s.version: s for s in past.steps}, kept, turns.ends, turns.movers, last,
+                   len(past.lost), past.taken_back(), opened)
+
+
+def extend(past: Rebuilt, moves: Sequence[MoveRow], stored: str | None) -> Rebuilt:
+    """``past`` (a running game's replay, every move of it replayed) with the moves logged
+    since played on from its last state: the cost of the new moves, not of the whole log.
+    ``ValueError`` where it cannot be (an undo entry among them: ``rebuild`` then)."""
+    game = past.game
+    if past.lost or any(undo.is_entry(m.text) for m in moves):
+        raise ValueError("an undo entry goes back: replay from the deal")
+    ends, movers = list(past.ends), dict(past.movers)
+    turns = Turns(game, ends, movers, movers.pop(ends.pop()) if past.open else ())
+    by_version, steps, kept = dict(past.moves), dict(past.steps), dict(past.kept)
+    state, last = past.kept[past.last], past.last
+    for move in moves:
+        if move.version != last + 1:
+            raise ValueError("a gap in the log")
+        last = move.version
+        state, events = game.play(state, move.seat, move.text)
+        by_version[move.version] = move
+        steps[move.version] = history.Step(move.version, move.seat, move.time, tuple(events))
+        if move.version % CHECKPOINT == 0:
+            kept[move.version] = state
+        turns.moved(move, state)
+    kept[last] = state
+    check(game, state, stored)
+    opened = turns.finish(last)
+    return Rebuilt(game, by_version, steps, kept, ends, movers, last, 0, past.taken_back,
+                   opened)
+
+
+def check(game: rules.Game[Any], state: Any, stored: str | None) -> None:
+    """Refuse a replay whose last state is not the stored one (the rules changed)."""
+    if stored is not None and encode(game, state) != stored:
+        raise TableError("This game no longer replays with today's rules, so it can't be "
+                         "shown move by move; /log lists its moves.")
+
+
+# --------------------------------------------------------------------------- the service
+
+
+class Replays:
+    """``/game replay``: a channel's tables to choose from, a step of one as the caller
+    may see it, and the whole game animated. Reads only."""
+
+    def __init__(self, store: Store, tables: Tables, pictures: Pictures, *,
+                 now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.tables = tables
+        self.pictures = pictures
+        self.now = now
+        self._rebuilt: OrderedDict[tuple[int, int], asyncio.Future[Rebuilt]] = OrderedDict()
+        self._hands: OrderedDict[Hashable, bytes | None] = OrderedDict()
+        self._animations: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+
+    # -- which table
+
+    async def listed(self, channel_id: int, typed: str = "") -> list[Listed]:
+        """The channel's tables that started, newest first, as autocomplete offers them
+        (those whose label holds ``typed``, or whose number starts with it)."""
+        rows = [r for r in await self.store.started_games(channel_id, CHOICES)
+                if not r.damaged and r.game in rules.GAMES]
+        typed = typed.strip().lower().removeprefix("table").strip()
+        out = [Listed(r.id, self._label(r)) for r in rows]
+        return [t for t in out if not typed or str(t.game).startswith(typed)
+                or typed in t.label.lower()]
+
+    def _label(self, row: GameRow) -> str:
+        name = rules.GAMES[row.game].name
+        if row.status == "playing":
+            return f"{name} · table {row.id} · running, move {max(0, row.version - 1)}"
+        moment = row.finished if row.finished is not None else row.updated
+        return f"{name} · table {row.id} · ended {ago(self.now() - moment, moment)}"
+
+    async def _find(self, channel_id: int, table_id: int | None
+                    ) -> tuple[Table, GameRow, list[MoveRow] | None]:
+        """The table asked for (None: the channel's last finished one, else its running
+        one), its stored row and, unless its replay is kept, its log up to its version."""
+        async with self.tables.lock(channel_id):
+            if table_id is None:
+                rows = await self.store.started_games(channel_id, CHOICES)
+                row = next((r for r in rows if r.status in FINISHED and not r.damaged),
+                           None) or next((r for r in rows if r.status == "playing"), None)
+                if row is None:
+                    raise TableError("There is no game to replay in this channel yet: a "
+                                     "replay shows a game that has started here.")
+            else:
+                found = await self.store.game(table_id)
+                if found is None or found.channel_id != channel_id:
+                    raise TableError(f"There is no table {table_id} in this channel; a "
+                                     "replay shows this channel's tables (the `table` "
+                                     "option lists them).")
+                row = found
+                if row.seed is None:
+                    raise TableError(f"Table {row.id} hasn't started yet, so it has no moves "
+                                     "to replay.")
+            if row.damaged:
+                raise TableError(f"Table {row.id} was set aside (it could not be read), so "
+                                 "it can't be replayed.")
+            table = None
+            if row.status == "playing":
+                try:
+                    held: Table | None = await self.tables.active(channel_id)
+                except TableError:
+                    held = None
+                if held is not None and held.id == row.id:
+                    table = held
+                else:  # it ended since: its row read again
+                    row = await self.store.game(row.id) or row
+            if table is None:
+                table = await self.tables.load(row)
+            if (table.id, table.version) in self._rebuilt:
+                return table, row, None
+            return table, row, [m for m in await self.store.moves(table.id)
+                                if m.version <= table.version]
+
+    async def _replayed(self, table: Table, moves: list[MoveRow] | None) -> Rebuilt:
+        """The table's log replayed, kept per (game, version), one replay at a time each:
+        a running game's from its replay at an earlier version when one is kept (that one
+        let go of: nobody steps an old version), else from the deal."""
+        key = (table.id, table.version)
+        future = self._rebuilt.get(key)
+        if future is None:
+            if moves is None:  # let go of since it was looked up
+                moves = [m for m in await self.store.moves(table.id)
+                         if m.version <= table.version]
+            earlier = max((k for k, f in self._rebuilt.items() if k[0] == table.id
+                           and k[1] < table.version and f.done() and not f.cancelled()
+                           and f.exception() is None), default=None)
+            base = None if earlier is None else self._rebuilt.pop(earlier).result()
+            future = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(
+                None, replayed, table, moves, base))
+            self._rebuilt[key] = future
+            while len(self._rebuilt) > KEPT:
+                self._rebuilt.popitem(last=False)
+        else:
+            self._rebuilt.move_to_end(key)
+        try:
+            return await asyncio.shield(future)
+        except BaseException:
+            if future.done() and self._rebuilt.get(key) is future:
+                del self._rebuilt[key]
+            raise
+
+    # -- a step
+
+    async def show(self, channel_id: int, user_id: int, table_id: int | None = None,
+                   move: int | None = None) -> Frame:
+        """Move ``move`` (None: the deal) of the table asked for, as ``user_id`` may see
+        it: everything once the game is over, else their seat's view (a spectator's if
+        they have none) up to the version now."""
+        table, row, moves = await self._find(channel_id, table_id)
+        past = await self._replayed(table, moves)
+        last = undo.number(past.last)
+        move = 0 if move is None else move
+        if not 0 <= move <= last:
+            so_far = "" if table.over() else " so far"
+            raise TableError(f"Table {table.id} has moves 0 to {last}{so_far} (0 is the "
+                             f"deal); there is no move {move}.")
+        finished = table.over()
+        seat = None if finished else table.seat_of(user_id)
+        version = move + 1
+        loop = asyncio.get_running_loop()
+        views = await loop.run_in_executor(None, _views, table, past, version, finished, seat)
+        images = await self._draw(table, version, finished, seat, views)
+        return Frame(
+            channel_id=channel_id, game=table.id, title=f"{table.game.name}, table {table.id}",
+            move=move, last=last, finished=finished,
+            text=frame_text(table, past, version, seat, finished, row.started),
+            images=images, jumps=jumps(past, version), turns=turn_choices(table, past))
+
+    async def _draw(self, table: Table, version: int, finished: bool, seat: int | None,
+                    views: list[dict[str, Any]]) -> tuple[Image, ...]:
+        """The step's pictures: the board as its viewer sees it (a seat's with its hand),
+        and after the end every seat's hidden part, drawn in the drawing threads."""
+        if not self.pictures.images:
+            return ()
+        game_id, names = table.game.id, tuple(table.names())
+        shown = seat if not finished else None
+        (picture,) = await self.pictures.draw(
+            game_id, [((table.id, version, shown, names), views[0])])
+        assert picture is not None
+        out = [Image("board.png", picture.png, picture.summary)]
+        out += [Image("hand.png", png, picture.summary) for png in picture.more]
+        if finished and len(views) > 1:
+            key = (table.id, version, names)
+            if key in self._hands:
+                self._hands.move_to_end(key)
+                hands = self._hands[key]
+            else:
+                hands = await asyncio.get_running_loop().run_in_executor(
+                    self.pictures.painter(), hands_png, game_id, views[1:])
+                self._hands[key] = hands
+                while len(self._hands) > KEPT_PICTURES:
+                    self._hands.popitem(last=False)
+            if hands is not None:
+                out.append(Image(HANDS, hands, hands_alt(table, views[0], views[1:], version)))
+        return tuple(out)
+
+    # -- the whole game
+
+    async def animation(self, channel_id: int, table_id: int | None = None
+                        ) -> tuple[str, bytes]:
+        """The table's whole game so far as an animated GIF of the public board after each
+        turn (``recap.animated``: public views only), and the line saying what it is."""
+        table, _, _ = await self._find(channel_id, table_id)
+        if not self.pictures.images:
+            raise TableError("Pictures are switched off here, so there is no animation.")
+        key = (table.id, table.version)
+        gif = self._animations.get(key)
+        if gif is None:
+            moves = undo.in_force(await self.store.moves(table.id))
+            gif = await asyncio.get_running_loop().run_in_executor(
+                self.pictures.painter(), animated, table.game, table,
+                [m for m in moves if m.version <= table.version])
+            self._animations[key] = gif
+            while len(self._animations) > KEPT_ANIMATIONS:
+                self._animations.popitem(last=False)
+        whole = "The whole game" if table.over() else "The game so far"
+        return (f"{whole} ({table.game.name}, table {table.id}), the board after each "
+                "turn."), gif
+
+
+# --------------------------------------------------------------------------- pure parts
+
+
+def replayed(table: Table, moves: Sequence[MoveRow], base: Rebuilt | None) -> Rebuilt:
+    """The table's ``moves`` replayed: on from ``base`` where it can be, else from the
+    deal; checked against the stored state."""
+    assert table.seed is not None and table.state is not None
+    stored = encode(table.game, table.state)
+    if base is not None:
+        try:
+            return extend(base, [m for m in moves if m.version > base.last], stored)
+        except ValueError:
+            pass  # from the deal
+    return rebuild(table.game, len(table.seats), table.seed, table.options, moves, stored)
+
+
+def _views(table: Table, past: Rebuilt, version: int, finished: bool, seat: int | None
+           ) -> list[dict[str, Any]]:
+    """The views a step draws: the viewer's (a spectator's once the game is over), then,
+    once it is over, each seat's that holds something the spectator's does not."""
+    game, names = table.game, table.names()
+    state = past.state(version)
+
+    def view(of: int | None) -> dict[str, Any]:
+        shown = game.view(state, of)
+        shown["names"] = names
+        return shown
+
+    first = view(None if finished else seat)
+    if not finished:
+        return [first]
+    return [first, *(v for s in range(len(table.seats))
+                     if private_part(v := view(s), first))]
+
+
+def hands_png(game_id: str, views: Sequence[dict[str, Any]]) -> bytes | None:
+    """Each seat's hidden part (the game's ``hand`` picture of its view), one under
+    another; None if no seat holds anything drawn."""
+    drawer = render.renderer(game_id)
+    drawn = [drawer.hand(view, width=1000) for view in views]
+    shown = [d for d in drawn if d is not None]
+    return kit.png(kit.stack(shown)) if shown else None
+
+
+def hands_alt(table: Table, public: dict[str, Any], views: Sequence[dict[str, Any]],
+              version: int) -> str:
+    """'Every hand after move 5. Ann (Red): <what her view's summary adds to the board's>
+    ...'."""
+    board = render.summary(table.game.id, public)
+    parts = [f"{table.label(int(v['seat']))}: "
+             + (render.summary(table.game.id, v).removeprefix(board).strip() or "nothing")
+             for v in views]
+    return f"Every hand after move {undo.number(version)}. " + " ".join(parts)
+
+
+def frame_text(table: Table, past: Rebuilt, version: int, seat: int | None, finished: bool,
+               started: float | None) -> str:
+    """The step's text: which table and move, whose view, what happened in the move."""
+    move, last = undo.number(version), undo.number(past.last)
+    turn, turns = past.turn_of(version), len(past.ends) - 1
+    where = "the deal" if version == 1 else f"turn {turn} of {turns}"
+    head = f"**Replay of {table.game.name}, table {table.id}**: move {move} of {last}, {where}."
+    if finished:
+        over = table.game.outcome(table.state) is not None
+        whose = (f"The game {'is over' if over else 'was ended before it finished'}: every "
+                 "hand and secret is shown.")
+    elif seat is None:
+        whose = "As everyone sees it (the game is still on; you have no seat)."
+    else:
+        whose = (f"As you see it, {table.label(seat)} ({history.PRIVATE}: only you); the "
+                 "game is still on.")
+    lines = [head, whose]
+    if version == 1:
+        lines.append(f"{history.number(1)} The deal"
+                     + (f", {history.when(started, 'f')}." if started is not None else "."))
+    else:
+        lines.append(history.step_lines(past.steps[version], seat, table.labels(),
+                                        table.annotate, past.taken_back, revealed=finished))
+    if version == past.last:
+        if past.lost:
+            lines.append(f"The {past.lost} move{'s' if past.lost != 1 else ''} after this "
+                         "no longer replay with today's rules, so the replay stops here.")
+        elif finished:
+            lines.append(history.over_line(table.game, table.state, table.labels(),
+                                           table.annotate) or table.situation())
+    return "\n".join(line for line in lines if line)
+
+
+def jumps(past: Rebuilt, version: int) -> Jumps:
+    """Where Start, ◀◀ Turn, ◀ Move, Move ▶, Turn ▶▶ and End go from ``version`` (as
+    move numbers); None where one would stay put."""
+    last = past.last
+    earlier = [v for v in past.ends if v < version]
+    later = [v for v in past.ends if v > version]
+
+    def move(v: int | None) -> int | None:
+        return None if v is None or v == version else undo.number(v)
+
+    return Jumps(start=move(1), turn_back=move(earlier[-1] if earlier else None),
+                 back=move(version - 1 if version > 1 else None),
+                 forward=move(version + 1 if version < last else None),
+                 turn_forward=move(later[0] if later else None), end=move(last))
+
+
+def turn_choices(table: Table, past: Rebuilt) -> tuple[tuple[int, str], ...]:
+    """The turns a select offers: at most ``CHOICES``, spread evenly over the game (the
+    deal and the last always), each '(move) Turn 12 of 40: Ann (Red)'."""
+    turns = len(past.ends) - 1
+    out = []
+    for n in animation.sample(len(past.ends), CHOICES):
+        end = past.ends[n]
+        move = undo.number(end)
+        if n == 0:
+            out.append((move, "The deal (move 0)"))
+            continue
+        who = listing([plain_label(table, s) for s in past.movers.get(end, ())])
+        out.append((move, f"Turn {n} of {turns}, move {move}: {who}"[:100]))
+    return tuple(out)
+
+
+def plain_label(table: Table, seat: int) -> str:
+    """'Ann (Red)' as written, for a select's label (where nothing is markdown)."""
+    name = table.seats[seat].name if seat < len(table.seats) else f"Seat {seat + 1}"
+    return f"{name} ({table.colours[seat]})" if seat < len(table.colours) else name
+
+
+def ago(seconds: float, moment: float) -> str:
+    """'just now', '5 minutes ago', '3 hours ago', '2 days ago', else 'on 2026-01-03'."""
+    if seconds < 60:
+        return "just now"
+    for unit, size in (("minute", 60), ("hour", 3600), ("day", 86400)):
+        if seconds < size * (60 if unit == "minute" else 24 if unit == "hour" else 14):
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n != 1 else ''} ago"
+    return "on " + time.strftime("%Y-%m-%d", time.gmtime(moment))
