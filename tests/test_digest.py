@@ -290,6 +290,7 @@ async def test_the_setting_says_when_and_refuses_bad_input(service: TableService
     assert "is off" in await service.digest(1, "off")
     player = await service.store.player(1)
     assert (player.digest_hour, player.digest_due) == (None, None)
+    assert "Asia/Tokyo" in await service.digest(1, "7")  # on again: the zone given stays
 
 
 async def test_a_digest_is_recorded_before_it_goes_and_skips_an_empty_day(

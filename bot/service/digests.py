@@ -59,7 +59,7 @@ class Digests:
         except ValueError as error:
             raise TableError(str(error)) from None
         if hour is None:
-            await self.store.set_digest(user_id, None, None, None)
+            await self.store.set_digest(user_id, None, player.digest_zone, None)
             await self.clocks.refresh(user_id)
             return ("Your daily digest is off: your reminders come as before (a day after "
                     "your turn began, then daily, or at half, 80% and 95% of a turn time).")
