@@ -24,3 +24,14 @@ def test_the_tables_benchmark_runs_and_prints_its_figures(tmp_path: Path) -> Non
         line = next(line for line in done.stdout.splitlines() if line.startswith(row))
         assert float(line[len(row):].split()[0]) > 0, line  # moves/s
     assert "Database bytes per finished game" in done.stdout
+
+
+def test_the_digest_benchmark_runs_and_reads_indexes(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "digest.py"), "--members", "30",
+         "--moves", "6", "--memory-members", "10"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "USING COVERING INDEX players_digest_due" in done.stdout
+    assert "USING COVERING INDEX seats_by_user" in done.stdout
+    assert "Digests made: 30 " in done.stdout and "peak" in done.stdout
