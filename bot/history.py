@@ -1,5 +1,6 @@
 """Looking back: a game's log as one seat may see it, what happened since a seat's last move
-(the digest that ``/since`` answers and a reminder carries), and a player's list of tables.
+(the digest that ``/since`` answers and a reminder carries), a player's list of tables, and
+the daily digest of the tables that wait for a player in every server.
 
 Everything here is a pure function of a game's *history*: the logged moves replayed from
 the seed (``rebuild``), each with its events and time. What a reader is shown passes through
@@ -203,7 +204,22 @@ def _fit(head: str, blocks: list[str], tail: list[str], limit: int, more: str
     moves = f"{dropped} earlier move{'s' if dropped != 1 else ''}"
     lines = [head, *([more.format(moves=moves)] if dropped else []), *kept, *tail]
     text = "\n".join(line for line in lines if line)
-    return (text if len(text) <= limit else text[: limit - 1] + "\u2026"), dropped
+    return cut(text, limit), dropped
+
+
+def cut(text: str, limit: int) -> str:
+    """``text``, or as much of it as fits ``limit`` characters with an ellipsis: never in
+    the middle of a timestamp or a mention (``<...>``), and after a whole word where one
+    ends in its second half."""
+    if len(text) <= limit:
+        return text
+    kept = text[: max(0, limit - 1)]
+    if kept.rfind("<") > kept.rfind(">"):
+        kept = kept[: kept.rfind("<")]
+    space = max(kept.rfind(" "), kept.rfind("\n"))
+    if space > limit // 2:
+        kept = kept[:space]
+    return kept.rstrip() + "\u2026"
 
 
 def _blocks(past: History, seat: int | None, labels: Sequence[str], annotate: Annotate,
@@ -365,3 +381,96 @@ def _seated_line(t: Seated) -> str:
     if t.bank is not None:
         text += f"; your time bank: {t.bank}"
     return text + "."
+
+
+# --------------------------------------------------------------------------- the daily digest
+
+SINCE_LEAST = 150  # characters of a table's since-your-last-move lines, at least, or none
+SINCE_MOST = 600  # and at most, however much room is left
+DAILY_FOOT = "Play there with /play; /me digest off stops this digest."
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """A table that waits for the reader, as the daily digest lists it. ``lines(n)`` is
+    what happened there since the reader's last move, as their seat may see it
+    (``digest``), in at most ``n`` characters."""
+
+    channel_id: int
+    server: str | None  # the server's name, if known
+    game: str  # the game's name
+    seat: str  # the reader's label there ('Ann (Blue)')
+    others: tuple[str, ...]  # the others it waits for at the same time
+    since: float  # when the wait began
+    deadline: float | None  # when the turn time runs out (None: no turn time)
+    lines: Callable[[int], str]
+    bank: str | None = None  # with a time bank: the reader's now, as shown ('1d 4h')
+
+
+def daily_text(tables: Sequence[Awaiting], *, limit: int = LIMIT) -> str:
+    """One message listing the tables that wait for the reader, the most pressing first
+    (the turn time that runs out first, then the longest wait): each with its game, its
+    channel as a link, the server, whose turn, since when, when its turn time runs out, and
+    its since-your-last-move lines, shortened to share the message. Tables whose line does
+    not fit are counted at the end. '' when nothing waits."""
+    if not tables:
+        return ""
+    ordered = sorted(tables, key=pressing)
+    count = len(ordered)
+    head = (f"**Your daily digest**: {count} table{'s wait' if count != 1 else ' waits'} "
+            "for you.")
+    lines = [_awaiting_line(t) for t in ordered]
+
+    def more(left: int) -> str:
+        return (f"\u2026 and {left} more table{'s' if left != 1 else ''} waiting for you, "
+                "left out to fit: /games in each server lists them.") if left else ""
+
+    def size(shown: int) -> int:
+        parts = [head, *lines[:shown], more(count - shown), DAILY_FOOT]
+        return sum(len(p) + 2 for p in parts if p)
+
+    shown = count
+    while shown > 1 and size(shown) > limit:
+        shown -= 1
+    room = limit - size(shown)
+    slots = min(shown, max(0, room) // (SINCE_LEAST + 1))
+    blocks = []
+    for n, line in enumerate(lines[:shown]):
+        since = ""
+        if n < slots:
+            since = _quoted(ordered[n].lines, min(SINCE_MOST, room // (slots - n)) - 1)
+            room -= len(since) + 1 if since else 0
+        blocks.append(f"{line}\n{since}" if since else line)
+    text = "\n\n".join(p for p in (head, *blocks, more(count - shown), DAILY_FOOT) if p)
+    return cut(text, limit)
+
+
+def pressing(t: Awaiting) -> tuple[bool, float, float, int]:
+    """The order of the digest: the turn time that runs out first, then the longest wait."""
+    return (t.deadline is None, t.deadline or 0.0, t.since, t.channel_id)
+
+
+def _awaiting_line(t: Awaiting) -> str:
+    where = f"**{t.game}** in <#{t.channel_id}>" + (f" ({t.server})" if t.server else "")
+    text = f"{where}: your turn as {t.seat}"
+    if t.others:
+        text += f", with {listing(list(t.others))}"
+    text += f", since {when(t.since)}"
+    if t.bank is not None:
+        text += f"; your time bank: {t.bank}"
+    if t.deadline is not None:
+        text += f"; the turn {'ends' if t.bank is not None else 'time runs out'} " \
+                f"{when(t.deadline)}"
+    return text + "."
+
+
+def _quoted(lines: Callable[[int], str], room: int) -> str:
+    """The lines ``lines`` gives in ``room`` characters, each as a Discord quote ('> ')."""
+    budget = room
+    for _ in range(3):
+        text = lines(budget) if budget > 0 else ""
+        quoted = "\n".join(f"> {line}" for line in text.splitlines() if line.strip())
+        if len(quoted) <= room:
+            return quoted
+        budget -= len(quoted) - room
+    return cut(quoted, room)

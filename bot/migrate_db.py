@@ -37,7 +37,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "seats": ("game_id", "seat", "user_id", "name", "kind", "level", "handed", "former"),
     "moves": ("game_id", "version", "seat", "text", "time"),
     "waits": ("game_id", "seat", "since", "reminded", "due"),
-    "players": ("user_id", "quiet_from", "quiet_to", "timezone", "reminded", "mentioned"),
+    "players": ("user_id", "quiet_from", "quiet_to", "timezone", "reminded", "mentioned",
+                "digest_hour", "digest_zone", "digest_due", "digest_sent"),
     "absences": ("user_id", "start", "until"),
     "ratings": ("guild_id", "game", "user_id", "name", "mu", "sigma", "games", "wins",
                 "updated"),
@@ -50,7 +51,8 @@ TABLES: dict[str, tuple[str, ...]] = {
 REAL_COLUMNS = {
     ("games", c) for c in ("created", "updated", "started", "finished", "turn_time")} | {
     ("moves", "time"), ("waits", "since"), ("waits", "due"), ("players", "reminded"),
-    ("players", "mentioned"), ("absences", "start"), ("absences", "until"),
+    ("players", "mentioned"), ("players", "digest_due"), ("players", "digest_sent"),
+    ("absences", "start"), ("absences", "until"),
     ("ratings", "mu"), ("ratings", "sigma"), ("ratings", "wins"), ("ratings", "updated"),
     ("undos", "asked"), ("undos", "due")}
 CHUNK = 5000  # rows written per statement

@@ -66,7 +66,9 @@ class WaitRow:
 @dataclass(frozen=True)
 class PlayerRow:
     """A player's quiet hours (local hours ``quiet_from`` to ``quiet_to`` in ``timezone``),
-    their times away, and when they were last reminded by DM or mentioned in a channel."""
+    their times away, and when they were last reminded by DM or mentioned in a channel;
+    their daily digest: its local hour (None: no digest) in ``digest_zone`` (None: their
+    quiet hours' zone, else UTC), when the next one is due and when the last one went."""
 
     user_id: int
     quiet_from: int | None = None
@@ -75,6 +77,10 @@ class PlayerRow:
     reminded: float | None = None
     mentioned: float | None = None
     absences: tuple[tuple[float, float], ...] = ()
+    digest_hour: int | None = None
+    digest_zone: str | None = None
+    digest_due: float | None = None
+    digest_sent: float | None = None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,10 @@ Rules of time (see ``bot/README.md``):
   bank), or, without one, a day after the wait began and daily after that (three at most);
   never in quiet hours or away, never two within ``REMINDER_GAP`` for one player (over all
   their tables).
+  A player who takes the daily digest gets only the warnings (80% and 95% of the time
+  the turn has): the digest stands for the others.
+- The daily digest (``/me digest``): at the player's local hour, moved to the end of their
+  quiet hours or time away when it falls inside them, never twice on one local day.
 
 The clock is injectable: the service and the loop read ``now()`` (seconds since the epoch);
 in the bot that is ``discord.utils.utcnow()``, which SimCord's ``env.advance_time`` drives.
@@ -36,6 +40,7 @@ from bot.records import PlayerRow, WaitRow
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 FRACTIONS = (0.5, 0.8, 0.95)  # of a turn time, when the three reminders go
+WARNING = 0.8  # reminders from this fraction of a turn time on still come with a digest
 REMINDERS = 3  # at most, per wait
 REMINDER_GAP = 3 * HOUR  # one player gets at most one reminder in this time
 MENTION_GAP = DAY  # a player whose DMs are closed is mentioned at most once a day
@@ -162,16 +167,30 @@ def deadline(wait: WaitRow, allowance: float | None, player: PlayerRow) -> float
     return None if allowance is None else clock_after(wait.since, allowance, player)
 
 
+def reminder_step(wait: WaitRow, allowance: float | None, player: PlayerRow) -> int | None:
+    """Which reminder of the wait comes next (its index in ``FRACTIONS``, or the days
+    after the wait began less one); None: no more. A player who takes the daily digest
+    gets no daily reminder and, of a timed turn's, only the warnings (from ``WARNING`` on)."""
+    step = wait.reminded
+    if player.digest_hour is not None:
+        if allowance is None:
+            return None
+        while step < REMINDERS and FRACTIONS[step] < WARNING:
+            step += 1
+    return step if step < REMINDERS else None
+
+
 def reminder_at(wait: WaitRow, allowance: float | None, reminders: bool,
                 player: PlayerRow) -> float | None:
     """When the wait's next reminder is due (None: no more reminders): at the fractions
     of the allowance, or daily without one."""
-    if not reminders or wait.reminded >= REMINDERS:
+    step = reminder_step(wait, allowance, player)
+    if not reminders or step is None:
         return None
     if allowance is not None:
-        at = clock_after(wait.since, allowance * FRACTIONS[wait.reminded], player)
+        at = clock_after(wait.since, allowance * FRACTIONS[step], player)
     else:
-        at = wait.since + (wait.reminded + 1) * DAY
+        at = wait.since + (step + 1) * DAY
     if player.reminded is not None:
         at = max(at, player.reminded + REMINDER_GAP)
     at = unpaused(at, player)
@@ -185,6 +204,61 @@ def next_due(wait: WaitRow, allowance: float | None, reminders: bool,
     moments = [m for m in (deadline(wait, allowance, player),
                            reminder_at(wait, allowance, reminders, player)) if m is not None]
     return min(moments, default=None)
+
+
+# --------------------------------------------------------------------------- the digest
+
+
+def digest_zone(player: PlayerRow) -> ZoneInfo:
+    """The zone of the player's digest hour: the one given with it, else their quiet
+    hours' zone, else UTC."""
+    return _zone(player.digest_zone) or _zone(player.timezone) or ZoneInfo("UTC")
+
+
+def next_digest(player: PlayerRow, after: float) -> float | None:
+    """When the player's next daily digest is due, after ``after``: the first local
+    ``digest_hour``:00 (in ``digest_zone``) that, moved to the end of the quiet hours or
+    time away it falls in, comes after ``after`` and after the last one sent, on another
+    local day than the last one. None: the player takes no digest.
+
+    A local hour that a change to summer time skips is read as the moment the clocks jump
+    (02:00 is 03:00 that day); one that the change back repeats, as its first time."""
+    if player.digest_hour is None:
+        return None
+    zone = digest_zone(player)
+    sent = player.digest_sent
+    last = None if sent is None else datetime.fromtimestamp(sent, zone).date()
+    day = datetime.fromtimestamp(after, zone).date() - timedelta(days=1)
+    for shift in range(AWAY_CAP * 2 + 3):  # time away moves it at most AWAY_CAP days on
+        at = unpaused(_local(day + timedelta(days=shift), player.digest_hour, zone), player)
+        if at > after and (sent is None or (at > sent and
+                                            datetime.fromtimestamp(at, zone).date() != last)):
+            return at
+    return None
+
+
+def digest_ready(player: PlayerRow, now: float) -> bool:
+    """Whether a digest may go at ``now``: the player takes one, is neither in quiet hours
+    nor away, and had none yet on this local day."""
+    if player.digest_hour is None or paused_until(now, player) is not None:
+        return False
+    zone = digest_zone(player)
+    return player.digest_sent is None or (
+        datetime.fromtimestamp(player.digest_sent, zone).date()
+        != datetime.fromtimestamp(now, zone).date())
+
+
+def parse_hour(text: str) -> int | None:
+    """A digest hour as typed: 'off' (None), or a whole hour from 0 to 23 ('8', '08',
+    '8:00', '18h'). ``ValueError`` with a sentence for anything else."""
+    typed = text.strip().lower().replace(" ", "")
+    if typed in ("off", "none", "no", "stop"):
+        return None
+    number = typed.removesuffix("h").removesuffix(":00")
+    if number.isdigit() and len(number) <= 2 and int(number) <= 23:
+        return int(number)
+    raise ValueError(f"'{text[:24]}' is not an hour; write a whole hour from 0 to 23 (such "
+                     "as 8 or 18:00), or off.")
 
 
 def away_days_left(player: PlayerRow, now: float) -> float:

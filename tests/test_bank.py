@@ -175,3 +175,20 @@ async def test_the_clock_settings_refuse_what_does_not_fit(service: TableService
     said = await service.settings(CH, ANN, clock="per-turn", turn_time="12h")
     assert "turn time 12h" in said.public and "bank" not in said.public
     assert "Time banks" not in (await service.board(CH)).public
+
+
+async def test_the_digest_shows_the_bank_and_its_reader_gets_only_the_warnings(
+        service: TableService, store: Store, clock: Clock) -> None:
+    await seated(service)
+    await service.settings(CH, ANN, clock="bank", bank="2d", add="0")
+    late = (await awaited(service))[0]
+    await service.digest(late, "8", "UTC")
+    clock.t = NEW_YEAR + 8 * HOUR
+    tended = await service.tend_digest(late)
+    assert tended is not None
+    assert "your time bank: 1d 16h" in tended.text and "the turn ends <t:" in tended.text
+    # With a digest the reminder at half the bank is left out: the first is at 80%.
+    row = await store.active_game(CH)
+    assert row is not None
+    (wait,) = [w for w in await store.waits(row.id) if w.seat == [ANN, BOB].index(late)]
+    assert wait.due == NEW_YEAR + 0.8 * 2 * DAY

@@ -34,3 +34,14 @@ def test_the_replay_benchmark_runs_and_prints_its_figures() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     row = next(line for line in done.stdout.splitlines() if line.startswith("battle-tiles"))
     assert len(row.split()) == 11 and float(row.split()[6]) > 0, row  # the step's median ms
+
+
+def test_the_digest_benchmark_runs_and_reads_indexes(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "digest.py"), "--members", "30",
+         "--moves", "6", "--memory-members", "10"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "USING COVERING INDEX players_digest_due" in done.stdout
+    assert "USING COVERING INDEX seats_by_user" in done.stdout
+    assert "Digests made: 30 " in done.stdout and "peak" in done.stdout

@@ -34,7 +34,8 @@ CARD_PIPS = dict(zip(SYMBOLS, PIPS, strict=True))
 SECRET_WORDS = ("Your hand", "You draw", "You chose", "You hold")
 COMMANDS = {"game new", "game join", "game leave", "game computer", "game settings",
             "game start", "game resign", "game replace", "game end", "play", "board", "hand",
-            "rules", "me quiet", "me away", "rank", "game export", "game undo", "game replay",
+            "rules", "me quiet", "me away", "me digest", "rank", "game export", "game undo",
+            "game replay",
             "games", "log", "since"}
 
 

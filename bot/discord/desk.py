@@ -336,9 +336,21 @@ class Desk:
         elif tended.text:
             await self._remind(tended)
 
+    async def digest(self, user_id: int) -> None:
+        """Send a player's daily digest, if one is due: by DM, or, if their DMs are closed,
+        as a reminder's mention in the channel of the most pressing table (at most once a
+        day). Recorded as sent before: a failure here is not retried."""
+        def server(guild_id: int) -> str | None:
+            guild = self.client.get_guild(guild_id)
+            return None if guild is None else discord.utils.escape_markdown(guild.name)
+
+        tended = await self.service.tend_digest(user_id, server)
+        if tended is not None:
+            await self._remind(tended)
+
     async def _remind(self, tended: Tended) -> None:
-        """A reminder by DM; a player whose DMs are closed is mentioned in the channel
-        instead, at most once a day."""
+        """A reminder (or a daily digest) by DM; a player whose DMs are closed is
+        mentioned in the channel instead, at most once a day."""
         try:
             user = self.client.get_user(tended.user_id) or await self.client.fetch_user(
                 tended.user_id)

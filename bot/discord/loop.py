@@ -1,6 +1,6 @@
-"""The bot's one loop over the waits (``bot.scheduler`` says when each is due): sleep until
-the earliest due moment the database holds, have the service tend what is due, hand the
-result to the desk, read the next moment, sleep again."""
+"""The bot's one loop over the waits and the daily digests (``bot.scheduler`` says when each
+is due): sleep until the earliest due moment the database holds, have the service tend what
+is due, hand the result to the desk, read the next moment, sleep again."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ class Scheduler:
                     self._sleeping = False
 
     async def tick(self) -> int:
-        """Tend every wait due by now; how many were tended."""
+        """Tend every wait and every daily digest due by now; how many were tended."""
         done = 0
         while True:
             due = await self.service.due(self.now(), BATCH)
@@ -117,4 +117,16 @@ class Scheduler:
                     await self.service.postpone(wait, self.now() + RETRY)
                 done += 1
             if len(due) < BATCH:
+                break
+        while True:
+            users = await self.service.due_digests(self.now(), BATCH)
+            for user_id in users:
+                try:
+                    await self.desk.digest(user_id)
+                except Exception:
+                    log.exception("Could not make the daily digest of user %s; trying "
+                                  "again later", user_id)
+                    await self.service.postpone_digest(user_id, self.now() + RETRY)
+                done += 1
+            if len(users) < BATCH:
                 return done

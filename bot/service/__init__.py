@@ -12,10 +12,10 @@ and passed what they need:
   for every version (the deal, a move, an undo entry);
 - ``Turns`` (``turns.py``): a player's move, computers' and stand-ins' moves, and the one
   place for what follows a move (computers move, clocks, the reply);
-- ``Seats``, ``Clocks``, ``Tending``, ``TakeBack``, ``LookingBack``, ``Looking``,
-  ``Replays``, ``Outbox``: seats and the deal, turn clocks, what the scheduler finds due,
-  undo, ``/games``/``/log``/``/since``, looking at a table, stepping through a game
-  (``/game replay``), replies not yet posted;
+- ``Seats``, ``Clocks``, ``Tending``, ``Digests``, ``TakeBack``, ``LookingBack``,
+  ``Looking``, ``Replays``, ``Outbox``: seats and the deal, turn clocks, what the scheduler
+  finds due, the daily digest, undo, ``/games``/``/log``/``/since``, looking at a table,
+  stepping through a game (``/game replay``), replies not yet posted;
 - ``Narrator`` (``replies.py``), ``Pictures``, ``Computers``: replies, pictures and
   computer players' choices, off the event loop.
 
@@ -36,6 +36,7 @@ from bot.moves import Choices
 from bot.records import RatingRow, WaitRow
 from bot.service.clocks import Clocks
 from bot.service.computers import Computers
+from bot.service.digests import Digests, Servers, unnamed
 from bot.service.looking import Looking
 from bot.service.looking_back import LookingBack
 from bot.service.outbox import Outbox
@@ -85,6 +86,7 @@ class TableService:
         self.looking_back = LookingBack(store, self.tables, self.clocks, self.pictures)
         self.tending = Tending(store, self.tables, self.clocks, self.turns, self.looking_back,
                                now=now, level=self.level)
+        self.digests = Digests(store, self.tables, self.clocks, self.looking_back, now=now)
         self.takeback = TakeBack(store, self.tables, self.turns, now=now)
         self.replays = Replays(store, self.tables, self.pictures, now=now)
         self.outbox = Outbox(store, self.tables, self.turns, self.clocks, self.narrator,
@@ -174,16 +176,22 @@ class TableService:
                                           add=add)
 
     async def quiet(self, user_id: int, start: int, end: int, timezone: str) -> str:
-        return await self.clocks.quiet(user_id, start, end, timezone)
+        text = await self.clocks.quiet(user_id, start, end, timezone)
+        await self.digests.changed(user_id)
+        return text
 
     async def away(self, user_id: int, days: int) -> str:
-        return await self.clocks.away(user_id, days)
+        text = await self.clocks.away(user_id, days)
+        await self.digests.changed(user_id)
+        return text
 
     async def mentionable(self, user_id: int) -> bool:
         return await self.clocks.mentionable(user_id)
 
     async def next_due(self) -> float | None:
-        return await self.clocks.next_due()
+        """The earliest moment the scheduler has something to do: a wait or a digest."""
+        moments = (await self.clocks.next_due(), await self.digests.next_due())
+        return min((m for m in moments if m is not None), default=None)
 
     async def due(self, now: float, limit: int = 100) -> list[WaitRow]:
         return await self.clocks.due(now, limit)
@@ -193,6 +201,21 @@ class TableService:
 
     async def tend(self, due: WaitRow) -> Tended | None:
         return await self.tending.tend(due)
+
+    # -- the daily digest (``Digests``)
+
+    async def digest(self, user_id: int, at: str | None,
+                     timezone: str | None = None) -> str:
+        return await self.digests.set(user_id, at, timezone)
+
+    async def due_digests(self, now: float, limit: int = 100) -> list[int]:
+        return await self.digests.due(now, limit)
+
+    async def postpone_digest(self, user_id: int, moment: float) -> None:
+        await self.digests.postpone(user_id, moment)
+
+    async def tend_digest(self, user_id: int, servers: Servers = unnamed) -> Tended | None:
+        return await self.digests.tend(user_id, servers)
 
     # -- looking back (``LookingBack``) and undo (``TakeBack``)
 

@@ -164,11 +164,22 @@ class Clocks:
         reminder, it never sends one twice), with the wait's next due moment."""
         user_id = table.seats[wait.seat].user_id
         assert user_id is not None and table.waits is not None
-        await self._store_player(replace(await self.player(user_id), reminded=self.now()))
-        wait = replace(wait, reminded=wait.reminded + 1)
+        player = await self.player(user_id)
+        step = scheduler.reminder_step(wait, table.allowance(wait.seat), player)
+        await self._store_player(replace(player, reminded=self.now()))
+        wait = replace(wait, reminded=(wait.reminded if step is None else step) + 1)
         wait = replace(wait, due=await self.due_of(table, wait))
         table.waits[wait.seat] = wait
         await self.store.set_waits(table.id, list(table.waits.values()))
+
+    async def time_left(self, table: Table, seat: int) -> float | None:
+        """Seconds of the awaited ``seat``'s turn time (or time bank) left now (None: no
+        limit, or the seat has no wait); the daily digest shows it."""
+        wait = (table.waits or {}).get(seat)
+        if wait is None or table.seats[seat].user_id is None:
+            return None
+        end = await self.deadline(table, wait)
+        return None if end is None else max(0.0, end - self.now())
 
     async def later(self, table: Table, wait: WaitRow) -> None:
         """Nothing was due for ``wait`` after all: store its next moment."""
@@ -264,6 +275,13 @@ class Clocks:
         return (f"You are away for {days} day{'s' if days != 1 else ''}: no reminders, and "
                 f"your turn clocks stop. ({int(left) - days} of {scheduler.AWAY_CAP} days "
                 "a year left.)")
+
+    async def refresh(self, user_id: int) -> PlayerRow:
+        """Read the player's settings again (their digest changed) and work out again the
+        due moments of their waits (a digest stands for some reminders)."""
+        self._players[user_id] = await self.store.player(user_id)
+        await self._changed(user_id)
+        return self._players[user_id]
 
     async def _changed(self, user_id: int) -> None:
         """Work out again the due moments of the player's waits at the tables held here."""

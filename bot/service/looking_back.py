@@ -6,7 +6,7 @@ each reminder), and the server's ratings (``/rank``). The log is replayed throug
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from bot import history, scheduler
 from bot.records import MoveRow, RatingRow, WaitRow
@@ -107,12 +107,21 @@ class LookingBack:
 
     async def digest(self, table: Table, seat: int, limit: int = history.LIMIT) -> str:
         """``history.digest`` for a seat of a running or finished table."""
+        return (await self.since_lines(table, seat))(limit)
+
+    async def since_lines(self, table: Table, seat: int) -> Callable[[int], str]:
+        """``digest`` at any length: the moves are read and replayed once, and each call
+        fits the text to the length it is given (the daily digest shares its room)."""
         moves = await self.store.moves(table.id)
         mark = history.last_move(moves, seat)
         past = self._looked_back(table, moves, keep={1 if mark is None else mark.version})
-        return history.digest(past, seat, table.state, mark=mark, labels=table.labels(),
-                              names=[table.shown(n) for n in table.names()],
-                              annotate=table.annotate, limit=limit)
+        state, labels = table.state, table.labels()
+        names = [table.shown(n) for n in table.names()]
+
+        def lines(limit: int) -> str:
+            return history.digest(past, seat, state, mark=mark, labels=labels, names=names,
+                                  annotate=table.annotate, limit=limit)
+        return lines
 
     async def with_digest(self, table: Table, seat: int, text: str) -> str:
         """``text`` (a reminder), and under it the digest of what happened since the

@@ -423,16 +423,16 @@ class Store:
 
     async def player(self, user_id: int) -> PlayerRow:
         rows = await self._rows(
-            "SELECT quiet_from, quiet_to, timezone, reminded, mentioned FROM players "
-            "WHERE user_id = ?", (user_id,))
+            "SELECT quiet_from, quiet_to, timezone, reminded, mentioned, digest_hour, "
+            "digest_zone, digest_due, digest_sent FROM players WHERE user_id = ?", (user_id,))
         away = await self._rows(
             "SELECT start, until FROM absences WHERE user_id = ? ORDER BY start", (user_id,))
         absences = tuple((float(a), float(b)) for a, b in away)
         if not rows:
             return PlayerRow(user_id, absences=absences)
-        quiet_from, quiet_to, timezone, reminded, mentioned = rows[0]
+        quiet_from, quiet_to, timezone, reminded, mentioned, hour, zone, due, sent = rows[0]
         return PlayerRow(user_id, quiet_from, quiet_to, timezone, reminded, mentioned,
-                         absences)
+                         absences, hour, zone, due, sent)
 
     async def set_player(self, player: PlayerRow) -> None:
         """Store a player's quiet hours and reminder marks (their absences apart)."""
@@ -444,6 +444,54 @@ class Store:
             "mentioned = excluded.mentioned",
             (player.user_id, player.quiet_from, player.quiet_to, player.timezone,
              player.reminded, player.mentioned))
+
+    # -- the daily digest (``players.digest_*``; set_player leaves these columns alone)
+
+    async def set_digest(self, user_id: int, hour: int | None, zone: str | None,
+                         due: float | None) -> None:
+        """A player's daily digest: its local hour (None: none), its zone and next moment."""
+        await self._write(
+            "INSERT INTO players (user_id, digest_hour, digest_zone, digest_due) VALUES "
+            "(?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET digest_hour = "
+            "excluded.digest_hour, digest_zone = excluded.digest_zone, "
+            "digest_due = excluded.digest_due", (user_id, hour, zone, due))
+
+    async def set_digest_due(self, user_id: int, due: float | None, *,
+                             sent: float | None = None) -> None:
+        """The digest's next moment; with ``sent``, one is recorded as sent at that moment.
+        A digest turned off meanwhile stays off."""
+        await self._write(
+            "UPDATE players SET digest_due = ?, digest_sent = COALESCE(?, digest_sent) "
+            "WHERE user_id = ? AND digest_hour IS NOT NULL", (due, sent, user_id))
+
+    async def next_digest(self) -> float | None:
+        """The earliest moment a digest is due (the index ``players_digest_due`` answers)."""
+        rows = await self._rows("SELECT MIN(digest_due) FROM players WHERE digest_due IS NOT NULL")
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
+
+    async def due_digests(self, now: float, limit: int = 100) -> list[int]:
+        """The players whose digest is due by ``now``, earliest first (through the index),
+        claimed for this process as ``due_waits`` claims waits: each ``digest_due`` moves to
+        ``now + CLAIM`` where it still holds what was read (of two processes, one wins)."""
+        async def claim(session: Session) -> list[int]:
+            rows = await session.fetch(
+                "SELECT user_id, digest_due FROM players WHERE digest_due IS NOT NULL AND "
+                "digest_due <= ? ORDER BY digest_due LIMIT ?", (now, limit))
+            return [user for user, due in rows if await session.execute(
+                "UPDATE players SET digest_due = ? WHERE user_id = ? AND digest_due = ?",
+                (now + CLAIM, user, due))]
+
+        return await self._jobs.run(claim, ordered=True, transaction=True)
+
+    async def waiting_for(self, user_id: int) -> list[tuple[GameRow, WaitRow]]:
+        """The running tables of every server that wait for ``user_id`` (a wait of a seat
+        they hold), each with that wait, longest waiting first (through ``seats_by_user``)."""
+        rows = await self._rows(
+            f"SELECT {', '.join('g.' + c for c in GAME_COLUMNS.split(', '))}, w.game_id, "
+            "w.seat, w.since, w.reminded, w.due FROM seats s JOIN waits w ON w.game_id = "
+            "s.game_id AND w.seat = s.seat JOIN games g ON g.id = s.game_id WHERE "
+            "s.user_id = ? AND g.status = 'playing' ORDER BY w.since, g.id", (user_id,))
+        return [(_game_row(r), WaitRow(*r[-5:])) for r in rows]
 
     async def add_absence(self, user_id: int, start: float, until: float) -> None:
         await self._write("INSERT INTO absences (user_id, start, until) VALUES (?, ?, ?)",

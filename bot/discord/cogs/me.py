@@ -1,8 +1,10 @@
-"""The me cog: ``/me quiet`` and ``/me away``, when a player is not to be reminded.
+"""The me cog: ``/me quiet`` and ``/me away``, when a player is not to be reminded, and
+``/me digest``, one DM a day instead of the daily reminders.
 
-Both are per player, over every table: in quiet hours and time away no reminder is sent
+All are per player, over every table: in quiet hours and time away no reminder is sent
 and the player's turn clocks stop (``bot/scheduler.py``). Quiet hours are at most 12 a day,
-time away at most 21 days a year.
+time away at most 21 days a year. The daily digest (``bot/service/digests.py``) lists every
+table in every server that waits for the player, at the hour they chose.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from bot.discord.host import Host, Interaction
 class Me(commands.Cog):
     """A player's own settings: quiet hours and time away."""
 
-    me = app_commands.Group(name="me", description="When not to remind you: quiet hours, "
-                            "time away.")
+    me = app_commands.Group(name="me", description="When to remind you: quiet hours, time "
+                            "away, a daily digest.")
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -44,6 +46,26 @@ class Me(commands.Cog):
         async def work() -> Answer:
             return Answer(await self.bot.service.away(interaction.user.id, days))
         await answer(interaction, work)
+
+    @me.command(name="digest", description="One DM a day listing every table that waits "
+                "for you, instead of daily reminders.")
+    @app_commands.describe(at="The hour (0-23, your time), or off; left out: how it stands",
+                           timezone="The hour's time zone, e.g. Europe/Paris (else that of "
+                           "/me quiet, else UTC)")
+    async def digest(self, interaction: Interaction, at: str | None = None,
+                     timezone: str | None = None) -> None:
+        async def work() -> Answer:
+            return Answer(await self.bot.service.digest(interaction.user.id, at, timezone))
+        await answer(interaction, work)
+
+    @digest.autocomplete("at")
+    async def hours(self, interaction: Interaction, current: str
+                    ) -> list[app_commands.Choice[str]]:
+        """'off' and the hours 0:00 to 23:00 that start with what is typed."""
+        typed = current.strip().lower()
+        found = ["off", *(f"{hour}:00" for hour in range(24))]
+        return [app_commands.Choice(name=f, value=f) for f in found
+                if f.startswith(typed)][:25]
 
 
 async def setup(bot: Host) -> None:
