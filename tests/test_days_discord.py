@@ -194,9 +194,9 @@ async def test_the_player_takes_the_seat_back_by_acting(tmp_path: Path) -> None:
 
 
 async def test_a_time_bank_shows_drains_and_runs_out_into_a_stand_in(tmp_path: Path) -> None:
-    """/game settings clock:bank: the banks show on /board and in /games, a player's
-    quick turns keep theirs full, and the late player's runs out into a stand-in, with a
-    reminder at half of it first."""
+    """/game settings clock:bank: the banks show on /board and in /games; the late
+    player's drains, with a reminder at half of it, and runs out into a stand-in, after
+    which it holds the hour it gets back; quiet hours stop it; a quick turn refills it."""
     async with world(tmp_path) as w:
         await seat_two(w)
         refused = said(await w.alice.slash(w.channel, "game settings", clock="per-turn",
@@ -226,6 +226,26 @@ async def test_a_time_bank_shows_drains_and_runs_out_into_a_stand_in(tmp_path: P
         assert len(stand_in) == 1 and late.name in message_text(stand_in[0])
         # The stand-in played the turn: the bank holds the hour it gets back.
         assert await bank() == "1h"
+        rng = random.Random(2)
+        for _ in range(20):  # the others play at once until the late player's turn
+            if late in await w.awaited():
+                break
+            for member in await w.awaited():
+                said(await member.slash(w.channel, "play",
+                                        action=choose(w, member, await w.moves(member), rng)))
+        assert late in await w.awaited()
+        # Quiet hours (from this hour for eight) stop the bank while they last.
+        hour = w.env.now().astimezone(UTC).hour
+        said(await late.slash(w.channel, "me quiet", **{"from": hour, "to": (hour + 8) % 24},
+                              timezone="UTC"))
+        await w.env.advance_time(4 * HOUR)
+        assert await bank() in ("1h, running", "59m, running")
+        assert len([m for m in w.public() if "ran out of time" in message_text(m)]) == 1
+        # A quick turn refills it: the hour back, up to the start.
+        while late in await w.awaited():
+            said(await late.slash(w.channel, "play",
+                                  action=choose(w, late, await w.moves(late), rng)))
+        assert await bank() in ("2h", "1h 59m")
         assert_nothing_secret_public(w)
 
 
