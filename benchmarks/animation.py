@@ -13,7 +13,6 @@ and the median CPU seconds to build it: the replay into public views after each 
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -26,23 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image
 
 import rules
+from benchmarks.common import random_game
 from render import animation
 
 NAMES = ["Alice", "Bob", "Chidi", "Dana"]
 
 
-def random_game(game: rules.Game[Any], players: int, seed: int, cap: int
-                ) -> list[tuple[int, str]]:
-    """A whole game of random legal moves from ``seed`` (at most ``cap`` moves)."""
-    state = game.new(players, seed)
-    rng = random.Random(f"animation/{game.id}/{seed}")
-    log: list[tuple[int, str]] = []
-    while game.outcome(state) is None and len(log) < cap:
-        seat = rng.choice(sorted(game.to_act(state)))
-        move = rng.choice(game.legal_moves(state, seat))
-        state, _ = game.play(state, seat, move)
-        log.append((seat, move))
-    return log
 
 
 def build(game: rules.Game[Any], players: int, seed: int, log: list[tuple[int, str]]
@@ -69,7 +57,7 @@ def main() -> None:
             continue
         game = rules.GAMES[game_id]
         players = game.max_players
-        logs = {seed: random_game(game, players, seed, args.cap)
+        logs = {seed: random_game(game, players, seed, args.cap, "animation")
                 for seed in range(1, args.seeds + 1)}
         longest = max(logs, key=lambda s: (len(animation.turns(
             game, players, s, None, logs[s])), len(logs[s])))

@@ -42,6 +42,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules
+from benchmarks.common import pin, random_game
 from bot.service import TableService
 from bot.service.table import encode
 from bot.store import Store
@@ -51,27 +52,8 @@ NAMES = ["Alice", "Bob", "Chidi", "Dana"]
 AIM_STEP_MS, AIM_GIF_S = 300.0, 10.0
 
 
-def pin(cores: int) -> str:
-    """Run on the first ``cores`` CPUs we may use (Linux); say which."""
-    if cores <= 0 or not hasattr(os, "sched_setaffinity"):
-        return "all cores"
-    allowed = sorted(os.sched_getaffinity(0))[:cores]
-    os.sched_setaffinity(0, allowed)
-    return f"{len(allowed)} core{'s' if len(allowed) > 1 else ''} (CPU {allowed})"
 
 
-def random_game(game: rules.Game[Any], players: int, seed: int, cap: int
-                ) -> list[tuple[int, str]]:
-    """A whole game of random legal moves from ``seed`` (at most ``cap`` moves)."""
-    state = game.new(players, seed)
-    rng = random.Random(f"replay/{game.id}/{seed}")
-    log: list[tuple[int, str]] = []
-    while game.outcome(state) is None and len(log) < cap:
-        seat = rng.choice(sorted(game.to_act(state)))
-        move = rng.choice(game.legal_moves(state, seat))
-        state, _ = game.play(state, seat, move)
-        log.append((seat, move))
-    return log
 
 
 async def store_game(store: Store, channel: int, game: rules.Game[Any], players: int,
@@ -108,7 +90,7 @@ async def ticking(worst: list[float]) -> None:
 async def measure(game_id: str, args: argparse.Namespace, folder: str) -> str:
     game = rules.GAMES[game_id]
     players = game.max_players
-    logs = {seed: random_game(game, players, seed, args.cap)
+    logs = {seed: random_game(game, players, seed, args.cap, "replay")
             for seed in range(1, args.seeds + 1)}
     seed = max(logs, key=lambda s: len(logs[s]))
     log = logs[seed]

@@ -58,6 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
+from benchmarks.common import pin
 from bot.service import TableService
 from bot.service.replies import Reply
 from bot.store import Store
@@ -86,13 +87,6 @@ class Run:
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def pin(cores: int) -> str:
-    """Run on the first ``cores`` CPUs we may use (Linux); say which."""
-    if cores <= 0 or not hasattr(os, "sched_setaffinity"):
-        return "all cores"
-    allowed = sorted(os.sched_getaffinity(0))[:cores]
-    os.sched_setaffinity(0, allowed)
-    return f"{len(allowed)} core{'s' if len(allowed) > 1 else ''} (CPU {allowed})"
 
 
 def cpu_time() -> float:
