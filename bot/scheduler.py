@@ -47,8 +47,10 @@ MENTION_GAP = DAY  # a player whose DMs are closed is mentioned at most once a d
 QUIET_CAP = 12  # hours of quiet a day, at most
 AWAY_CAP = 21  # days away a year, at most
 YEAR = 365 * DAY
-BANK_START = 3 * DAY  # a time bank to start with, unless the table says otherwise
-BANK_ADD = DAY  # and what it gets back after each turn
+# A time bank, unless the opener says otherwise: three turn times to start with and one
+# back after each turn, or without a turn time these.
+BANK_START = 3 * DAY
+BANK_ADD = DAY
 
 
 # --------------------------------------------------------------------------- quiet and away

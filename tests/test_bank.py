@@ -172,6 +172,9 @@ async def test_the_clock_settings_refuse_what_does_not_fit(service: TableService
     assert row is not None and row.bank_start is None  # nothing changed
     said = await service.settings(CH, ANN, clock="bank")  # the defaults: 3d, 1d back
     assert "a time bank of 3d per player, 1d back" in said.public
+    await service.settings(CH, ANN, clock="per-turn")
+    said = await service.settings(CH, ANN, clock="bank", turn_time="4h")  # three turns deep
+    assert "a time bank of 12h per player, 4h back" in said.public
     said = await service.settings(CH, ANN, clock="per-turn", turn_time="12h")
     assert "turn time 12h" in said.public and "bank" not in said.public
     assert "Time banks" not in (await service.board(CH)).public

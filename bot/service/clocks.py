@@ -221,10 +221,11 @@ class Clocks:
                 new_time = table.turn_time
             new_reminders = table.reminders if reminders is None else reminders
             bank_start = bank_add = None
-            if banked:
-                bank_start = start or table.bank_start or scheduler.BANK_START
+            if banked:  # unless given: as it was, else three turns deep, a turn back
+                bank_start = start or table.bank_start or (
+                    min(3 * new_time, 30 * scheduler.DAY) if new_time else scheduler.BANK_START)
                 bank_add = back if back is not None else (
-                    table.bank_add if table.banked() else scheduler.BANK_ADD)
+                    table.bank_add if table.banked() else new_time or scheduler.BANK_ADD)
             await self.sync(table)  # the waits under way, as the clock had them until now
             await self.store.set_settings(table.id, new_time, new_reminders, bank_start,
                                           bank_add or 0.0)
