@@ -5,6 +5,7 @@ each reminder), and the server's ratings (``/rank``). The log is replayed throug
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable
 
@@ -82,7 +83,7 @@ class LookingBack:
             if table.state is None or table.seed is None:
                 raise TableError("The game hasn't started yet, so there are no moves to "
                                  "show.")
-            past = self._looked_back(table, await self.store.moves(table.id))
+            past = await self._looked_back(table, await self.store.moves(table.id))
             text = history.log_text(past, table.seat_of(user_id), count=count,
                                     labels=table.labels(), annotate=table.annotate)
             return Reply(ephemeral=text, version=table.version, game=table.id,
@@ -114,7 +115,8 @@ class LookingBack:
         fits the text to the length it is given (the daily digest shares its room)."""
         moves = await self.store.moves(table.id)
         mark = history.last_move(moves, seat)
-        past = self._looked_back(table, moves, keep={1 if mark is None else mark.version})
+        past = await self._looked_back(table, moves,
+                                       keep={1 if mark is None else mark.version})
         state, labels = table.state, table.labels()
         names = [table.shown(n) for n in table.names()]
 
@@ -133,13 +135,15 @@ class LookingBack:
             log.exception("Could not make the digest for a reminder in game %s", table.id)
             return text
 
-    def _looked_back(self, table: Table, moves: list[MoveRow], keep: Iterable[int] = ()
-                     ) -> history.History:
-        """The table's moves replayed (``history.rebuild``). If the replay ends elsewhere
-        than the stored state (the rules changed), none of its events are trusted."""
+    async def _looked_back(self, table: Table, moves: list[MoveRow], keep: Iterable[int] = ()
+                           ) -> history.History:
+        """The table's moves replayed (``history.rebuild``, in a thread: a long game takes
+        a few hundred milliseconds, and the daily digest replays several). If the replay
+        ends elsewhere than the stored state (the rules changed), none of its events are
+        trusted."""
         assert table.seed is not None
-        past = history.rebuild(table.game, len(table.seats), table.seed, table.options,
-                               moves, keep=set(keep))
+        past = await asyncio.to_thread(history.rebuild, table.game, len(table.seats),
+                                       table.seed, table.options, moves, keep=set(keep))
         if past.lost:
             log.warning("Game %s: move %s no longer replays; later moves are listed without "
                         "their events", table.id, past.lost[0].version)
