@@ -1606,12 +1606,10 @@ class BombSquares(Game[BombState]):
 
     def parse(self, state: BombState, seat: int, text: str) -> str:
         words = [w for w in text.split() if w not in FILLERS]
-        hint = self.notation_hint(state, seat)
-        if not words:
-            raise InvalidMove(f"That is not a move I understand. {hint}")
-        steps = self._segments(state, words)
-        if steps is None:
-            if CELL_RE.match(words[0]) and len(words) == 1:
+        steps = self._segments(state, words) if words else None
+        if steps is None:  # the hint lists the legal moves: worked out only when needed
+            hint = self.notation_hint(state, seat)
+            if len(words) == 1 and CELL_RE.match(words[0]):
                 raise InvalidMove(f"Say what to do on {words[0]}. {hint}")
             raise InvalidMove(f"That is not a move I understand. {hint}")
         return " ".join(steps)
