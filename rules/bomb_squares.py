@@ -1189,17 +1189,18 @@ class BombSquares(Game[BombState]):
             if state.source < 0:
                 joined: dict[str, Any] = {}
                 for c in _cards(state):
-                    if state.meeples[c] >= 2 and self._destinations(state, c, yellow,
-                                                                    flying):
+                    if state.meeples[c] < 2:
+                        continue
+                    near = self._destinations(state, c, yellow, False)
+                    far = self._destinations(state, c, SIZE * SIZE, True) if flying else []
+                    if near or far:  # (far holds near: a flight goes anywhere)
                         name = f"from {CELLS[c]}"
                         out[name] = c
                         # 'from e5 to f6': choosing the card shows nothing new
                         joined.update({f"{name} to {CELLS[d]}": Steps((name, f"to {CELLS[d]}"))
-                                       for d in self._destinations(state, c, yellow, False)})
-                        if flying:
-                            joined.update({f"{name} fly {CELLS[d]}": Steps(
-                                (name, f"fly {CELLS[d]}")) for d in self._destinations(
-                                    state, c, SIZE * SIZE, True)})
+                                       for d in near})
+                        joined.update({f"{name} fly {CELLS[d]}": Steps((name, f"fly {CELLS[d]}"))
+                                       for d in far})
                 out.update(joined)
             elif state.meeples[state.source] >= 2:
                 near = self._destinations(state, state.source, yellow, False)
