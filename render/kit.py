@@ -458,13 +458,17 @@ def result_box(view: dict[str, Any], at: Layout, lines: Sequence[str] = ()) -> I
 
 
 def hand_title(view: dict[str, Any], at: Layout, title: str = "Your hand") -> Image.Image:
-    """'Your hand, Alice' with the seat's chip, over a seat's own private part."""
+    """'Your hand, Alice' with the seat's chip, over a seat's own private part; 'Alice's
+    hand' where the view is shown to everyone (``view["for_all"]``: a finished game's
+    replay)."""
     seat = seats(view)[view["seat"]]
+    label = (f"{seat.name}'s {title.removeprefix('Your ')}" if view.get("for_all")
+             else f"{title}, {seat.name}")
     block = canvas(at.width, at.px(84))
     size = at.px(48)
     chip(block, (at.margin, at.px(20), at.margin + size, at.px(20) + size), seat.colour,
          at.px(SMALL))
-    text(block, (at.margin + size + at.px(14), at.px(44)), fit(f"{title}, {seat.name}",
+    text(block, (at.margin + size + at.px(14), at.px(44)), fit(label,
          at.px(LARGE), at.body - size - at.px(14), bold=True), at.px(LARGE), INK, anchor="lm",
          bold=True)
     return block

@@ -118,7 +118,9 @@ async def assert_shows(message: Any, row: GameRow, moves: list[MoveRow], seat: i
         assert drawn["hand.png"][0] == expected[1]
     public = viewed(row, state, None)
     hidden = [v for s in (0, 1) if private_part(v := viewed(row, state, s), public)]
-    hands = [h for v in hidden if (h := render.renderer(game_id).hand(v, width=1000))]
+    # Shown to everyone: 'Ann's hand', not 'Your hand, Ann'.
+    hands = [h for v in hidden
+             if (h := render.renderer(game_id).hand({**v, "for_all": True}, width=1000))]
     if finished and hands:
         assert drawn["hands.png"][0] == kit.png(kit.stack(hands))
         assert drawn["hands.png"][1].startswith(f"Every hand after move {move}.")

@@ -452,7 +452,7 @@ def hands_png(game_id: str, views: Sequence[dict[str, Any]]) -> bytes | None:
     """Each seat's hidden part (the game's ``hand`` picture of its view), one under
     another; None if no seat holds anything drawn."""
     drawer = render.renderer(game_id)
-    drawn = [drawer.hand(view, width=1000) for view in views]
+    drawn = [drawer.hand({**view, "for_all": True}, width=1000) for view in views]
     shown = [d for d in drawn if d is not None]
     return kit.png(kit.stack(shown)) if shown else None
 
