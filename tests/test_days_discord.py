@@ -317,14 +317,18 @@ async def test_a_player_with_closed_dms_is_mentioned_at_most_once_a_day(tmp_path
 # --------------------------------------------------------------------------- the outbox
 
 
-async def test_a_failed_channel_post_is_retried_in_move_order(tmp_path: Path) -> None:
+@pytest.mark.parametrize("failures", [1, 2])
+async def test_a_failed_channel_post_is_retried_in_move_order(tmp_path: Path,
+                                                              failures: int) -> None:
+    """With ``failures`` 2 the first retry (after 30 s) fails too, and the next one (a
+    minute later) posts it: a failed retry keeps trying, in move order."""
     async with world(tmp_path) as w:
         await seat_two(w)
         rng = random.Random(6)
         mover = await first_awaited(w)
         seen = len(w.public())
         w.env.inject_error("POST", f"/channels/{w.channel.id}/messages", status=500,
-                           times=1)
+                           times=failures)
         move = choose(w, mover, await w.moves(mover), rng)
         told = said(await mover.slash(w.channel, "play", action=move))
         # A passing failure: the move is saved and shows once Discord answers (not a
@@ -341,6 +345,9 @@ async def test_a_failed_channel_post_is_retried_in_move_order(tmp_path: Path) ->
             assert "could not" not in waiting and "Discord did not" not in waiting
         assert len(w.public()) == seen
         await w.env.advance_time(60)
+        if failures == 2:
+            assert len(w.public()) == seen  # the first retry failed: the next one posts
+            await w.env.advance_time(60)
         late = w.public()[seen:]
         assert len(late) >= 1 and message_text(late[0]).startswith("(Posted late")
         assert move.split()[1] in message_text(late[0])

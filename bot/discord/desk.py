@@ -112,7 +112,6 @@ class Desk:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._unreachable: set[tuple[int, int]] = set()  # (channel, user) told about
         self._behind: dict[int, asyncio.Task[None]] = {}  # channel -> its retry task
-        self._failed: dict[int, str] = {}  # channel -> how its last post failed
         self.turns = TurnMessages(service)
         self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
         # (channel, game, user) -> the last DM sent there for that game, and its lines
@@ -142,6 +141,15 @@ class Desk:
         mine = Waiting(reply, actor, asyncio.get_running_loop().create_future())
         waiting = self._waiting[channel_id]
         waiting.append(mine)
+        try:
+            return await self._deliver_queued(channel_id, mine, waiting)
+        finally:  # (already gone unless cancelled while it waited for the lock)
+            if mine in waiting:
+                waiting.remove(mine)
+
+    async def _deliver_queued(self, channel_id: int, mine: Waiting, waiting: list[Waiting]
+                              ) -> str:
+        reply = mine.reply
         async with self._locks[channel_id]:
             if mine.told.done():  # told within an earlier step's edit
                 return mine.told.result()
@@ -183,13 +191,10 @@ class Desk:
             except discord.HTTPException as error:
                 log.warning("Could not post to channel %s; the reply stays queued and is "
                             "tried again", channel_id, exc_info=True)
-                self._failed[channel_id] = (FORBIDDEN if isinstance(error, discord.Forbidden)
-                                            else FAILED)
                 if reply.game and channel_id not in self._behind:
                     self._behind[channel_id] = asyncio.get_running_loop().create_task(
                         self._retry(channel_id), name=f"boardroom-retry-{channel_id}")
-                return self._failed[channel_id]
-        self._failed.pop(channel_id, None)
+                return FORBIDDEN if isinstance(error, discord.Forbidden) else FAILED
         return POSTED
 
     async def _tell(self, channel_id: int, reply: Reply, actor: int | None) -> None:
@@ -315,8 +320,8 @@ class Desk:
                     continue
                 async with self._locks[channel_id]:
                     for reply in replies:
-                        if not await self._deliver(channel_id, reply):
-                            break
+                        if await self._deliver(channel_id, reply) != POSTED:
+                            break  # the rest waits for the next try, in move order
                     else:
                         self._behind.pop(channel_id, None)
                         return
