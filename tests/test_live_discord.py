@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
 
-from bot.discord.live import EARLIER, told_in
+from bot.discord.live import EARLIER, EVENTS, TurnMessages, told_in
+from bot.service.replies import Reply
 from render import kit
 from rules import bomb_squares
 from tests.test_discord import SECRET_WORDS, World, fixed_deal, labels, message_text, said, world
@@ -364,3 +366,51 @@ async def test_steps_that_queue_behind_a_slow_post_go_out_as_one_edit(
         count = len(w.public())
         await w.restart()  # every step was marked told: nothing is posted again
         assert len(w.public()) == count and message_text(w.public()[-1]) == text
+
+
+class _Channel:
+    """Just enough of a channel for ``TurnMessages``: posts and edits, recorded."""
+
+    id = 1
+
+    def __init__(self) -> None:
+        self.sent: list[discord.ui.LayoutView] = []
+
+    async def send(self, *, view: discord.ui.LayoutView, **_: object) -> object:
+        self.sent.append(view)
+        return SimpleNamespace(id=len(self.sent))
+
+    def get_partial_message(self, message_id: int) -> object:
+        async def edit(*, view: discord.ui.LayoutView, **_: object) -> None:
+            self.sent[message_id - 1] = view
+        return SimpleNamespace(edit=edit)
+
+
+class _Service:
+    """The turn message a game's steps edit, as the store keeps it."""
+
+    def __init__(self) -> None:
+        self.message = 0
+
+    async def turn_message(self, game: int) -> int:
+        return self.message
+
+    async def set_turn_message(self, game: int, message_id: int, version: int) -> None:
+        self.message = message_id
+
+
+async def test_a_step_that_reads_like_the_one_before_is_told_all_the_same() -> None:
+    """Two steps of a turn may say the same ('Ann draws a card.' twice): the message tells
+    both, and a step that ends the way an earlier one did is not taken for told."""
+    channel, service = _Channel(), _Service()
+    turns = TurnMessages(service)  # type: ignore[arg-type]
+    for version, line in enumerate(["Ann draws a card.", "Ann draws a card.",
+                                    "Ann takes 2 and Bob takes 1.", "Bob takes 1."], 2):
+        await turns.post(channel,  # type: ignore[arg-type]
+                         Reply(public=line, step=True, game=7, version=version,
+                               mention=(5,)))
+    (view,) = channel.sent
+    events = next(item for item in view.walk_children()
+                  if isinstance(item, discord.ui.TextDisplay) and item.id == EVENTS)
+    assert events.content.split("\n") == ["Ann draws a card.", "Ann draws a card.",
+                                          "Ann takes 2 and Bob takes 1.", "Bob takes 1."]

@@ -134,24 +134,25 @@ class TurnMessages:
         refuses both (nothing is remembered then: the retry tells it again)."""
         lines = [reply.public] if reply.public else []
         if reply.step and not reply.newly and reply.game:
-            turn = await self._current(channel, reply.game)
+            turn, read_back = await self._current(channel, reply.game)
             if turn is not None:
-                told = reply.public  # within the turn's message, without a catch-up's note
-                if reply.note and told.startswith(reply.note):
-                    told = told[len(reply.note):].lstrip("\n")
-                if told and "\n".join(turn.lines).endswith(told):
-                    lines = turn.lines  # told already, before a restart
+                step = reply.public  # within the turn's message, without a catch-up's note
+                if reply.note and step.startswith(reply.note):
+                    step = step[len(reply.note):].lstrip("\n")
+                new = step.split("\n") if step else []
+                # A message read back from Discord (after a restart) may show this step
+                # already: the process stopped between the edit and marking it delivered.
+                if read_back and new and turn.lines[-len(new):] == new:
+                    lines = turn.lines
                 else:
-                    lines = [*turn.lines, *([told] if told else [])]
+                    lines = [*turn.lines, *new]
                 files = self._pictures(reply)
                 message = channel.get_partial_message(turn.message_id)
                 view = layout(channel.id, lines, reply, files or turn.files)
+                # The board replaced; without a new one the pictures it has stay.
+                replaced: dict[str, Any] = {"attachments": files} if files else {}
                 try:
-                    if files:  # the board replaced
-                        await message.edit(view=view, attachments=files,
-                                           allowed_mentions=pinging(()))
-                    else:  # the pictures it has stay
-                        await message.edit(view=view, allowed_mentions=pinging(()))
+                    await message.edit(view=view, allowed_mentions=pinging(()), **replaced)
                     turn.lines = lines
                     turn.files = files or turn.files
                     return
@@ -183,25 +184,26 @@ class TurnMessages:
             log.exception("Could not store the turn message of game %s", game)
 
     async def _current(self, channel: discord.PartialMessageable, game: int
-                       ) -> Turn | None:
+                       ) -> tuple[Turn | None, bool]:
         """The game's turn message, as this process last sent it, or as Discord holds it
-        where another process (or this one, before a restart) sent it since."""
+        where another process (or this one, before a restart) sent it since; and whether
+        it was read back from Discord."""
         try:
             message_id = await self.service.turn_message(game)
         except Exception:
             log.exception("Could not read the turn message of game %s", game)
-            return None
+            return None, False
         if not message_id:
-            return None
+            return None, False
         known = self._turns.get(channel.id)
         if known is not None and (known.game, known.message_id) == (game, message_id):
-            return known
+            return known, False
         try:
             message = await channel.fetch_message(message_id)
         except discord.HTTPException:
-            return None
+            return None, False
         turn = self._turns[channel.id] = Turn(game, message_id, told_in(message))
-        return turn
+        return turn, True
 
     @staticmethod
     def _pictures(reply: Reply) -> list[discord.File]:
