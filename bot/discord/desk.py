@@ -38,7 +38,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.answer import NOBODY, Answer, clip, picture_files
+from bot.discord.answer import NOBODY, Answer, clip, picture_files, shown_name
 from bot.discord.buttons import choice_view, text_view, undo_view
 from bot.discord.live import TurnMessages, mentions, pinging, turn_line
 from bot.moves import Choices
@@ -347,7 +347,7 @@ class Desk:
         day). Recorded as sent before: a failure here is not retried."""
         def server(guild_id: int) -> str | None:
             guild = self.client.get_guild(guild_id)
-            return None if guild is None else discord.utils.escape_markdown(guild.name)
+            return None if guild is None else shown_name(guild.name)
 
         tended = await self.service.tend_digest(user_id, server)
         if tended is not None:
