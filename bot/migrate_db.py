@@ -33,8 +33,9 @@ TABLES: dict[str, tuple[str, ...]] = {
     "games": ("id", "channel_id", "guild_id", "game", "options", "status", "opener_id",
               "seed", "state", "version", "announced", "last_seat", "last_text", "created",
               "updated", "started", "finished", "damaged", "turn_time", "reminders", "salt",
-              "commitment", "unrated"),
-    "seats": ("game_id", "seat", "user_id", "name", "kind", "level", "handed", "former"),
+              "commitment", "unrated", "bank_start", "bank_add"),
+    "seats": ("game_id", "seat", "user_id", "name", "kind", "level", "handed", "former",
+              "bank"),
     "moves": ("game_id", "version", "seat", "text", "time"),
     "waits": ("game_id", "seat", "since", "reminded", "due"),
     "players": ("user_id", "quiet_from", "quiet_to", "timezone", "reminded", "mentioned",
@@ -49,7 +50,8 @@ TABLES: dict[str, tuple[str, ...]] = {
 # Columns PostgreSQL holds as DOUBLE PRECISION: a SQLite file may hold a whole number
 # there (a time of 0, a test's clock), which asyncpg takes only as a float.
 REAL_COLUMNS = {
-    ("games", c) for c in ("created", "updated", "started", "finished", "turn_time")} | {
+    ("games", c) for c in ("created", "updated", "started", "finished", "turn_time",
+                           "bank_start", "bank_add")} | {("seats", "bank"),
     ("moves", "time"), ("waits", "since"), ("waits", "due"), ("players", "reminded"),
     ("players", "mentioned"), ("players", "digest_due"), ("players", "digest_sent"),
     ("absences", "start"), ("absences", "until"),

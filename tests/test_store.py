@@ -24,6 +24,7 @@ import asyncpg
 import pytest
 
 import rules
+from bot import migrate_db
 from bot.service import TableService
 from bot.service.table import SET_ASIDE, TableError
 from bot.store import Store
@@ -764,6 +765,19 @@ async def columns(database: Database, store: AnyStore) -> dict[str, list[str]]:
                    "FROM pg_trigger WHERE NOT tgisinternal")
     found["(made)"] = sorted(f"{kind} {name}" for kind, name in made)
     return found
+
+
+async def test_the_copy_between_databases_takes_every_column(tmp_path: Path) -> None:
+    """``boardroom migrate-db`` copies the columns ``migrate_db.TABLES`` names: every one
+    of the schema (a migration that adds a column must add it there too)."""
+    database = Database("sqlite", str(tmp_path / "schema.db"))
+    opened = await database.open()
+    try:
+        schema = await columns(database, opened)
+    finally:
+        await opened.close()
+    schema = {t: c for t, c in schema.items() if t not in ("(made)", "schema_version")}
+    assert {t: list(c) for t, c in migrate_db.TABLES.items()} == schema
 
 
 async def test_both_engines_have_the_same_schema(pg_server: Server, tmp_path: Path) -> None:
