@@ -195,3 +195,18 @@ async def test_the_digest_shows_the_bank_and_its_reader_gets_only_the_warnings(
     assert row is not None
     (wait,) = [w for w in await store.waits(row.id) if w.seat == [ANN, BOB].index(late)]
     assert wait.due == NEW_YEAR + 0.8 * 2 * DAY
+
+
+async def test_the_digest_counts_the_bank_in_clock_time_as_the_board_does(
+        service: TableService, clock: Clock) -> None:
+    """Quiet hours from midnight to six: by eight the bank has run two hours, not eight,
+    and the digest says what /board says."""
+    await seated(service)
+    await service.settings(CH, ANN, clock="bank", bank="2d", add="0")
+    late = (await awaited(service))[0]
+    await service.quiet(late, 0, 6, "UTC")
+    await service.digest(late, "8", "UTC")
+    clock.t = NEW_YEAR + 8 * HOUR
+    tended = await service.tend_digest(late)
+    assert tended is not None and "your time bank: 1d 22h" in tended.text
+    assert "1d 22h, running" in (await service.board(CH)).public

@@ -172,15 +172,6 @@ class Clocks:
         table.waits[wait.seat] = wait
         await self.store.set_waits(table.id, list(table.waits.values()))
 
-    async def time_left(self, table: Table, seat: int) -> float | None:
-        """Seconds of the awaited ``seat``'s turn time (or time bank) left now (None: no
-        limit, or the seat has no wait); the daily digest shows it."""
-        wait = (table.waits or {}).get(seat)
-        if wait is None or table.seats[seat].user_id is None:
-            return None
-        end = await self.deadline(table, wait)
-        return None if end is None else max(0.0, end - self.now())
-
     async def later(self, table: Table, wait: WaitRow) -> None:
         """Nothing was due for ``wait`` after all: store its next moment."""
         assert table.waits is not None

@@ -164,7 +164,9 @@ class Digests:
     async def _awaiting(self, table: Table, seat: int, guild_id: int | None,
                         servers: Servers) -> history.Awaiting:
         assert table.waits is not None
-        left = await self.clocks.time_left(table, seat)
+        wait = table.waits[seat]
+        deadline = await self.clocks.deadline(table, wait)
+        bank = await self.clocks.bank_left(table, seat, wait)
         try:
             lines = await self.looking_back.since_lines(table, seat)
         except Exception:
@@ -182,5 +184,5 @@ class Digests:
             table.channel_id, None if guild_id is None else servers(guild_id),
             table.game.name, table.label(seat),
             tuple(table.label(s) for s in sorted(table.awaited()) if s != seat),
-            table.waits[seat].since, None if left is None else self.now() + left, since,
-            bank=None if left is None or not table.banked() else scheduler.remaining(left))
+            wait.since, deadline, since,
+            bank=None if bank is None else scheduler.remaining(bank))
