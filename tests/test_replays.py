@@ -361,3 +361,20 @@ async def test_a_channels_started_tables_newest_first_on_both_engines(
         assert await store.started_games(OTHER) == []
     finally:
         await store.close()
+
+
+async def test_an_animation_whose_log_no_longer_plays_tells_no_rules_sentence(
+        service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal of the rules may name a seat's hand ('Your hand: ...'): a log that no
+    longer plays gives the replay's own sentence instead, to anyone."""
+    await seat_two(service, "cube-conquest")
+    await play(service, clock, 3)
+    service.images = True
+
+    def refused(*_: object) -> bytes:
+        raise rules.IllegalMove("You can't play that. Your hand: crown (5), arrow (6).")
+
+    monkeypatch.setattr(replays_module, "animated", refused)
+    with pytest.raises(TableError) as error:
+        await service.replay_animation(CH)
+    assert "no longer replays" in str(error.value) and "hand" not in str(error.value)

@@ -221,11 +221,14 @@ def extend(past: Rebuilt, moves: Sequence[MoveRow], stored: str | None) -> Rebui
                    opened)
 
 
+NO_LONGER = ("This game no longer replays with today's rules, so it can't be shown move "
+             "by move; /log lists its moves.")
+
+
 def check(game: rules.Game[Any], state: Any, stored: str | None) -> None:
     """Refuse a replay whose last state is not the stored one (the rules changed)."""
     if stored is not None and encode(game, state) != stored:
-        raise TableError("This game no longer replays with today's rules, so it can't be "
-                         "shown move by move; /log lists its moves.")
+        raise TableError(NO_LONGER)
 
 
 # --------------------------------------------------------------------------- the service
@@ -402,9 +405,12 @@ class Replays:
         gif = self._animations.get(key)
         if gif is None:
             moves = undo.in_force(await self.store.moves(table.id))
-            gif = await asyncio.get_running_loop().run_in_executor(
-                self.pictures.painter(), animated, table.game, table,
-                [m for m in moves if m.version <= table.version])
+            try:
+                gif = await asyncio.get_running_loop().run_in_executor(
+                    self.pictures.painter(), animated, table.game, table,
+                    [m for m in moves if m.version <= table.version])
+            except rules.GameError:  # its sentence may tell a seat's hand: never shown
+                raise TableError(NO_LONGER) from None
             self._animations[key] = gif
             while len(self._animations) > KEPT_ANIMATIONS:
                 self._animations.popitem(last=False)
