@@ -6,6 +6,7 @@ which the bank holds the per-turn amount again."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -210,3 +211,25 @@ async def test_the_digest_counts_the_bank_in_clock_time_as_the_board_does(
     tended = await service.tend_digest(late)
     assert tended is not None and "your time bank: 1d 22h" in tended.text
     assert "1d 22h, running" in (await service.board(CH)).public
+
+
+async def test_a_wait_is_charged_to_the_bank_once_whoever_reads_the_table_next(
+        tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bank and the waits that spent it are written together, at once: a process that
+    stops before its batched writes land (none of them landing here) leaves no ended wait
+    beside its spent bank, so whoever reads the table next does not charge it again."""
+    path = str(tmp_path / "bank.db")
+    first, second = await Store.open(path), await Store.open(path)
+    try:
+        service = TableService(first, images=False, now=clock, level="normal")
+        await seated(service)
+        await service.settings(CH, ANN, clock="bank", bank="3d", add="12h")
+        monkeypatch.setattr(first, "put_waits", lambda *_: None)  # it stops before they land
+        mover = await one_turn(service, clock, 5 * HOUR)
+        clock.t += HOUR
+        other = TableService(second, images=False, now=clock, level="normal")
+        await other.board(CH)  # reads the table and its waits
+        assert (await banks(second))[mover] == 3 * DAY  # 5 h used, 12 h back, up to 3 d
+    finally:
+        await first.close()
+        await second.close()

@@ -88,15 +88,16 @@ class Clocks:
             parts.append(f"{table.label(row.seat)} {scheduler.remaining(left)}{running}")
         return f"Time banks: {'; '.join(parts)}." if parts else ""
 
-    async def _spend(self, table: Table, wait: WaitRow, now: float, *, moved: bool) -> None:
-        """A wait ends: its seat's bank loses the clock time it used and, if the seat
-        moved to end it, gets the per-turn amount back (``scheduler.banked``)."""
+    async def _spent(self, table: Table, wait: WaitRow, now: float, *, moved: bool) -> float:
+        """A wait ends: its seat's bank less the clock time it used and, if the seat moved
+        to end it, with the per-turn amount back (``scheduler.banked``); kept in the
+        table's seats, and returned to be stored with the waits."""
         assert table.bank_start is not None
         used = scheduler.clock_ran(wait.since, now, await self.player_at(table, wait.seat))
         bank = scheduler.banked(table.bank(wait.seat), used, moved, table.bank_start,
                                 table.bank_add)
         table.seats[wait.seat] = replace(table.seats[wait.seat], bank=bank)
-        await self.store.set_bank(table.id, wait.seat, bank)
+        return bank
 
     # -- the waits
 
@@ -130,10 +131,9 @@ class Clocks:
         if awaited == set(table.waits) and not fresh and not again:
             return
         now = self.now()
-        if table.banked():
-            for seat, ended in table.waits.items():
-                if seat not in awaited or seat in fresh:
-                    await self._spend(table, ended, now, moved=seat in moved)
+        banks = {seat: await self._spent(table, ended, now, moved=seat in moved)
+                 for seat, ended in table.waits.items()
+                 if table.banked() and (seat not in awaited or seat in fresh)}
         waits = {}
         for seat in sorted(awaited):
             old = table.waits.get(seat)
@@ -141,7 +141,11 @@ class Clocks:
             if old is None or seat in fresh or again:
                 wait = replace(wait, due=await self.due_of(table, wait))
             waits[seat] = wait
-        self.store.put_waits(table.id, list(waits.values()))
+        if banks:  # the banks and the waits that spent them in one transaction: a wait
+            # read again (a restart, another process) is never charged twice
+            await self.store.set_waits(table.id, list(waits.values()), banks)
+        else:
+            self.store.put_waits(table.id, list(waits.values()))
         table.waits = waits
         moments = [w.due for w in waits.values() if w.due is not None]
         if moments and self.on_due is not None:

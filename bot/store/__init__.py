@@ -362,11 +362,6 @@ class Store:
 
         await self._jobs.run(write, ordered=True, transaction=True)
 
-    async def set_bank(self, game_id: int, seat: int, bank: float | None) -> None:
-        """A seat's time bank when its next wait begins (None: full)."""
-        await self._write("UPDATE seats SET bank = ? WHERE game_id = ? AND seat = ?",
-                          (bank, game_id, seat))
-
     async def hand_seat(self, game_id: int, seat: SeatRow) -> None:
         """A seat of a running game changes hands (resigned, or replaced): the row as given."""
         try:
@@ -384,8 +379,10 @@ class Store:
         rows = await self._rows(f"{WAITS} WHERE game_id = ? ORDER BY seat", (game_id,))
         return [WaitRow(*r) for r in rows]
 
-    async def set_waits(self, game_id: int, waits: list[WaitRow]) -> None:
-        """The game's awaited seats are exactly ``waits`` now, in one transaction."""
+    async def set_waits(self, game_id: int, waits: list[WaitRow],
+                        banks: dict[int, float] | None = None) -> None:
+        """The game's awaited seats are exactly ``waits`` now, and its seats' time banks
+        ``banks`` (seat -> seconds), in one transaction."""
         self._marks.waits.pop(game_id, None)  # this list is newer than one not yet written
         rows = [(w.game_id, w.seat, w.since, w.reminded, w.due) for w in waits]
         keep = tuple(w.seat for w in waits)
@@ -395,6 +392,10 @@ class Store:
             await session.execute(f"DELETE FROM waits WHERE game_id = ?{others}",
                                   (game_id, *keep))
             await session.executemany(WAIT_SQL, rows)
+            if banks:
+                await session.executemany(
+                    "UPDATE seats SET bank = ? WHERE game_id = ? AND seat = ?",
+                    [(bank, game_id, seat) for seat, bank in banks.items()])
 
         await self._jobs.run(write, ordered=True, transaction=True)
 
