@@ -5,6 +5,7 @@ outbox gives back what was never announced."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 import threading
@@ -639,3 +640,25 @@ async def test_unknown_options_are_refused_when_the_table_opens(
     await service.open(CH, 1, ANN, "Ann", "crystallia", {"advanced": True})
     row = await store.active_game(CH)
     assert row is not None and row.options == {"advanced": True}
+
+
+async def test_a_pick_alone_because_of_hidden_cards_is_left_to_the_player(
+        service: TableService) -> None:
+    """A secret pick from a hand of one kind is the player's only move, but the table must
+    not make it: 'has one move only' then 'has chosen' would tell everyone what the hand
+    holds (deal 4 with these random moves led there before the check). A forced step the
+    public view shows (nothing in any hand it allows but that one move) is still made."""
+    await service.open(CH, 1, ANN, "Ann", "cube-conquest")
+    await service.join(CH, BOB, "Bob")
+    await service.start(CH, ANN, seed=4)
+    rng = random.Random(4)
+    for _ in range(300):
+        waiting = await service.waiting(CH)
+        if not waiting:
+            break
+        user = rng.choice(waiting)[0]
+        reply = await service.play(CH, user, rng.choice(await service.legal_moves(CH, user)))
+        lines = reply.public.splitlines()
+        for line, after in itertools.pairwise(lines):
+            if "has one move only" in line:
+                assert not (after.startswith(line.split(" has")[0]) and "has chosen" in after)
