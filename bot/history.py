@@ -387,7 +387,7 @@ def _seated_line(t: Seated) -> str:
 
 SINCE_LEAST = 150  # characters of a table's since-your-last-move lines, at least, or none
 SINCE_MOST = 600  # and at most, however much room is left
-DAILY_FOOT = "Play there with /play; /me digest off stops this digest."
+DAILY_FOOT = "Play there with /play; /me digest at:off stops this digest."
 
 
 @dataclass(frozen=True)

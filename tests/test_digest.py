@@ -187,7 +187,7 @@ def test_the_digest_fits_one_message_most_pressing_first() -> None:
     shown = [int(m) for m in re.findall(r"<#(\d+)>", many)]
     assert 5 < len(shown) < 40 and shown == list(range(1000, 1000 + len(shown)))
     assert f"and {40 - len(shown)} more tables waiting for you, left out to fit" in many
-    assert many.rstrip().endswith("/me digest off stops this digest.")
+    assert many.rstrip().endswith("/me digest at:off stops this digest.")
 
 
 def test_a_cut_never_splits_a_timestamp() -> None:

@@ -2,7 +2,7 @@
 servers and several tables (some waiting for the member, some not), quiet hours covering
 the digest hour, restarts around the due moment (no duplicate, no loss), the reminders it
 stands for (no daily reminder; the 80% and 95% warnings of a turn time still come),
-nothing hidden from the member in it, ``/me digest off``, and closed DMs.
+nothing hidden from the member in it, ``/me digest at:off``, and closed DMs.
 
 SimCord's clock starts at 2026-01-01 00:00 UTC (01:00 in Paris).
 """
