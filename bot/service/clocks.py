@@ -221,7 +221,6 @@ class Clocks:
                     min(3 * new_time, 30 * scheduler.DAY) if new_time else scheduler.BANK_START)
                 bank_add = back if back is not None else (
                     table.bank_add if table.banked() else new_time or scheduler.BANK_ADD)
-            await self.sync(table)  # the waits under way, as the clock had them until now
             await self.store.set_settings(table.id, new_time, new_reminders, bank_start,
                                           bank_add or 0.0)
             if bank_start is None or bank_start != table.bank_start:
