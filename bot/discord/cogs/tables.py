@@ -122,8 +122,8 @@ class Tables(commands.Cog):
             return await self.bot.desk.ask_undo(interaction.user.id, interaction.channel_id)
         await answer(interaction, work)
 
-    @game.command(name="replace", description="Hand a player's seat to another member or to "
-                  "a computer (the opener, or anyone who may manage the channel).")
+    @game.command(name="replace", description="Hand a player's seat to another member or a "
+                  "computer (the opener, or a channel manager).")
     @app_commands.describe(seat="The member who takes the seat (left out: a computer player)",
                            player="Whose seat is handed on (left out: the player the game "
                                   "is waiting for)")
@@ -160,8 +160,8 @@ class Tables(commands.Cog):
             return await self._announce(interaction, reply, "The game has ended.")
         await answer(interaction, work)
 
-    @game.command(name="export", description="The move log of this channel's finished game "
-                  "as a file, with its seed and salt, to check every deal and roll.")
+    @game.command(name="export", description="This channel's finished game as a file, with "
+                  "its seed and salt, to check every deal and roll.")
     @app_commands.describe(table="An earlier table played in this channel, by number (left "
                                  "out: the last game)")
     async def export(self, interaction: Interaction,
@@ -174,8 +174,8 @@ class Tables(commands.Cog):
                           "docs/fairness.md).", document=(name, data))
         await answer(interaction, work)
 
-    @game.command(name="replay", description="Step through a game of this channel move by "
-                  "move (a finished one for everyone; a running one as you see it).")
+    @game.command(name="replay", description="Step through this channel's game move by move "
+                  "(a running one only as you see it).")
     @app_commands.describe(table="Which table (left out: the last finished one here, else the "
                                  "running one)",
                            move="The move to show first (0, the deal, when left out)")
