@@ -39,6 +39,10 @@ HAND_SIZE: int = DATA["hand_size"]
 CUBES: int = DATA["cubes_per_player"]
 STARTING_CUBES: int = DATA["starting_cubes"]
 POINTS_TO_WIN: int = DATA["points_to_win"]
+# Turns each player may take before the game ends on points (then cubes on the board): the
+# seed has no limit, and two sides that only move and prepare would play for ever. Games
+# between computers last 30-55 turns each; people rarely attack less.
+TURN_LIMIT: int = DATA["turn_limit"]
 COLOURS: list[str] = DATA["colours"]
 EDGES: list[str] = DATA["edges"]
 DECKS_IN_BOX: int = DATA["decks_in_box"]
@@ -116,6 +120,7 @@ class CubeState(State):
     last: list[int]  # squares the last action touched, for the picture
     last_action: dict[str, Any] | None  # who did it and what: {"seat", "kind"}
     result: str | None  # why the game ended
+    turns: int = 0  # actions taken since setup, by every player (the end at the turn limit)
 
 
 def _shared_deck(state: CubeState) -> bool:
@@ -259,6 +264,7 @@ def _frozen(state: CubeState) -> bool:
 
 def _end_turn(state: CubeState, events: list[Event]) -> None:
     """After an action: check the end conditions, else pass the turn on."""
+    state.turns += 1
     leader = max(range(state.players), key=lambda s: state.points[s])
     wiped = [s for s in range(state.players) if _cubes_on_board(state, s) == 0]
     if state.points[leader] >= POINTS_TO_WIN:
@@ -269,6 +275,8 @@ def _end_turn(state: CubeState, events: list[Event]) -> None:
     elif _frozen(state):
         state.result = "Every cube left is in an Outpost and none can be added: no cube can " \
                        "move or attack any more."
+    elif state.turns >= TURN_LIMIT * state.players:
+        state.result = f"Every player has taken {TURN_LIMIT} turns, the turn limit."
     if state.result:
         state.phase = "over"
         events.append(Event(f"The game ends: {state.result}", kind="end"))
@@ -592,7 +600,7 @@ class CubeConquest(Game[CubeState]):
         if len(leaders) == 1:
             ending = ("10 points" if best >= POINTS_TO_WIN else "no cubes"
                       if any(_cubes_on_board(state, s) == 0 for s in range(state.players))
-                      else "frozen")
+                      else "frozen" if _frozen(state) else "turn limit")
             why = f"{names} wins with {best} point{'s' if best != 1 else ''}."
         elif len(winners) == 1:
             ending = "tie-break"

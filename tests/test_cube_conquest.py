@@ -14,7 +14,7 @@ import pytest
 
 import rules
 from rules import GameOver, IllegalMove, InvalidMove, NotYourTurn
-from rules.cube_conquest import INDEX, SQUARES, SYMBOLS, CubeState
+from rules.cube_conquest import INDEX, SQUARES, SYMBOLS, TURN_LIMIT, CubeState
 from tests.refusals import assert_refused
 
 GAME = rules.GAMES["cube-conquest"]
@@ -509,6 +509,45 @@ def test_a_board_of_outposts_goes_on_while_a_cube_can_still_be_added() -> None:
                      hands=[["drop", "hammers", "hammers", "hammers"], []], supply=[2, 0])
     state, _ = GAME.play(state, BLUE, "outpost a1 with drop")
     assert GAME.outcome(state) is None and GAME.to_act(state) == {RED}
+
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_players_who_never_attack_meet_the_turn_limit(players: int) -> None:
+    """Issue 36: a computer and a rule-based player prepared over and over for 1,277 moves.
+    Sides that never attack end once each has taken the turn limit's turns, and the
+    game's tie-break decides: points, then cubes on the board."""
+    state = GAME.new(players, seed=7)
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_moves(state, seat)
+        quiet = [m for m in legal if m.split()[0] in ("place", "prepare", "pass")]
+        state, events = GAME.play(state, seat, (quiet or legal)[0])
+    assert state.turns == TURN_LIMIT * players == 100 * players
+    assert events[-1].text == ("The game ends: Every player has taken 100 turns, the turn "
+                               "limit.")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == (0,) * players
+    cubes = [sum(cubes_of(state, seat).values()) for seat in range(players)]
+    assert outcome.winners == {s for s in range(players) if cubes[s] == max(cubes)}
+    assert outcome.ending in ("shared", "tie-break")
+
+
+def test_the_turn_limit_is_decided_by_points_first() -> None:
+    state = position(cubes={"a1": (BLUE, 1), "e5": (RED, 2)}, hands=[["drop", "drop"], []],
+                     points=[3, 2], turns=2 * TURN_LIMIT - 1)
+    state, _ = GAME.play(state, BLUE, "prepare drop drop take drop")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == {BLUE}
+    assert outcome.ending == "turn limit"
+    assert outcome.reason == ("Every player has taken 100 turns, the turn limit. Blue wins "
+                              "with 3 points.")
+
+
+def test_a_game_stored_before_the_turn_limit_loads_and_counts_from_zero() -> None:
+    data = GAME.dump(position(cubes={"a1": (BLUE, 1), "e5": (RED, 1)}))
+    del data["turns"]
+    assert GAME.load(data).turns == 0
 
 
 # --------------------------------------------------------------------------- issue 16: the text
