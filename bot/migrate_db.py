@@ -37,7 +37,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "seats": ("game_id", "seat", "user_id", "name", "kind", "level", "handed", "former",
               "bank"),
     "moves": ("game_id", "version", "seat", "text", "time"),
-    "waits": ("game_id", "seat", "since", "reminded", "due"),
+    "waits": ("game_id", "seat", "since", "reminded", "due", "ran", "mark"),
     "players": ("user_id", "quiet_from", "quiet_to", "timezone", "reminded", "mentioned",
                 "digest_hour", "digest_zone", "digest_due", "digest_sent"),
     "absences": ("user_id", "start", "until"),
@@ -52,8 +52,9 @@ TABLES: dict[str, tuple[str, ...]] = {
 REAL_COLUMNS = {
     ("games", c) for c in ("created", "updated", "started", "finished", "turn_time",
                            "bank_start", "bank_add")} | {("seats", "bank"),
-    ("moves", "time"), ("waits", "since"), ("waits", "due"), ("players", "reminded"),
-    ("players", "mentioned"), ("players", "digest_due"), ("players", "digest_sent"),
+    ("moves", "time"), ("waits", "since"), ("waits", "due"), ("waits", "ran"),
+    ("waits", "mark"), ("players", "reminded"), ("players", "mentioned"),
+    ("players", "digest_due"), ("players", "digest_sent"),
     ("absences", "start"), ("absences", "until"),
     ("ratings", "mu"), ("ratings", "sigma"), ("ratings", "wins"), ("ratings", "updated"),
     ("undos", "asked"), ("undos", "due")}

@@ -54,13 +54,19 @@ class SeatRow:
 @dataclass(frozen=True)
 class WaitRow:
     """An awaited human seat: since when it waits, how many reminders it has had, and the
-    next moment the scheduler has something to do for it (None: nothing)."""
+    next moment the scheduler has something to do for it (None: nothing).
+
+    Its turn clock has run ``ran`` seconds by ``mark`` (None: 0 by ``since``) and runs on
+    from there under the player's settings of now: a change of quiet hours or time away
+    charges the time before it as the settings were then (``bot.scheduler.rebased``)."""
 
     game_id: int
     seat: int
     since: float
     reminded: int = 0
     due: float | None = None
+    ran: float = 0.0
+    mark: float | None = None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ Rules of time (see ``bot/README.md``):
 
 - A turn's clock runs only while the awaited player is neither in their quiet hours nor
   away (``/me quiet``, ``/me away``), so nobody loses a turn asleep or on holiday. Quiet
-  hours are at most 12 a day, time away at most 21 days a year.
+  hours are at most 12 a day, time away at most 21 days a year. Time that has passed is
+  charged as the settings were while it passed: a change applies from the moment it is made
+  (``rebased``).
 - A table's clock is a time per turn, or a time bank per player: a starting amount, less
   the clock time each of the player's waits used, plus an amount after each of their turns,
   never above the start (``banked``). A turn ends when it runs out: the turn time, or
@@ -33,6 +35,7 @@ in the bot that is ``discord.utils.utcnow()``, which SimCord's ``env.advance_tim
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -164,9 +167,29 @@ def banked(bank: float, used: float, moved: bool, start: float, add: float) -> f
 # time bank the seat's bank when the wait began (None: no limit).
 
 
+def used(wait: WaitRow, until: float, player: PlayerRow) -> float:
+    """How much clock time ``wait`` has used by ``until``: what it had run by its mark,
+    then what ran since under the player's settings of now."""
+    start = wait.since if wait.mark is None else wait.mark
+    return wait.ran + (clock_ran(start, until, player) if until > start else 0.0)
+
+
+def clock_at(wait: WaitRow, seconds: float, player: PlayerRow) -> float:
+    """The moment ``wait``'s clock has run ``seconds`` (its mark, if it had by then)."""
+    start = wait.since if wait.mark is None else wait.mark
+    return clock_after(start, max(0.0, seconds - wait.ran), player)
+
+
+def rebased(wait: WaitRow, now: float, player: PlayerRow) -> WaitRow:
+    """``wait`` with the time up to ``now`` charged under ``player``, the settings in force
+    until now: called just before a player changes their quiet hours or time away, so the
+    change applies from ``now`` on and never to time that has passed."""
+    return replace(wait, ran=used(wait, now, player), mark=now)
+
+
 def deadline(wait: WaitRow, allowance: float | None, player: PlayerRow) -> float | None:
     """When the seat's turn runs out (None: no limit)."""
-    return None if allowance is None else clock_after(wait.since, allowance, player)
+    return None if allowance is None else clock_at(wait, allowance, player)
 
 
 def reminder_step(wait: WaitRow, allowance: float | None, player: PlayerRow) -> int | None:
@@ -190,7 +213,7 @@ def reminder_at(wait: WaitRow, allowance: float | None, reminders: bool,
     if not reminders or step is None:
         return None
     if allowance is not None:
-        at = clock_after(wait.since, allowance * FRACTIONS[step], player)
+        at = clock_at(wait, allowance * FRACTIONS[step], player)
     else:
         at = wait.since + (step + 1) * DAY
     if player.reminded is not None:

@@ -5,6 +5,7 @@ which the bank holds the per-turn amount again."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -233,3 +234,84 @@ async def test_a_wait_is_charged_to_the_bank_once_whoever_reads_the_table_next(
     finally:
         await first.close()
         await second.close()
+
+
+# --------------------------------------------------------------------------- issue 36: the past
+
+
+async def bank_shown(service: TableService, user: int) -> str:
+    """The user's bank as the board shows it: '1d 21h'."""
+    board = (await service.board(CH)).public
+    name = "Ann" if user == ANN else "Bob"
+    found = re.search(rf"Time banks:.*{name} \(\w+\) ([^,;.]+)", board)
+    assert found is not None, board
+    return found.group(1)
+
+
+async def test_removing_quiet_hours_does_not_charge_the_quiet_time_that_passed(
+        service: TableService, store: Store, clock: Clock, database: Database) -> None:
+    """A bank that showed 1d 21h two hours after 8 quiet hours showed 1d 13h after
+    '/me quiet from:0 to:0': the 8 hours that were quiet when they passed were charged."""
+    await seated(service)
+    await service.settings(CH, ANN, clock="bank", bank="2d", add="0", reminders=False)
+    first = (await awaited(service))[0]
+    await service.quiet(first, 0, 8, "UTC")  # the clock started at midnight UTC
+    clock.t += 10 * HOUR
+    assert await bank_shown(service, first) == "1d 22h"
+    assert await service.quiet(first, 0, 0, "UTC") == "You have no quiet hours now."
+    assert await bank_shown(service, first) == "1d 22h"
+    clock.t += HOUR
+    assert await bank_shown(service, first) == "1d 21h"
+    await store.close()  # a restart: the clock's past is in the database
+    again = await database.open()
+    try:
+        service = TableService(again, images=False, now=clock, level="normal")
+        assert await bank_shown(service, first) == "1d 21h"
+        assert await one_turn(service, clock, HOUR) == first
+        assert (await banks(again))[first] == 2 * DAY - 4 * HOUR
+    finally:
+        await again.close()
+
+
+async def test_adding_quiet_hours_does_not_refund_the_time_already_thought(
+        service: TableService, store: Store, clock: Clock, database: Database) -> None:
+    """A player who had thought for 12 hours set quiet hours over them just before moving,
+    and got the 12 hours back: any player could do it every turn. (After a restart: the
+    change is made where no process holds the table in memory.)"""
+    await seated(service)
+    await service.settings(CH, ANN, clock="bank", bank="2d", add="0", reminders=False)
+    first = (await awaited(service))[0]
+    clock.t += 12 * HOUR
+    assert await bank_shown(service, first) == "1d 12h"
+    await store.close()
+    store = await database.open()
+    service = TableService(store, images=False, now=clock, level="normal")
+    await service.quiet(first, 0, 12, "UTC")
+    assert await bank_shown(service, first) == "1d 12h"
+    assert await one_turn(service, clock, 0) == first
+    assert (await banks(store))[first] == DAY + 12 * HOUR
+    # From now on the quiet hours count: the next wait, from noon, runs until midnight
+    # and stops for the quiet hours after it.
+    while first not in await awaited(service):
+        await one_turn(service, clock, 0)
+    clock.t = NEW_YEAR + DAY + 11 * HOUR
+    assert await bank_shown(service, first) == "1d"
+    await store.close()
+
+
+async def test_the_turn_time_deadline_keeps_the_time_that_passed(
+        service: TableService, store: Store, clock: Clock) -> None:
+    """A turn time of a day; twelve hours in, quiet hours over those twelve hours do not
+    give them back: the turn still ends at midnight (it ended a day later before)."""
+    await seated(service)
+    await service.settings(CH, ANN, turn_time="1d", reminders=False)
+    first = (await awaited(service))[0]
+    assert await store.next_due() == NEW_YEAR + DAY
+    clock.t += 12 * HOUR
+    await service.quiet(first, 0, 12, "UTC")
+    assert await store.next_due() == NEW_YEAR + DAY
+    await service.quiet(first, 0, 0, "UTC")  # and removed again: still midnight
+    assert await store.next_due() == NEW_YEAR + DAY
+    # Away from now: the rest of the turn waits for the return (two days later).
+    await service.away(first, 2)
+    assert await store.next_due() == NEW_YEAR + 12 * HOUR + 2 * DAY + 12 * HOUR

@@ -99,6 +99,11 @@ async def test_the_daily_digest_over_three_servers(tmp_path: Path) -> None:
                  for g in (second_guild, third_guild)}
         a2, b2, c2 = (there[second_guild.id][m.user.id] for m in (alice, bob, carol))
         a3, b3 = (there[third_guild.id][m.user.id] for m in (alice, bob))
+        # Quiet hours 22:00 to 09:00 in Paris, set before the tables start (a change applies
+        # from the moment it is made), cover the digest's 08:00: it comes at 09:00 Paris,
+        # 08:00 UTC; the zone is the quiet hours'.
+        said(await alice.slash(first, "me quiet", **{"from": 22, "to": 9},
+                               timezone="Europe/Paris"))
         # Waiting for Alice: two tables in Game night (one a second channel), one in each
         # other server, the one in Second table with a turn time of 2 days.
         await table(w, first, alice, bob, waits_for=alice, moves=12)  # cards in hand
@@ -115,10 +120,6 @@ async def test_the_daily_digest_over_three_servers(tmp_path: Path) -> None:
                   if message_text(m).startswith("In <#")} - {
             line for m in w.dms(alice) for line in message_text(m).splitlines()}
 
-        # Quiet hours 22:00 to 09:00 in Paris cover the digest's 08:00: it comes at 09:00
-        # Paris, 08:00 UTC; the zone is the quiet hours'.
-        said(await alice.slash(first, "me quiet", **{"from": 22, "to": 9},
-                               timezone="Europe/Paris"))
         told = said(await alice.slash(first, "me digest", at="8"))
         due = NEW_YEAR + 8 * HOUR
         assert "8:00, Europe/Paris time" in told and f"<t:{int(due)}:f>" in told

@@ -69,7 +69,7 @@ class Clocks:
         bank = table.bank(seat)
         if wait is None:
             return bank
-        used = scheduler.clock_ran(wait.since, self.now(), await self.player_at(table, seat))
+        used = scheduler.used(wait, self.now(), await self.player_at(table, seat))
         return max(0.0, bank - used)
 
     async def banks(self, table: Table) -> str:
@@ -93,7 +93,7 @@ class Clocks:
         to end it, with the per-turn amount back (``scheduler.banked``); kept in the
         table's seats, and returned to be stored with the waits."""
         assert table.bank_start is not None
-        used = scheduler.clock_ran(wait.since, now, await self.player_at(table, wait.seat))
+        used = scheduler.used(wait, now, await self.player_at(table, wait.seat))
         bank = scheduler.banked(table.bank(wait.seat), used, moved, table.bank_start,
                                 table.bank_add)
         table.seats[wait.seat] = replace(table.seats[wait.seat], bank=bank)
@@ -248,6 +248,7 @@ class Clocks:
             zone = scheduler.check_timezone(timezone)
         except ValueError as error:
             raise TableError(str(error)) from None
+        await self._rebase(user_id)
         await self._store_player(replace(await self.player(user_id), quiet_from=start,
                                          quiet_to=end, timezone=zone.key))
         await self._changed(user_id)
@@ -264,6 +265,7 @@ class Clocks:
         if not 1 <= days <= 21 or days > left:
             raise TableError(f"Time away is 1 to {scheduler.AWAY_CAP} days a year; you have "
                              f"{int(left)} left.")
+        await self._rebase(user_id)
         await self.store.add_absence(user_id, now, now + days * scheduler.DAY)
         self._players[user_id] = await self.store.player(user_id)
         await self._changed(user_id)
@@ -277,6 +279,27 @@ class Clocks:
         self._players[user_id] = await self.store.player(user_id)
         await self._changed(user_id)
         return self._players[user_id]
+
+    async def _rebase(self, user_id: int) -> None:
+        """Charge the clocks of every wait of the player up to now under the settings in
+        force until now (``scheduler.rebased``), before they change: a change of quiet
+        hours or time away applies from the moment it is made, never to time that has
+        passed (the tables held here in memory, the others in the database)."""
+        now, player = self.now(), await self.player(user_id)
+        held = set()
+        for table in self.tables.held():
+            if table.status != "playing" or table.seat_of(user_id) is None:
+                continue
+            held.add(table.id)
+            async with self.tables.lock(table.channel_id):
+                if table.waits is None:
+                    table.waits = {w.seat: w for w in await self.store.waits(table.id)}
+                for seat, wait in table.waits.items():
+                    if table.seats[seat].user_id == user_id:
+                        table.waits[seat] = scheduler.rebased(wait, now, player)
+        await self.store.rebase_waits([
+            scheduler.rebased(wait, now, player)
+            for game, wait in await self.store.waiting_for(user_id) if game.id not in held])
 
     async def _changed(self, user_id: int) -> None:
         """Work out again the due moments of the player's waits at the tables held here."""

@@ -27,6 +27,7 @@ from bot.store.engine import (
     Move,
     Moves,
     Session,
+    wait_values,
 )
 from bot.store.errors import ChannelBusy, SeatTaken, StoreError
 from bot.store.sqlite import SQLite, default_path
@@ -50,7 +51,7 @@ GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, see
                 "version, announced, created, updated, started, finished, damaged, turn_time, "
                 "reminders, salt, commitment, bank_start, bank_add")
 GAMES = f"SELECT {GAME_COLUMNS} FROM games"
-WAITS = "SELECT game_id, seat, since, reminded, due FROM waits"
+WAITS = "SELECT game_id, seat, since, reminded, due, ran, mark FROM waits"
 RATINGS = ("SELECT guild_id, game, user_id, name, mu, sigma, games, wins, updated "
            "FROM ratings WHERE guild_id = ? AND game = ?")
 
@@ -384,7 +385,7 @@ class Store:
         """The game's awaited seats are exactly ``waits`` now, and its seats' time banks
         ``banks`` (seat -> seconds), in one transaction."""
         self._marks.waits.pop(game_id, None)  # this list is newer than one not yet written
-        rows = [(w.game_id, w.seat, w.since, w.reminded, w.due) for w in waits]
+        rows = [wait_values(w) for w in waits]
         keep = tuple(w.seat for w in waits)
         others = f" AND seat NOT IN ({_marks(keep)})" if keep else ""
 
@@ -405,6 +406,16 @@ class Store:
         await self._jobs.run(lambda session: session.execute(
             "UPDATE waits SET due = ? WHERE game_id = ? AND seat = ?", (due, game_id, seat)),
             ordered=True)
+
+    async def rebase_waits(self, waits: list[WaitRow]) -> None:
+        """Store how long each wait's clock had run by its mark (``WaitRow.ran``, ``mark``)."""
+        if not waits:
+            return
+        if self._marks.waits:
+            await self._marks.flush_quietly()  # the rows to change are the latest ones
+        await self._jobs.run(lambda session: session.executemany(
+            "UPDATE waits SET ran = ?, mark = ? WHERE game_id = ? AND seat = ?",
+            [(w.ran, w.mark, w.game_id, w.seat) for w in waits]), ordered=True)
 
     async def next_due(self) -> float | None:
         """The earliest moment something is due for any wait (the index answers it)."""
@@ -489,10 +500,11 @@ class Store:
         they hold), each with that wait, longest waiting first (through ``seats_by_user``)."""
         rows = await self._rows(
             f"SELECT {', '.join('g.' + c for c in GAME_COLUMNS.split(', '))}, w.game_id, "
-            "w.seat, w.since, w.reminded, w.due FROM seats s JOIN waits w ON w.game_id = "
+            "w.seat, w.since, w.reminded, w.due, w.ran, w.mark FROM seats s JOIN waits w ON "
+            "w.game_id = "
             "s.game_id AND w.seat = s.seat JOIN games g ON g.id = s.game_id WHERE "
             "s.user_id = ? AND g.status = 'playing' ORDER BY w.since, g.id", (user_id,))
-        return [(_game_row(r), WaitRow(*r[-5:])) for r in rows]
+        return [(_game_row(r), WaitRow(*r[-7:])) for r in rows]
 
     async def add_absence(self, user_id: int, start: float, until: float) -> None:
         await self._write("INSERT INTO absences (user_id, start, until) VALUES (?, ?, ?)",

@@ -136,9 +136,15 @@ ANNOUNCED_SQL = (
     "AND posted.version = games.announced + 1)")
 POSTED_DROP_SQL = ("DELETE FROM posted WHERE game_id = ? AND version <= "
                    "(SELECT announced FROM games WHERE id = ?)")
-WAIT_SQL = ("INSERT INTO waits (game_id, seat, since, reminded, due) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (game_id, seat) DO UPDATE SET since = excluded.since, "
-            "reminded = excluded.reminded, due = excluded.due")
+WAIT_SQL = ("INSERT INTO waits (game_id, seat, since, reminded, due, ran, mark) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+            "since = excluded.since, reminded = excluded.reminded, due = excluded.due, "
+            "ran = excluded.ran, mark = excluded.mark")
+
+
+def wait_values(w: WaitRow) -> tuple[int, int, float, int, float | None, float, float | None]:
+    """A wait's values in ``WAIT_SQL``'s order."""
+    return (w.game_id, w.seat, w.since, w.reminded, w.due, w.ran, w.mark)
 
 
 class Jobs:
@@ -311,7 +317,7 @@ class Marks:
             await session.executemany("DELETE FROM waits WHERE game_id = ?",
                                       [(g,) for g in games])
             await session.executemany(WAIT_SQL, [
-                (w.game_id, w.seat, w.since, w.reminded, w.due) for g in games for w in waits[g]])
+                wait_values(w) for g in games for w in waits[g]])
 
         try:
             await self.jobs.run(write, ordered=True, transaction=True)

@@ -209,7 +209,8 @@ class Postgres(Engine):
             "FOR UPDATE SKIP LOCKED) "
             "UPDATE waits SET due = ? FROM claimed "
             "WHERE waits.game_id = claimed.game_id AND waits.seat = claimed.seat "
-            "RETURNING waits.game_id, waits.seat, waits.since, waits.reminded, claimed.due",
+            "RETURNING waits.game_id, waits.seat, waits.since, waits.reminded, claimed.due, "
+            "waits.ran, waits.mark",
             (now, limit, until))
 
     @asynccontextmanager

@@ -188,7 +188,7 @@ class SQLite(Engine):
                     ) -> list[Any]:
         # Another process waits for the write lock (BEGIN IMMEDIATE) meanwhile.
         rows = await session.fetch(
-            "SELECT game_id, seat, since, reminded, due FROM waits "
+            "SELECT game_id, seat, since, reminded, due, ran, mark FROM waits "
             "WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?", (now, limit))
         await session.executemany("UPDATE waits SET due = ? WHERE game_id = ? AND seat = ?",
                                   [(until, r[0], r[1]) for r in rows])
