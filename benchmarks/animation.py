@@ -26,6 +26,7 @@ from PIL import Image
 
 import rules
 from benchmarks.common import random_game
+from bot.steps import turn_ends
 from render import animation
 
 NAMES = ["Alice", "Bob", "Chidi", "Dana"]
@@ -37,7 +38,8 @@ def build(game: rules.Game[Any], players: int, seed: int, log: list[tuple[int, s
           ) -> tuple[bytes, int, float]:
     """The animation of a logged game, its number of turns and the CPU seconds it took."""
     start = time.process_time()
-    shown = animation.turns(game, players, seed, None, log, NAMES[:players])
+    shown = animation.turns(game, players, seed, None, log, NAMES[:players],
+                            ends=turn_ends(game, players, seed, None, log, ()))
     gif = animation.animate(game.id, [turn.view for turn in shown],
                             captions=animation.captions(shown))
     return gif, len(shown) - 1, time.process_time() - start
@@ -59,8 +61,8 @@ def main() -> None:
         players = game.max_players
         logs = {seed: random_game(game, players, seed, args.cap, "animation")
                 for seed in range(1, args.seeds + 1)}
-        longest = max(logs, key=lambda s: (len(animation.turns(
-            game, players, s, None, logs[s])), len(logs[s])))
+        longest = max(logs, key=lambda s: (len(turn_ends(
+            game, players, s, None, logs[s], ())), len(logs[s])))
         log = logs[longest]
         runs = [build(game, players, longest, log) for _ in range(args.repeats)]
         gif, turns, _ = runs[0]

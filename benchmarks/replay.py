@@ -45,8 +45,8 @@ import rules
 from benchmarks.common import pin, random_game
 from bot.service import TableService
 from bot.service.table import encode
+from bot.steps import turn_ends
 from bot.store import Store
-from render import animation
 
 NAMES = ["Alice", "Bob", "Chidi", "Dana"]
 AIM_STEP_MS, AIM_GIF_S = 300.0, 10.0
@@ -94,7 +94,7 @@ async def measure(game_id: str, args: argparse.Namespace, folder: str) -> str:
             for seed in range(1, args.seeds + 1)}
     seed = max(logs, key=lambda s: len(logs[s]))
     log = logs[seed]
-    turns = len(animation.turns(game, players, seed, None, log)) - 1
+    turns = len(turn_ends(game, players, seed, None, log, ()))
     store = await Store.open(os.path.join(folder, f"{game_id}.db"), flush_delay=0)
     service = TableService(store, images=True, level="normal")
     try:

@@ -1,15 +1,14 @@
 """An animated picture of a whole game: the public board after each turn, for the recap
 when a game ends and for replays later.
 
-    shown = turns(game, players, seed, options, [(seat, text), ...])  # from the rules alone
+    shown = turns(game, players, seed, options, [(seat, text), ...], ends=ends)
     gif = animate("cube-conquest", [t.view for t in shown], captions=captions(shown))
 
 Only *public* views are drawn (``game.view(state, None)``: what a spectator sees), each by
 the same renderer as the channel's board (``render.image``), so a frame is the board the
-channel showed after that turn; ``animate`` refuses a view of a seat. A *turn* runs until a
-seat other than its mover is awaited (a player's several steps are one turn; each secret
-pick of a fight is its own, since the other seat is awaited then); the first frame is the
-deal.
+channel showed after that turn; ``animate`` refuses a view of a seat. Where each turn
+ends is the caller's to say (``ends``: the bot's one rule, ``bot.steps``, by which the
+channel posts a turn's message); the first frame is the deal.
 
 Decisions, measured with ``benchmarks/animation.py`` on the longest of seeded random games:
 
@@ -39,7 +38,7 @@ without boosts is 10 MiB (``LIMIT``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any
@@ -69,10 +68,11 @@ class Turn:
 
 
 def turns(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
-          moves: Iterable[tuple[int, str]], names: Sequence[str] = ()) -> list[Turn]:
+          moves: Iterable[tuple[int, str]], names: Sequence[str] = (), *,
+          ends: Collection[int]) -> list[Turn]:
     """The deal, then the public view after each turn of the logged ``moves`` (those in
-    force, in order, as ``(seat, text)``), with ``names`` for the pictures. A turn ends
-    after a move unless its mover alone is still awaited."""
+    force, in order, as ``(seat, text)``), with ``names`` for the pictures. ``ends``: how
+    many moves had been played at the end of each turn (the surface says what a turn is)."""
     state = game.new(players, seed, options or None)
 
     def public() -> dict[str, Any]:
@@ -89,8 +89,8 @@ def turns(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any
         count += 1
         if seat not in movers:
             movers.append(seat)
-        if game.outcome(state) is None and game.to_act(state) == frozenset({seat}):
-            continue  # the same seat plays on: one turn
+        if count not in ends:
+            continue  # the turn goes on
         out.append(Turn(tuple(movers), count, public()))
         movers = []
     if movers:  # a log cut short in the middle of a turn

@@ -16,6 +16,7 @@ from PIL import Image, ImageChops, ImageStat
 
 import render
 import rules
+from bot.steps import turn_ends
 from render import animation
 
 NAMES = ["Alice", "Bob", "Chidi", "Dana"]
@@ -39,8 +40,9 @@ def logged(game_id: str, players: int, seed: int = 3) -> tuple[tuple[int, str], 
 @cache
 def shown(game_id: str, players: int) -> tuple[animation.Turn, ...]:
     game = rules.GAMES[game_id]
-    return tuple(animation.turns(game, players, 3, None, logged(game_id, players),
-                                 NAMES[:players]))
+    log = logged(game_id, players)
+    return tuple(animation.turns(game, players, 3, None, log, NAMES[:players],
+                                 ends=turn_ends(game, players, 3, None, log, ())))
 
 
 def gif_frames(data: bytes) -> list[Image.Image]:

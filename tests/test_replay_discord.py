@@ -17,7 +17,7 @@ import pytest
 
 import render
 import rules
-from bot import undo
+from bot import steps, undo
 from bot.discord.replays import controls
 from bot.records import GameRow, MoveRow
 from bot.service.table import private_part
@@ -148,8 +148,8 @@ def turn_ends(row: GameRow, moves: list[MoveRow]) -> list[int]:
     """The moves that end a turn, as the animation counts turns (0: the deal)."""
     game = rules.GAMES[row.game]
     assert row.seed is not None
-    return [t.moves for t in animation.turns(game, 2, row.seed, row.options,
-                                              [(m.seat, m.text) for m in moves])]
+    log = [(m.seat, m.text) for m in moves]
+    return [0, *steps.turn_ends(game, 2, row.seed, row.options, log, ())]
 
 
 def again(w: World, message: Any) -> Any:
@@ -349,8 +349,10 @@ async def test_the_whole_game_animated_on_demand_is_the_public_boards(tmp_path: 
         [gif] = result.response.attachments
         assert gif.filename == "game.gif"
         assert row.seed is not None
-        shown = animation.turns(rules.GAMES[row.game], 2, row.seed, row.options,
-                                [(m.seat, m.text) for m in moves], ["alice", "bob"])
+        log = [(m.seat, m.text) for m in moves]
+        shown = animation.turns(rules.GAMES[row.game], 2, row.seed, row.options, log,
+                                ["alice", "bob"], ends=steps.turn_ends(
+                                    rules.GAMES[row.game], 2, row.seed, row.options, log, ()))
         expected = animation.animate(row.game, [t.view for t in shown],
                                      captions=animation.captions(shown))
         assert await gif.read() == expected

@@ -19,6 +19,7 @@ from bot.service import TableService
 from bot.service import replays as replays_module
 from bot.service.replays import CHOICES, Rebuilt, ago, jumps, rebuild, turn_choices
 from bot.service.table import Table, TableError, encode
+from bot.steps import turn_ends
 from render import animation
 from tests.conftest import NEW_YEAR, Clock
 from tests.pg import Database
@@ -52,7 +53,9 @@ def replayed(game_id: str, moves: tuple[MoveRow, ...], seed: int = 2) -> Rebuilt
 def test_turns_end_where_the_animation_ends_them(game_id: str) -> None:
     moves = logged(game_id)
     past = replayed(game_id, moves)
-    turns = animation.turns(rules.GAMES[game_id], 2, 2, None, [(m.seat, m.text) for m in moves])
+    log = [(m.seat, m.text) for m in moves]
+    turns = animation.turns(rules.GAMES[game_id], 2, 2, None, log,
+                            ends=turn_ends(rules.GAMES[game_id], 2, 2, None, log, ()))
     assert past.ends == [t.moves + 1 for t in turns]
     assert [past.movers[v] for v in past.ends[1:]] == [t.seats for t in turns[1:]]
     assert past.last == len(moves) + 1 and not past.lost
@@ -87,7 +90,10 @@ def test_every_state_is_the_rules_state_at_its_version_undo_entries_too() -> Non
     assert {v for v in past.taken_back} == set(range(50, 122))
     assert "(taken back)" in history.step_lines(past.steps[60], None, ["A", "B"], str,
                                                 past.taken_back)
-    assert {121, 122} <= set(past.ends)  # an undo entry is a turn, the one before ends
+    # The turn before an undo entry ends; the entry is a turn of its own (with the moves
+    # the table then makes itself, such as a forced draw).
+    assert 121 in past.ends and past.turn_of(122) == past.turn_of(121) + 1
+    assert past.turn_of(122) != past.turn_of(past.last)
 
 
 @pytest.mark.parametrize("game_id", ["bomb-squares", "cube-conquest"])

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from bot import ratings, undo
+from bot import ratings, steps, undo
 from bot.records import MoveRow, Rated
 from bot.service.pictures import Picture
 from bot.service.table import Table
@@ -55,8 +55,11 @@ def animated(game: rules.Game[Any], table: Table, moves: Sequence[MoveRow]) -> b
     """The whole game as an animated GIF of the public board after each turn
     (``render.animation``): replayed from the moves in force, public views only."""
     assert table.seed is not None
-    shown = animation.turns(game, len(table.seats), table.seed, table.options,
-                            [(m.seat, m.text) for m in moves], table.names())
+    logged = [(m.seat, m.text) for m in moves]
+    ends = steps.turn_ends(game, len(table.seats), table.seed, table.options, logged,
+                           table.computers())
+    shown = animation.turns(game, len(table.seats), table.seed, table.options, logged,
+                            table.names(), ends=set(ends))
     return animation.animate(game.id, [turn.view for turn in shown],
                              captions=animation.captions(shown))
 

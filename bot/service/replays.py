@@ -13,8 +13,9 @@ Who sees what:
 
 A move is numbered as the board and ``/log`` number it: move 0 is the deal, move N made
 state version N + 1; a move an undo took back is shown as it was, marked so. A *turn*
-runs until a seat other than its mover is awaited (``render.animation``'s turns): "Turn ▶▶"
-skips a seat's several steps at once.
+is what the channel told in one turn message (``bot.steps``: it ends with a step that newly
+awaits a player): "Turn ▶▶" skips a seat's several steps at once, and stops where the
+channel posted a new message.
 
 Nothing is written: a replay reads the stored game and its log. The log replayed
 (``history.rebuild``) is kept per stored game and version, a few at a time (``KEPT``),
@@ -40,6 +41,7 @@ from bot.service.pictures import Pictures
 from bot.service.recap import animated
 from bot.service.table import Table, TableError, encode, private_part
 from bot.service.tables import Tables
+from bot.steps import TurnEnds
 from bot.store import Store
 from render import animation, kit
 from rules.core import listing
@@ -115,7 +117,8 @@ class Rebuilt:
     last: int  # the last version replayed
     lost: int  # logged moves after it that no longer replay
     taken_back: frozenset[int]
-    open: bool = False  # the last turn is still under way
+    open: bool  # the last turn is still under way
+    turns: TurnEnds  # where turns end, to tell the moves replayed after ``last``
 
     def state(self, version: int) -> Any:
         """The state at ``version``: the nearest kept one, and the moves after it (never
@@ -134,43 +137,26 @@ class Rebuilt:
 
 
 class Turns:
-    """Where turns end, told each move replayed after the deal in order: a turn ends after
-    a move unless its mover alone is still awaited (``render.animation.turns``); an undo
-    entry is a turn of its own, ending the one it interrupts."""
+    """Where turns end (``bot.TurnEnds``: the channel's rule), told each state the
+    log replays in order, from the deal."""
 
-    def __init__(self, game: rules.Game[Any], ends: list[int],
-                 movers: dict[int, tuple[int, ...]], turn: Sequence[int] = ()) -> None:
-        self.game, self.ends, self.movers, self.turn = game, ends, movers, list(turn)
+    def __init__(self, ends: TurnEnds, moves: dict[int, MoveRow], before: Any = None
+                 ) -> None:
+        self.ends, self.moves, self.before = ends, moves, before
 
-    def moved(self, move: MoveRow, state: Any) -> None:
-        if undo.is_entry(move.text):
-            if self.turn:
-                self.close(move.version - 1)
-        elif self.game.outcome(state) is None and self.game.to_act(state) == frozenset(
-                {move.seat}):
-            if move.seat not in self.turn:
-                self.turn.append(move.seat)
-            return  # the same seat plays on: one turn
-        if move.seat not in self.turn:
-            self.turn.append(move.seat)
-        self.close(move.version)
-
-    def close(self, version: int) -> None:
-        self.ends.append(version)
-        self.movers[version] = tuple(self.turn)
-        self.turn.clear()
-
-    def finish(self, last: int) -> bool:
-        """A log that stops in the middle of a turn: that turn ends at its last move for
-        now. Whether it did."""
-        if not self.turn:
-            return False
-        self.close(last)
-        return True
+    def __call__(self, version: int, state: Any) -> None:
+        if version == 1:
+            self.ends.dealt(state)
+        else:
+            move = self.moves[version]
+            self.ends.moved(version, move.seat, self.before, state,
+                            entry=undo.is_entry(move.text))
+        self.before = state
 
 
 def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
-            moves: Sequence[MoveRow], stored: str | None) -> Rebuilt:
+            moves: Sequence[MoveRow], stored: str | None, computers: Sequence[int] = ()
+            ) -> Rebuilt:
     """The log replayed through the rules (``history.rebuild``), turns marked as they end.
     ``stored``: the stored state the last move must lead to (None: not checked); a log
     that no longer leads there cannot be replayed."""
@@ -179,18 +165,17 @@ def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, A
                  or undo.is_entry(m.text))}
     if moves:
         keep.add(moves[-1].version)
-    turns = Turns(game, [1], {})
-    past = history.rebuild(game, players, seed, options, moves, keep=keep, each=lambda v, state:
-                           turns.moved(by_version[v], state) if v > 1 else None)
+    turns = Turns(TurnEnds(game, players, computers), by_version)
+    past = history.rebuild(game, players, seed, options, moves, keep=keep, each=turns)
     last = past.steps[-1].version if past.steps else 1
-    opened = turns.finish(last)
     if not past.lost:
         check(game, past.final, stored)
     kept = dict(past.states)
     kept.setdefault(last, past.final)
+    ends, movers, opened = turns.ends.now(last)
     return Rebuilt(game, {v: m for v, m in by_version.items() if v <= last},
-                   {s.version: s for s in past.steps}, kept, turns.ends, turns.movers, last,
-                   len(past.lost), past.taken_back(), opened)
+                   {s.version: s for s in past.steps}, kept, ends, movers, last,
+                   len(past.lost), past.taken_back(), opened, turns.ends)
 
 
 def extend(past: Rebuilt, moves: Sequence[MoveRow], stored: str | None) -> Rebuilt:
@@ -200,25 +185,25 @@ def extend(past: Rebuilt, moves: Sequence[MoveRow], stored: str | None) -> Rebui
     game = past.game
     if past.lost or any(undo.is_entry(m.text) for m in moves):
         raise ValueError("an undo entry goes back: replay from the deal")
-    ends, movers = list(past.ends), dict(past.movers)
-    turns = Turns(game, ends, movers, movers.pop(ends.pop()) if past.open else ())
-    by_version, steps, kept = dict(past.moves), dict(past.steps), dict(past.kept)
+    by_version, replayed, kept = dict(past.moves), dict(past.steps), dict(past.kept)
     state, last = past.kept[past.last], past.last
+    turns = Turns(past.turns.copy(), by_version, state)
     for move in moves:
         if move.version != last + 1:
             raise ValueError("a gap in the log")
         last = move.version
         state, events = game.play(state, move.seat, move.text)
         by_version[move.version] = move
-        steps[move.version] = history.Step(move.version, move.seat, move.time, tuple(events))
+        replayed[move.version] = history.Step(move.version, move.seat, move.time,
+                                              tuple(events))
         if move.version % CHECKPOINT == 0:
             kept[move.version] = state
-        turns.moved(move, state)
+        turns(move.version, state)
     kept[last] = state
     check(game, state, stored)
-    opened = turns.finish(last)
-    return Rebuilt(game, by_version, steps, kept, ends, movers, last, 0, past.taken_back,
-                   opened)
+    ends, movers, opened = turns.ends.now(last)
+    return Rebuilt(game, by_version, replayed, kept, ends, movers, last, 0, past.taken_back,
+                   opened, turns.ends)
 
 
 NO_LONGER = ("This game no longer replays with today's rules, so it can't be shown move "
@@ -432,7 +417,8 @@ def replayed(table: Table, moves: Sequence[MoveRow], base: Rebuilt | None) -> Re
             return extend(base, [m for m in moves if m.version > base.last], stored)
         except ValueError:
             pass  # from the deal
-    return rebuild(table.game, len(table.seats), table.seed, table.options, moves, stored)
+    return rebuild(table.game, len(table.seats), table.seed, table.options, moves, stored,
+                   table.computers())
 
 
 def _views(table: Table, past: Rebuilt, version: int, finished: bool, seat: int | None

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import rules
-from bot import fairness
+from bot import fairness, steps
 from bot.records import SeatRow
 from bot.service import recap
 from bot.service.pictures import Picture, Pictures
@@ -174,7 +174,8 @@ class Narrator:
             with contextlib.suppress(ValueError):  # a colour the palette does not name
                 r, g, b = kit.seat_colour(table.colours[awaited[0]]).fill
                 accent = (r << 16) | (g << 8) | b
-        newly = tuple(table.seats[s].user_id or 0 for s in awaited if s not in steady)
+        newly = tuple(table.seats[s].user_id or 0
+                      for s in steps.newly(awaited, steady, [h.seat for h in table.humans()]))
         return Reply(public="\n".join(public_lines), picture=picture, private=private,
                      ephemeral="\n".join(ephemeral), mention=mention, newly=newly, accent=accent,
                      step=step and outcome is None, version=table.version,

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 import rules
-from bot import ratings, undo
+from bot import ratings, steps, undo
 from bot.moves import Choices, plain
 from bot.service.clocks import Clocks
 from bot.service.computers import Computers
@@ -29,7 +29,6 @@ from rules.core import listing, quote
 log = logging.getLogger("boardroom.service")
 
 CHAIN_LIMIT = 10_000  # computer moves in a row before the service stops to ask why
-PUBLIC_DRAWS = 4  # states drawn from the public view to check a forced step is plain
 STAND_IN_STEPS = 100  # a stand-in's steps in one late turn at most
 RETRIES = 3  # times a move is tried again after another process wrote the table first
 
@@ -247,25 +246,12 @@ class Turns:
     @staticmethod
     def forced(table: Table, seat: int) -> str | None:
         """The move a human seat must make, when its legal moves are just that one (a
-        ``draw`` that must be drawn, a lone ``pass``): nothing to decide, so the table
-        plays it for them. Each game's page lists which steps those are.
-
-        Only where everyone can tell it is the one move: in every state the public view
-        allows (``determinize`` from a spectator's view, a few draws) the seat has that
-        move alone. A move alone because of hidden cards (a secret pick from a hand of one
-        kind) is left to the player: the table making it would tell what the hand holds."""
+        ``draw`` that must be drawn, a lone ``pass``) and everyone can tell
+        (``bot.steps.forced``): nothing to decide, so the table plays it for them. Each
+        game's page lists which steps those are."""
         if table.seats[seat].kind != "human":
             return None
-        legal = table.moves(seat)
-        if len(legal) != 1:
-            return None
-        (only,) = legal
-        for draw in range(PUBLIC_DRAWS):
-            guess = table.game.determinize(table.state, None, table.version * PUBLIC_DRAWS
-                                           + draw)
-            if list(table.game.moves(guess, seat)) != [only]:
-                return None
-        return only
+        return steps.forced(table.game, table.state, table.version, seat, table.moves(seat))
 
     async def stand_in(self, table: Table, seat: int, level: str) -> Reply:
         """A computer player of ``level`` makes a late seat's moves for this turn: every

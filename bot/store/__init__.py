@@ -30,6 +30,7 @@ from bot.store.engine import (
     wait_values,
 )
 from bot.store.errors import ChannelBusy, SeatTaken, StoreError
+from bot.store.rows import GAME_COLUMNS, GAMES, RATINGS, WAITS, game_row, placeholders
 from bot.store.sqlite import SQLite, default_path
 
 if TYPE_CHECKING:
@@ -47,41 +48,14 @@ ACTIVE = ("open", "playing")
 # tending it sets its next moment; if that process dies first, it is due again then.
 CLAIM = 60.0
 
-GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, seed, state, "
-                "version, announced, created, updated, started, finished, damaged, turn_time, "
-                "reminders, salt, commitment, bank_start, bank_add")
-GAMES = f"SELECT {GAME_COLUMNS} FROM games"
-WAITS = "SELECT game_id, seat, since, reminded, due, ran, mark FROM waits"
-RATINGS = ("SELECT guild_id, game, user_id, name, mu, sigma, games, wins, updated "
-           "FROM ratings WHERE guild_id = ? AND game = ?")
-
-
 def is_postgres(where: str) -> bool:
     """Whether ``BOARDROOM_DB`` (or a ``--db``) names a PostgreSQL database."""
     return where.lower().startswith(SCHEMES)
 
 
-def _game_row(row: Any) -> GameRow:
-    """A row as read. Options that are not a JSON object leave the row readable, marked
-    damaged, so that one bad row cannot stop a query over every table."""
-    try:
-        options = json.loads(row[4])
-        damaged = row[15] if isinstance(options, dict) else "its options are not an object"
-    except (TypeError, ValueError):
-        options, damaged = {}, "its options are not valid JSON"
-    return GameRow(row[0], row[1], row[2], row[3], options if isinstance(options, dict)
-                   else {}, row[5], row[6], row[7], row[8], row[9], row[10], row[11], row[12],
-                   row[13], row[14], damaged, row[16], bool(row[17]), salt=row[18],
-                   commitment=row[19], bank_start=row[20], bank_add=row[21] or 0.0)
-
-
 def _clock(now: float | None) -> float:
     """The service's clock passes the time down; a tool or a store test gets the wall's."""
     return time.time() if now is None else now
-
-
-def _marks(values: tuple[Any, ...]) -> str:
-    return ", ".join("?" * len(values))
 
 
 class Store:
@@ -163,11 +137,11 @@ class Store:
 
     async def _games(self, where: str, parameters: tuple[Any, ...] = ()) -> list[GameRow]:
         rows = await self._rows(f"{GAMES} WHERE {where}", parameters)
-        return [_game_row(row) for row in rows]
+        return [game_row(row) for row in rows]
 
     async def _game(self, where: str, parameters: tuple[Any, ...]) -> GameRow | None:
         rows = await self._rows(f"{GAMES} WHERE {where}", parameters)
-        return _game_row(rows[0]) if rows else None
+        return game_row(rows[0]) if rows else None
 
     # -- tables
 
@@ -191,7 +165,7 @@ class Store:
             rows = await self._jobs.run(create, transaction=True)
         except self.engine.integrity as error:
             raise ChannelBusy(str(error)) from error
-        return _game_row(rows[0])
+        return game_row(rows[0])
 
     async def game(self, game_id: int) -> GameRow | None:
         return await self._game("id = ?", (game_id,))
@@ -221,7 +195,7 @@ class Store:
                                  "LIMIT ?", (channel_id, limit))
 
     async def games(self, *, statuses: tuple[str, ...] = ACTIVE) -> list[GameRow]:
-        return await self._games(f"status IN ({_marks(statuses)}) ORDER BY id", statuses) \
+        return await self._games(f"status IN ({placeholders(statuses)}) ORDER BY id", statuses) \
             if statuses else []
 
     async def unannounced(self) -> list[GameRow]:
@@ -387,7 +361,7 @@ class Store:
         self._marks.waits.pop(game_id, None)  # this list is newer than one not yet written
         rows = [wait_values(w) for w in waits]
         keep = tuple(w.seat for w in waits)
-        others = f" AND seat NOT IN ({_marks(keep)})" if keep else ""
+        others = f" AND seat NOT IN ({placeholders(keep)})" if keep else ""
 
         async def write(session: Session) -> None:
             await session.execute(f"DELETE FROM waits WHERE game_id = ?{others}",
@@ -504,7 +478,7 @@ class Store:
             "w.game_id = "
             "s.game_id AND w.seat = s.seat JOIN games g ON g.id = s.game_id WHERE "
             "s.user_id = ? AND g.status = 'playing' ORDER BY w.since, g.id", (user_id,))
-        return [(_game_row(r), WaitRow(*r[-7:])) for r in rows]
+        return [(game_row(r), WaitRow(*r[-7:])) for r in rows]
 
     async def add_absence(self, user_id: int, start: float, until: float) -> None:
         await self._write("INSERT INTO absences (user_id, start, until) VALUES (?, ?, ?)",
@@ -514,7 +488,7 @@ class Store:
                         ) -> list[tuple[GameRow, list[WaitRow]]]:
         """The open and running tables of a server where ``user_id`` has a seat, each with
         its waits (``/games``), read through the index of active tables alone."""
-        rows = [_game_row(r) for r in await self._rows(
+        rows = [game_row(r) for r in await self._rows(
             f"SELECT {GAME_COLUMNS} FROM {self.engine.active_games} "
             "WHERE status IN ('open', 'playing') AND guild_id = ? AND EXISTS (SELECT 1 "
             "FROM seats WHERE seats.game_id = games.id AND seats.user_id = ?) ORDER BY id",
@@ -524,7 +498,7 @@ class Store:
         ids = tuple(row.id for row in rows)
         waits: dict[int, list[WaitRow]] = {row.id: [] for row in rows}
         for found in await self._rows(
-                f"{WAITS} WHERE game_id IN ({_marks(ids)}) ORDER BY game_id, seat", ids):
+                f"{WAITS} WHERE game_id IN ({placeholders(ids)}) ORDER BY game_id, seat", ids):
             waits[found[0]].append(WaitRow(*found))
         return [(row, waits[row.id]) for row in rows]
 
