@@ -15,7 +15,7 @@ import simcord
 
 import bot.__main__ as entry
 from bot import app
-from bot.discord.client import Boardroom
+from bot.discord.client import Boardroom, registration_refused
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,6 +127,24 @@ def test_a_refused_command_registration_is_one_sentence_with_discords_answer_and
     # The registration was asked once, not again and again.
     assert [r.method for r in bot.requests if r.path.endswith("/commands")] == ["PUT"]
     assert bot.is_closed()  # the connection and the database closed cleanly
+
+
+def test_discords_field_errors_are_quoted_on_the_same_line() -> None:
+    """What Discord answered the first release's registration: the field and the rule,
+    in the one sentence."""
+
+    class Response:
+        status, reason = 400, "Bad Request"
+
+    error = discord.HTTPException(Response(), {  # type: ignore[arg-type]
+        "code": 50035, "message": "Invalid Form Body", "errors": {"0": {"options": {"3": {
+            "description": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                         "message": "Must be 100 or fewer in length."}]}}}}}})
+    assert registration_refused(error, None) == (
+        "Discord refused to register the bot's commands globally (HTTP 400, error code "
+        "50035: Invalid Form Body; In 0.options.3.description: Must be 100 or fewer in "
+        "length.), so the bot stopped: run 'boardroom check', fix what it names, then start "
+        "the bot again.")
 
 
 def test_a_start_with_a_description_too_long_asks_discord_nothing(
