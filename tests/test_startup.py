@@ -107,7 +107,12 @@ REFUSALS = [
      "boardroom: Discord refused to register the bot's commands in server "
      "123456789012345678 (DISCORD_GUILD) (HTTP 403, error code 50001: Missing Access), so "
      "the bot stopped: invite the bot to that server with the applications.commands scope "
-     "(docs/discord.md) or unset DISCORD_GUILD.\n"),
+     "(docs/discord.md), or correct or unset DISCORD_GUILD.\n"),
+    ({}, {"status": 400, "code": 30034, "message": "Max number of daily application command "
+                                                   "creates has been reached (200)"},
+     "boardroom: Discord refused to register the bot's commands globally (HTTP 400, error "
+     "code 30034: Max number of daily application command creates has been reached (200)), "
+     "so the bot stopped: start it again once what Discord names is settled.\n"),
 ]
 
 

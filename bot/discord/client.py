@@ -34,6 +34,8 @@ from rules.computer import DEFAULT
 
 log = logging.getLogger("boardroom.discord")
 
+INVALID_FORM_BODY = 50035  # Discord's code: a field of the request breaks a rule
+
 # One cog per feature, loaded as extensions (``setup`` in each).
 EXTENSIONS = ("bot.discord.cogs.tables", "bot.discord.cogs.play", "bot.discord.cogs.guide",
               "bot.discord.cogs.looking_back", "bot.discord.cogs.me", "bot.discord.cogs.ranks")
@@ -227,13 +229,15 @@ def registration_refused(error: discord.HTTPException, guild: int | None) -> str
     """The sentence for a command registration Discord refused, with its answer and what
     to do about it."""
     where = "globally" if guild is None else f"in server {guild} (DISCORD_GUILD)"
-    if error.status == 403 and guild is not None:
+    if error.status in (403, 404) and guild is not None:
         todo = ("invite the bot to that server with the applications.commands scope "
-                "(docs/discord.md) or unset DISCORD_GUILD")
+                "(docs/discord.md), or correct or unset DISCORD_GUILD")
     elif error.status in (401, 403):
         todo = "check the token and the application in the Developer Portal"
-    else:
+    elif error.code == INVALID_FORM_BODY:
         todo = "run 'boardroom check', fix what it names, then start the bot again"
+    else:
+        todo = "start it again once what Discord names is settled"
     return (f"Discord refused to register the bot's commands {where} ({refusal(error)}), "
             f"so the bot stopped: {todo}.")
 
