@@ -4,8 +4,15 @@ The token comes from ``DISCORD_TOKEN``; the database path from ``BOARDROOM_DB``;
 sync to the guild in ``DISCORD_GUILD`` when set. ``boardroom try ...`` plays a game in the
 terminal instead, without Discord (see ``bot.cli``); ``boardroom verify FILE`` checks a
 finished game's exported move log (see ``bot.fairness``); ``boardroom backup FILE`` copies
-the running bot's SQLite database (``backup``). SIGTERM (``docker stop``) and Ctrl-C
-close the connection and the database cleanly.
+the running bot's SQLite database (``backup``); ``boardroom check`` checks the commands
+against Discord's documented limits, offline (``check``); ``boardroom smoke`` tries what the
+bot sends on a maintainer's test server (``bot.discord.smoke``). SIGTERM (``docker stop``)
+and Ctrl-C close the connection and the database cleanly.
+
+Exit status: 0 after a clean stop; 1 when the bot cannot start as it is (Discord refused
+the token or the commands, or would refuse the commands; the database cannot be used),
+said in one sentence each, which a restart would not change (the Dockerfile says how a
+container ends then); 2 for a command line or an environment that is wrong.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ log = logging.getLogger("boardroom")
 
 USAGE = """\
 usage: boardroom [try GAME [options] | verify FILE | backup FILE | migrate-db FROM TO |
-                 --help]
+                 check | smoke --guild ID --channel ID [--user ID] | --help]
 
   boardroom                 run the Discord bot: DISCORD_TOKEN from the environment
                             (BOARDROOM_DB: the database file or postgresql:// URL;
@@ -48,6 +55,16 @@ usage: boardroom [try GAME [options] | verify FILE | backup FILE | migrate-db FR
                             copy every table from one database (a SQLite file or a
                             postgresql:// URL) into another, empty one; stop the bot
                             first (docs/scale.md)
+  boardroom check           check the slash commands against Discord's documented
+                            limits (names, descriptions, options, choices), offline:
+                            no token, no database; exit status 1 names each problem
+  boardroom smoke --guild ID --channel ID [--user ID]
+                            once, on a test server, before inviting players
+                            (DISCORD_TOKEN from the environment): register the commands
+                            in that server, post a turn message with a board picture in
+                            that channel, edit it twice, DM the application's owner (or
+                            --user) a button, then delete what it made, printing what
+                            Discord answered; exit status 1 at the first refusal
   boardroom --help          this text
 
 games: {games}
@@ -89,6 +106,30 @@ def backup(argv: Sequence[str]) -> int:
     return 0
 
 
+def check(argv: Sequence[str]) -> int:
+    """``boardroom check``: the bot's commands, built as the bot builds them (its cogs
+    loaded, offline), against Discord's documented limits (``bot.discord.limits``): one
+    line saying they fit, or one sentence per problem and exit status 1."""
+    from bot.app import registration
+    from bot.discord.limits import command_problems
+
+    argparse.ArgumentParser(
+        prog="boardroom check", description="Check the bot's slash commands against "
+        "Discord's documented limits, offline: no token, no network, no database.",
+    ).parse_args(argv)
+    commands = asyncio.run(registration())
+    problems = command_problems(commands)
+    for problem in problems:
+        print(f"boardroom check: {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    subcommands = sum(1 for command in commands for option in command.get("options") or []
+                      if option.get("type") in (1, 2))
+    print(f"Checked {len(commands)} slash commands ({subcommands} subcommands and groups): "
+          f"every name, description, option and choice fits Discord's documented limits.")
+    return 0
+
+
 def main() -> None:
     """The console script: the bot, ``boardroom try ...`` for a game without Discord, or
     ``boardroom verify FILE`` to check an exported move log."""
@@ -107,6 +148,12 @@ def main() -> None:
         raise SystemExit(fairness.main(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == "backup":
         raise SystemExit(backup(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "check":
+        raise SystemExit(check(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "smoke":
+        from bot.discord import smoke
+
+        raise SystemExit(smoke.main(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == "migrate-db":
         from bot import migrate_db
 
@@ -133,6 +180,7 @@ def main() -> None:
     # the salt, which must stay secret until a game is over (bot/fairness.py).
     logging.getLogger("aiosqlite").setLevel(max(numeric, logging.INFO))
     from bot import app
+    from bot.discord.client import StartRefused
 
     try:
         asyncio.run(app.run(token, shards))
@@ -141,6 +189,10 @@ def main() -> None:
     except discord.LoginFailure:
         print("boardroom: Discord refused the token in DISCORD_TOKEN; copy it again from the "
               "Developer Portal (see docs/discord.md).", file=sys.stderr)
+        raise SystemExit(1) from None
+    except StartRefused as refused:  # the commands, or where they go: one sentence each
+        for sentence in refused.sentences:
+            print(f"boardroom: {sentence}", file=sys.stderr)
         raise SystemExit(1) from None
     except StoreError as error:  # the database cannot be used: one sentence, no traceback
         print(f"boardroom: {error}", file=sys.stderr)

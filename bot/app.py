@@ -16,6 +16,7 @@ import functools
 import logging
 import signal
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
@@ -33,6 +34,15 @@ LONGEST_WAIT = 300.0  # the wait doubles up to this
 # What "Discord cannot be reached right now" looks like: no network, no name resolution,
 # a connection refused or cut, a timeout, Discord's own servers failing.
 UNREACHABLE = (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError)
+
+
+async def registration() -> list[dict[str, Any]]:
+    """The bot's commands as it registers them with Discord (the body of ``PUT
+    /applications/{id}/commands``), built offline: the cogs loaded, no token, no network,
+    no database (``boardroom check``)."""
+    bot = create_bot(None, images=False)
+    await bot.load_commands()
+    return bot.registration()
 
 
 def create_bot(database: str | Store | None = None, *, images: bool = True,
@@ -57,7 +67,9 @@ async def run(token: str, shards: Shards | None = None, *, first_wait: float = F
     While Discord cannot be reached (no network, Discord down), one sentence says so and
     that the bot tries again, after ``first_wait`` seconds, then twice as long each time up
     to ``longest_wait``; no traceback. A token Discord refuses raises
-    ``discord.LoginFailure`` at once (``python -m bot`` says so in one sentence)."""
+    ``discord.LoginFailure`` at once, commands it refuses (or would: they are checked
+    before the first request) ``StartRefused``; ``python -m bot`` says either in a sentence
+    and exits with status 1."""
     check_file()  # a damaged database stops the bot before it connects (StoreError)
     bot = create_bot(None) if shards is None else create_bot(None, shards=shards)
     loop = asyncio.get_running_loop()

@@ -1,10 +1,13 @@
 """Boardroom's Discord client: one table service, one desk delivering its replies, the
 scheduler's loop, the cogs and the persistent buttons.
 
-``setup_hook`` opens the store when the bot owns it, loads the cogs, registers the buttons
-and syncs the slash commands: globally, or only to the guild in ``DISCORD_GUILD`` when it
-is set (guild commands update at once, global ones can take a while, so set it while
-testing). ``on_ready`` posts what the outbox holds, then starts the loop.
+``login`` first loads the cogs (the command tree) and checks the commands against
+Discord's documented limits (``bot.discord.limits``): a tree Discord would refuse stops the
+start before any request (``StartRefused``). ``setup_hook`` opens the store when the bot owns
+it and syncs the slash commands: globally, or only to the guild in ``DISCORD_GUILD`` when
+it is set (guild commands update at once, global ones can take a while, so set it while
+testing); a registration Discord refuses (any 4xx) stops the start too, with Discord's
+answer. ``on_ready`` posts what the outbox holds, then starts the loop.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from bot.discord.answer import NOBODY, apology, report_unexpected, shown_name
 from bot.discord.buttons import BUTTONS
 from bot.discord.desk import Desk
 from bot.discord.host import Host
+from bot.discord.limits import command_problems
 from bot.discord.loop import SWEEP_EVERY, Scheduler
 from bot.service import TableService
 from bot.shards import Shards
@@ -29,6 +33,8 @@ from bot.store import Store
 from rules.computer import DEFAULT
 
 log = logging.getLogger("boardroom.discord")
+
+INVALID_FORM_BODY = 50035  # Discord's code: a field of the request breaks a rule
 
 # One cog per feature, loaded as extensions (``setup`` in each).
 EXTENSIONS = ("bot.discord.cogs.tables", "bot.discord.cogs.play", "bot.discord.cogs.guide",
@@ -39,6 +45,32 @@ def discord_clock() -> float:
     """Now, as Discord's clock says (``discord.utils.utcnow``): SimCord drives it in
     tests, so the scheduler and the service run on simulated days there."""
     return discord.utils.utcnow().timestamp()
+
+
+class StartRefused(Exception):
+    """The bot cannot start as it is: Discord refused its start, or would (its commands
+    break a documented limit, ``DISCORD_GUILD`` is not a server id). ``sentences``: what
+    is wrong, one sentence each, with what to do; retrying unchanged would fail again."""
+
+    def __init__(self, *sentences: str) -> None:
+        super().__init__(" ".join(sentences))
+        self.sentences = sentences
+
+
+def refusal(error: discord.HTTPException) -> str:
+    """Discord's answer to a refused request, in a few words: 'HTTP 400, error code
+    50035: Invalid Form Body; In 0.description: Must be 100 or fewer in length'."""
+    said = "; ".join(line.strip() for line in error.text.splitlines() if line.strip())
+    return f"HTTP {error.status}, error code {error.code}" + (f": {said}" if said else "")
+
+
+def guild_from_env() -> int | None:
+    """The server ``DISCORD_GUILD`` names, if any (``StartRefused`` if it is no id)."""
+    guild = os.environ.get("DISCORD_GUILD", "").strip()
+    if guild and not guild.isdigit():
+        raise StartRefused(f"DISCORD_GUILD must be a server id (digits only), not "
+                           f"{guild[:40]!r}; unset it to register the commands globally.")
+    return int(guild) if guild else None
 
 
 class BoardroomTree(app_commands.CommandTree["Boardroom"]):
@@ -86,6 +118,7 @@ class Boardroom(Host):
         self._service: TableService | None = None
         self._desk: Desk | None = None
         self._scheduler: Scheduler | None = None
+        self._commands_loaded = False
         self.now = now
         # One of several processes: another may stop between writing a move and posting
         # it, so the scheduler sweeps the outbox (``Scheduler``, ``Outbox.sweep``).
@@ -103,9 +136,39 @@ class Boardroom(Host):
             raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
         return self._desk
 
+    async def load_commands(self) -> None:
+        """Load the cogs (the command tree) and register the buttons, once: no network and
+        no database needed (``boardroom check`` builds the tree so)."""
+        if self._commands_loaded:
+            return
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*BUTTONS)
+        self._commands_loaded = True
+
+    def registration(self, guild: int | None = None) -> list[dict[str, Any]]:
+        """The commands as ``CommandTree.sync`` sends them to Discord (the body of ``PUT
+        /applications/{id}/commands``), globally or for ``guild``."""
+        target = None if guild is None else discord.Object(id=guild)
+        return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=target)]
+
+    async def login(self, token: str) -> None:
+        """Log in, once the commands are known to fit Discord's limits: a tree Discord
+        would refuse raises ``StartRefused`` before any request is made."""
+        guild_from_env()
+        await self.load_commands()
+        problems = command_problems(self.registration())
+        if problems:
+            raise StartRefused(*problems, "Discord would refuse these commands, so the bot "
+                               "stopped before asking it anything; this version of Boardroom "
+                               "cannot register them: run another one, or report it.")
+        await super().login(token)
+
     async def setup_hook(self) -> None:
         """Set up once (a second login, after Discord could not be reached, only syncs the
-        commands again), then sync the commands."""
+        commands again), then sync the commands: ``StartRefused`` with Discord's answer if
+        it refuses them (a 4xx; 429 is discord.py's to wait out, 5xx ``bot.app.run``'s to
+        retry)."""
         if self._service is None:
             if self._store is None:
                 path = self._database if isinstance(self._database, str) else None
@@ -116,20 +179,21 @@ class Boardroom(Host):
             self._scheduler = Scheduler(self._service, self._desk, now=self.now,
                                         sweep_every=SWEEP_EVERY if self.sweeps else None)
             self._service.on_due = self._scheduler.wake
-            for extension in EXTENSIONS:
-                await self.load_extension(extension)
-            self.add_dynamic_items(*BUTTONS)
-        guild = os.environ.get("DISCORD_GUILD", "").strip()
-        if guild and not guild.isdigit():
-            raise ValueError(f"DISCORD_GUILD must be a server id (digits only), not {guild!r}.")
-        if guild:
-            target = discord.Object(id=int(guild))
+        await self.load_commands()
+        guild = guild_from_env()
+        target = None if guild is None else discord.Object(id=guild)
+        if target is not None:
             self.tree.copy_global_to(guild=target)
+        try:
             synced = await self.tree.sync(guild=target)
-            log.info("Synced %d commands to guild %s", len(synced), guild)
-        else:
-            synced = await self.tree.sync()
+        except discord.HTTPException as error:
+            if not 400 <= error.status < 500 or error.status == 429:
+                raise
+            raise StartRefused(registration_refused(error, guild)) from None
+        if guild is None:
             log.info("Synced %d global commands", len(synced))
+        else:
+            log.info("Synced %d commands to guild %s", len(synced), guild)
 
     @property
     def scheduler(self) -> Scheduler:
@@ -159,6 +223,23 @@ class Boardroom(Host):
             if self._owns_store and self._store is not None:
                 await self._store.close()
                 self._store = None
+
+
+def registration_refused(error: discord.HTTPException, guild: int | None) -> str:
+    """The sentence for a command registration Discord refused, with its answer and what
+    to do about it."""
+    where = "globally" if guild is None else f"in server {guild} (DISCORD_GUILD)"
+    if error.status in (403, 404) and guild is not None:
+        todo = ("invite the bot to that server with the applications.commands scope "
+                "(docs/discord.md), or correct or unset DISCORD_GUILD")
+    elif error.status in (401, 403):
+        todo = "check the token and the application in the Developer Portal"
+    elif error.code == INVALID_FORM_BODY:
+        todo = "run 'boardroom check', fix what it names, then start the bot again"
+    else:
+        todo = "start it again once what Discord names is settled"
+    return (f"Discord refused to register the bot's commands {where} ({refusal(error)}), "
+            f"so the bot stopped: {todo}.")
 
 
 class ShardedBoardroom(Boardroom, commands.AutoShardedBot):
