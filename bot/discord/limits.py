@@ -297,8 +297,9 @@ def mention_problems(body: Mapping[str, Any]) -> list[str]:
     and not @everyone (``parse`` names neither, ``roles`` lists none: the bot never means
     to); a member is pinged only when ``users`` lists them, so ``parse: ["users"]`` is
     refused where the text mentions anyone (it would ping them unlisted), and ``users``
-    lists only members the text mentions; a reply does not ping its author. A member mentioned in the text and not listed is shown as a
-    mention and pinged by nobody: that is how a message names a player without a ping."""
+    lists only members the text mentions; a reply does not ping its author. A member
+    mentioned in the text and not listed is shown as a mention and pinged by nobody: that
+    is how a message names a player without a ping."""
     allowed = body.get("allowed_mentions")
     if allowed is None:
         return ["$.allowed_mentions: missing, so Discord would ping everyone the text "
