@@ -71,6 +71,7 @@ import rules
 from bot.app import create_bot
 from bot.service import TableService
 from bot.store import Store
+from tests import contract
 
 NAMES = ("alice", "bob", "carol")
 EPHEMERAL = 1 << 6
@@ -239,7 +240,8 @@ async def table(game: str, players: int, seed: int, *, images: bool) -> AsyncIte
         store = await Store.open(str(Path(folder) / "boardroom.db"), flush_delay=0)
         try:
             bot = create_bot(store, images=images, level="normal")
-            async with simcord.run(bot, approved_intents=discord.Intents.none()) as env:
+            # Every request checked against Discord's API at the end (tests/contract.py).
+            async with contract.run(bot, approved_intents=discord.Intents.none()) as env:
                 guild = env.create_guild("Game night")
                 channel = guild.create_text_channel(game)
                 members = [guild.add_member(env.create_user(name)) for name in NAMES]

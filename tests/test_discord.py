@@ -28,6 +28,7 @@ from bot.app import create_bot
 from bot.discord.client import Boardroom
 from bot.store import Store
 from rules.cube_conquest import PIPS, SYMBOLS
+from tests import contract
 
 SEED = 20261121  # the deal of every game here (a random one in production)
 CARD_PIPS = dict(zip(SYMBOLS, PIPS, strict=True))
@@ -115,7 +116,8 @@ async def world(tmp_path: Path, *, level: str = "normal", **options: Any
     try:
         # No privileged intent is switched on in the (simulated) developer portal.
         options.setdefault("approved_intents", discord.Intents.none())
-        async with simcord.run(create_bot(store, level=level), **options) as env:
+        # Every request the bot makes is checked against Discord's API (tests/contract.py).
+        async with contract.run(create_bot(store, level=level), **options) as env:
             guild = env.create_guild("Game night")
             channel = guild.create_text_channel("cube-conquest")
             alice = guild.add_member(env.create_user("alice"))
@@ -592,6 +594,7 @@ async def test_commands_sync_to_one_guild_when_asked(
     finally:
         await env.shutdown()
         await store.close()
+    contract.check(env.http_requests)
 
 
 async def test_a_table_opens_with_the_options_typed_in_game_new(tmp_path: Path) -> None:

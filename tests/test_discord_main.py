@@ -12,12 +12,12 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
-import simcord
 
 import bot.__main__ as entry
 from bot import app
 from bot.app import create_bot
 from bot.discord import client
+from tests import contract
 from tests.test_discord import message_text
 
 
@@ -118,7 +118,7 @@ def test_a_wrong_token_is_one_sentence_and_exit_status_1(
 async def test_a_bot_over_a_path_opens_and_closes_its_own_database(tmp_path: Path) -> None:
     path = tmp_path / "own.db"
     bot = create_bot(str(path))
-    async with simcord.run(bot) as env:
+    async with contract.run(bot) as env:
         channel = env.create_guild().create_text_channel("games")
         alice = env.guild.add_member(env.create_user("alice"))
         await alice.slash(channel, "game new", game="cube-conquest")

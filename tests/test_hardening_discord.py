@@ -14,11 +14,11 @@ from typing import Any
 
 import discord
 import pytest
-import simcord
 
 from bot import service as service_module
 from bot.app import create_bot
 from bot.store import Store
+from tests import contract
 from tests.test_discord import buttons, labels, message_text, said
 
 SEED = 20261121
@@ -36,7 +36,7 @@ async def guild(tmp_path: Path, alice_nick: str | None = None, bob_nick: str | N
     """(env, channel, alice, bob, carol) on a fresh database; Carol only watches."""
     store = await Store.open(str(tmp_path / "h.db"), flush_delay=0)
     try:
-        async with simcord.run(create_bot(store),
+        async with contract.run(create_bot(store),
                                approved_intents=discord.Intents.none()) as env:
             place = env.create_guild("Game night")
             channel = place.create_text_channel("games")
