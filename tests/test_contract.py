@@ -14,6 +14,7 @@ import simcord
 from discord import app_commands
 
 from bot.app import create_bot
+from bot.discord.client import StartRefused
 from bot.discord.limits import mention_problems, message_problems
 from bot.store import Store
 from tests import contract
@@ -233,10 +234,17 @@ async def test_a_session_on_simcord_is_checked_and_a_refused_request_fails_it(
 
         bot.tree.add_command(app_commands.Command(name="tally", description="t" * 107,
                                                   callback=tally))
-        with pytest.raises(AssertionError, match=re.escape(
-                "PUT /applications/")) as failed:
+        # The bot now refuses to start with it (boardroom check's limits); the contract
+        # catches the registration it would have sent.
+        with pytest.raises(StartRefused, match=re.escape(
+                "/tally: the description is 107 characters; Discord allows 1-100.")):
             async with contract.run(bot):
                 pass
+        await bot.load_commands()
+        sent = simcord.HttpLogEntry("PUT", "/applications/1/commands", {}, [
+            command.to_dict(bot.tree) for command in bot.tree.get_commands()], None)
+        with pytest.raises(AssertionError, match=re.escape("PUT /applications/")) as failed:
+            contract.check([sent])
         assert "/tally: the description is 107 characters; Discord allows 1-100." in str(
             failed.value)
     finally:

@@ -14,6 +14,7 @@ import simcord
 
 import bot.__main__ as entry
 from bot.discord import smoke
+from tests import contract
 from tests.test_startup import lengthen_game_replace
 
 
@@ -65,6 +66,7 @@ def run_smoke(monkeypatch: pytest.MonkeyPatch, client: SimSmoke, *, user: bool =
     with pytest.raises(SystemExit) as stopped:
         entry.main()
     assert isinstance(stopped.value.code, int)
+    contract.check(client.requests)  # every request as Discord's specification wants it
     return stopped.value.code
 
 

@@ -16,6 +16,7 @@ import simcord
 import bot.__main__ as entry
 from bot import app
 from bot.discord.client import Boardroom, registration_refused
+from tests import contract
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -94,7 +95,9 @@ def start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
     monkeypatch.setenv("DISCORD_TOKEN", "a-token")
     monkeypatch.setenv("BOARDROOM_DB", str(tmp_path / "boardroom.db"))
     monkeypatch.setenv("BOARDROOM_LOG_LEVEL", "WARNING")  # so stderr holds no INFO lines
-    return run_main(monkeypatch), bot
+    status = run_main(monkeypatch)
+    contract.check(bot.requests)  # refused, yet as Discord's specification wants them
+    return status, bot
 
 
 REFUSALS = [
