@@ -16,8 +16,9 @@ A message Discord refuses to edit (any 400, such as error 30046, too many edits 
 older than an hour, or 50035 on an attachment it cannot find; or 404, deleted) gives way at
 once to a new message that carries the turn on, all its lines, pinging nobody; the refusal
 is logged with Discord's status and code, and the old message's buttons are taken off
-where Discord may still edit it (one try). A server error or a rate limit is not a refusal:
-the edit is tried again from the outbox.
+where Discord may still edit it (one try). A server error, a rate limit or a missing
+permission (403, which a new message would meet too) is not such a refusal: the edit is
+tried again from the outbox.
 
 An edit uploads the board only when it changed: where the picture is the one the message
 shows, the edit lists the attachment Discord already holds (kept by its id), and the

@@ -19,7 +19,7 @@ from typing import Any
 import render
 from bot.service.table import Shown
 
-KEPT_BYTES = 16 * 2**20  # pictures kept (their PNG bytes), keyed by their view (``Shown``)
+KEPT_BYTES = 8 * 2**20  # pictures kept (their PNG bytes), keyed by their view (``Shown``)
 
 
 @dataclass(frozen=True)
