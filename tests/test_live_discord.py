@@ -17,7 +17,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord.live import EARLIER, EVENTS, TurnMessages, told_in
+from bot.discord.live import EVENTS, TurnMessages, told_in
 from bot.service.replies import Reply
 from render import kit
 from rules import bomb_squares
@@ -142,30 +142,115 @@ async def test_the_turn_messages_buttons_act_on_the_current_step(tmp_path: Path)
                     assert "not your turn" in message_text(shown.response)
 
 
-async def test_the_edit_cap_of_an_old_message_posts_anew_and_carries_the_turn_on(
-        tmp_path: Path) -> None:
+def requests_to(w: World, message_id: int | None = None) -> list[Any]:
+    """The bot's requests to the channel's messages (to one message's, with its id)."""
+    path = MESSAGES.format(w.channel.id) + ("" if message_id is None else f"/{message_id}")
+    return [e for e in w.env.http_requests if e.path.split("?")[0] == path
+            or (message_id is None and e.path.split("?")[0].startswith(path))]
+
+
+def uploads(entry: Any) -> int:
+    """The files a request uploads: its attachments that are not kept (a kept one is
+    listed with its id and the address Discord gave it)."""
+    listed = entry.json.get("attachments") or [] if isinstance(entry.json, dict) else []
+    return sum(1 for item in listed if "url" not in item)
+
+
+@pytest.mark.parametrize(("status", "code", "text"), [
+    (400, 50035, "Invalid Form Body: unfurled media attachment not found"),
+    (400, 30046, "Maximum number of edits to messages older than 1 hour reached."),
+    (404, 10008, "Unknown Message"),
+])
+async def test_a_refused_edit_posts_the_turn_anew_at_once_and_carries_it_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, status: int, code: int,
+        text: str) -> None:
     async with world(tmp_path) as w:
         await start(w)
         rng = random.Random(6)
         mover = await mid_turn(w, rng)
         turn = w.public()[-1]
-        # Discord refuses more edits to a message older than an hour (error 30046).
-        w.env.inject_error("PATCH", MESSAGES.format(w.channel.id) + "/*", status=400,
-                           code=30046, message="Maximum number of edits to messages older "
-                           "than 1 hour reached. Try again later.")
+        shown = told_in(turn)
+        assert shown and labels(turn), "setup: a turn message with lines and buttons"
+        w.env.inject_error("PATCH", MESSAGES.format(w.channel.id) + "/*", status=status,
+                           code=code, message=text)
         count = len(w.public())
         _, _, answer = await step(w, rng)
-        assert answer.startswith("Played") and "saved" not in answer
+        assert answer.startswith("Played") and "saved" not in answer  # shown at once
         carried = w.public()[-1]
         assert len(w.public()) == count + 1 and carried.id != turn.id
-        assert not pinged(w, carried)  # nobody newly awaited: no ping
-        told = [line for line in message_text(turn).splitlines()
-                if not line.startswith("Your turn")]
-        assert all(line in message_text(carried) for line in told if line != EARLIER)
+        # The turn carried on: every line the old message told, then the step's.
+        lines = told_in(carried)
+        assert lines[:len(shown)] == shown and len(lines) > len(shown)
+        assert carried.attachments and labels(carried)
+        # Nobody is pinged: the request allowed no one, and Discord notified no one.
+        (post,) = [e for e in requests_to(w) if e.method == "POST"][-1:]
+        assert post.json["allowed_mentions"]["users"] == []
+        assert not post.json["allowed_mentions"]["parse"]
+        assert not pinged(w, carried)
+        # Discord's answer is in the log: its status and its code.
+        assert any(f"HTTP {status}, code {code}" in r.getMessage() for r in caplog.records
+                   if r.name == "boardroom.discord")
+        # The old message: its buttons off where Discord may still edit it (one try); a
+        # capped or deleted message is not asked again.
+        edits = [e for e in requests_to(w, turn.id) if e.method == "PATCH"]
+        old = next(m for m in w.public() if m.id == turn.id)
+        assert told_in(old) == shown and old.attachments == turn.attachments  # kept
+        if code == 50035:
+            assert len(edits) == 2 and not labels(old)
+            assert [int(a["id"]) for a in edits[-1].json["attachments"]] == [
+                a.id for a in turn.attachments] and uploads(edits[-1]) == 0
+        else:
+            assert len(edits) == 1 and labels(old)
         # The turn goes on in the new message.
-        if set(await awaited(w)) == {mover}:
+        while set(await awaited(w)) == {mover}:
             await step(w, rng)
-            assert w.public()[-1].id == carried.id and len(w.public()) == count + 1
+            if set(await awaited(w)) == {mover}:
+                assert w.public()[-1].id == carried.id and len(w.public()) == count + 1
+                assert told_in(w.public()[-1])[:len(lines)] == lines
+
+
+async def test_an_edit_keeps_the_board_already_uploaded_where_it_did_not_change(
+        tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(14)
+        mover = await mid_turn(w, rng)
+        service, desk = w.bot.service, w.bot.desk
+        turn = w.public()[-1]
+        uploaded = sum(uploads(e) for e in requests_to(w))
+        # A step of the turn that changes the board: the edit uploads the new one.
+        moves = await w.moves(mover)
+        reply = await service.play(w.channel.id, mover.id, rng.choice(
+            [m for m in moves if m.split()[0] not in ASIDE] or moves))
+        assert reply.step and not reply.newly and reply.picture is not None
+        await desk.deliver(w.channel.id, reply, mover.id)
+        (edit,) = [e for e in requests_to(w, turn.id) if e.method == "PATCH"][-1:]
+        assert uploads(edit) == 1
+        first = next(m for m in w.public() if m.id == turn.id).attachments
+        # A step that shows the same board (its picture is the one of the same view): the
+        # edit lists the attachment Discord holds, by its id, and uploads nothing.
+        board = await service.board(w.channel.id)
+        assert board.picture == reply.picture and board.picture.key == reply.picture.key
+        same = Reply(public="Nothing the board shows has changed.", picture=board.picture,
+                     step=True, game=reply.game, version=reply.version,
+                     mention=reply.mention, accent=reply.accent)
+        await desk.turns.post(w.bot.get_partial_messageable(w.channel.id), same)
+        (edit,) = [e for e in requests_to(w, turn.id) if e.method == "PATCH"][-1:]
+        assert uploads(edit) == 0
+        assert [int(a["id"]) for a in edit.json["attachments"]] == [a.id for a in first]
+        kept = next(m for m in w.public() if m.id == turn.id)
+        assert kept.attachments == first and told_in(kept)[-1] == same.public
+        (box,) = kept.components  # the gallery still shows the picture it names
+        assert isinstance(box, discord.components.Container)
+        (gallery,) = [c for c in box.children
+                      if isinstance(c, discord.components.MediaGalleryComponent)]
+        assert [item.media.url for item in gallery.items] == [a.url for a in first]
+        gallery_sent = [c for c in edit.json["components"][0]["components"]
+                        if c["type"] == 12]
+        assert [i["media"]["url"] for i in gallery_sent[0]["items"]] == [
+            "attachment://board.png"]
+        # Over the whole turn, one upload per board shown, none for the one kept.
+        assert sum(uploads(e) for e in requests_to(w)) - uploaded == 1
 
 
 async def test_an_edit_that_fails_is_retried_and_lands_once(tmp_path: Path) -> None:
@@ -378,11 +463,12 @@ class _Channel:
 
     async def send(self, *, view: discord.ui.LayoutView, **_: object) -> object:
         self.sent.append(view)
-        return SimpleNamespace(id=len(self.sent))
+        return SimpleNamespace(id=len(self.sent), attachments=[])
 
     def get_partial_message(self, message_id: int) -> object:
-        async def edit(*, view: discord.ui.LayoutView, **_: object) -> None:
+        async def edit(*, view: discord.ui.LayoutView, **_: object) -> object:
             self.sent[message_id - 1] = view
+            return SimpleNamespace(id=message_id, attachments=[])
         return SimpleNamespace(edit=edit)
 
 

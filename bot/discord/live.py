@@ -10,17 +10,27 @@ message of its own, and the turn after it starts a new message.
 Which message tells of a game's turn is stored (``TableService.turn_message``), so that
 after a restart, or from another bot process, the next step edits the same message: its
 text is read back from Discord, and a step it already shows (the bot stopped after the
-edit but before marking the step posted) is not added twice. A message Discord will no
-longer edit (deleted, or error 30046: too many edits to a message older than an hour) is
-replaced by a new one that carries the turn on, pinging nobody.
+edit but before marking the step posted) is not added twice.
+
+A message Discord refuses to edit (any 400, such as error 30046, too many edits to a message
+older than an hour, or 50035 on an attachment it cannot find; or 404, deleted) gives way at
+once to a new message that carries the turn on, all its lines, pinging nobody; the refusal
+is logged with Discord's status and code, and the old message's buttons are taken off
+where Discord may still edit it (one try). A server error, a rate limit or a missing
+permission (403, which a new message would meet too) is not such a refusal: the edit is
+tried again from the outbox.
+
+An edit uploads the board only when it changed: where the picture is the one the message
+shows, the edit lists the attachment Discord already holds (kept by its id), and the
+layout's ``attachment://board.png`` names it still.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -28,11 +38,14 @@ import discord
 from bot.discord.answer import picture_files
 from bot.discord.buttons import turn_buttons
 from bot.service import TableService
+from bot.service.pictures import Picture
 from bot.service.replies import Reply
 
 log = logging.getLogger("boardroom.discord")
 
 EDIT_CAP = 30046  # Discord's code: a message older than an hour may not be edited more
+UNKNOWN_MESSAGE = 10008  # Discord's code: the message is gone (deleted)
+REFUSED = (400, 404)  # an edit refused for good: the turn is posted anew
 TEXT_LIMIT = 4000  # Discord: the text of all a layout message's text displays together
 EVENTS, TURN = 1, 2  # the ids of the text displays of the events told and of whose turn
 EARLIER = "(Earlier steps of this turn: `/log`.)"
@@ -70,10 +83,12 @@ def told(lines: list[str], limit: int) -> str:
 
 
 def layout(channel_id: int, lines: list[str], reply: Reply,
-           files: list[discord.File]) -> discord.ui.LayoutView:
+           files: Sequence[discord.File | discord.Attachment], *, buttons: bool = True
+           ) -> discord.ui.LayoutView:
     """A turn message, in Discord's layout components: a container in the awaited seat's
     colour holding the events told, the board (its summary as alt text), whose turn it is
-    and the turn buttons (none once the game is over)."""
+    and the turn buttons (none once the game is over, nor without ``buttons``). ``files``
+    are the pictures, uploaded with it or kept from an earlier upload."""
     turn = turn_line(reply)
     items: list[discord.ui.Item[Any]] = []
     events = told(lines, TEXT_LIMIT - len(turn) - 1)
@@ -86,7 +101,7 @@ def layout(channel_id: int, lines: list[str], reply: Reply,
             for file in files)))
     if turn:
         items.append(discord.ui.TextDisplay(turn, id=TURN))
-    if reply.mention and not reply.over:
+    if buttons and reply.mention and not reply.over:
         items.append(discord.ui.ActionRow(*turn_buttons(channel_id)))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(discord.ui.Container(*items, accent_colour=reply.accent))
@@ -112,12 +127,47 @@ def told_in(message: discord.Message) -> list[str]:
 
 @dataclass
 class Turn:
-    """The message telling of a game's turn under way, and the lines it shows."""
+    """The message telling of a game's turn under way, and what it shows: its lines, its
+    pictures as Discord holds them (``attachments``) and, where this process sent them,
+    what names the view its board shows (``shows``, ``Picture.key``) and the reply last
+    told in it (``reply``, without its pictures)."""
 
     game: int
     message_id: int
     lines: list[str]
-    files: list[discord.File] = field(default_factory=list)  # its pictures, as last sent
+    attachments: list[discord.Attachment] = field(default_factory=list)
+    shows: Hashable = None
+    reply: Reply | None = None
+
+
+def shows(picture: Picture | None) -> Hashable:
+    """What names the view a picture shows (None: nothing known, never equal to another)."""
+    return None if picture is None or picture.key is None else picture.key
+
+
+def bare(reply: Reply) -> Reply:
+    """A reply without its pictures and DMs: what a turn message keeps of the last one it
+    told (its turn line, its colour, its buttons), so that 1,000 channels hold no PNGs."""
+    return replace(reply, picture=None, private=(), drawing=None, recap=None,
+                   animation=None)
+
+
+def refusal(error: discord.HTTPException) -> str:
+    """Discord's answer, for the log: its status, its code and its words."""
+    return f"HTTP {error.status}, code {error.code}: {error.text or 'no message'}"
+
+
+def carried(turn: Turn, reply: Reply, read_back: bool) -> list[str]:
+    """The lines a turn's message tells once ``reply``, a step of it, is added."""
+    step = reply.public  # within the turn's message, without a catch-up's note
+    if reply.note and step.startswith(reply.note):
+        step = step[len(reply.note):].lstrip("\n")
+    new = step.split("\n") if step else []
+    # A message read back from Discord (after a restart) may show this step already: the
+    # process stopped between the edit and marking it delivered.
+    if read_back and new and turn.lines[-len(new):] == new:
+        return turn.lines
+    return [*turn.lines, *new]
 
 
 class TurnMessages:
@@ -130,52 +180,75 @@ class TurnMessages:
 
     async def post(self, channel: discord.PartialMessageable, reply: Reply) -> None:
         """Tell the channel of ``reply``: by editing the turn's message where the reply
-        is a step of it, else by a new message. ``discord.HTTPException`` if Discord
-        refuses both (nothing is remembered then: the retry tells it again)."""
+        is a step of it, else (or where Discord refuses the edit) by a new message.
+        ``discord.HTTPException`` if Discord refuses the new message, or fails the edit
+        for a passing reason (nothing is remembered then: the retry tells it again)."""
         lines = [reply.public] if reply.public else []
+        stale: Turn | None = None  # a turn message whose edit Discord refused
         if reply.step and not reply.newly and reply.game:
             turn, read_back = await self._current(channel, reply.game)
             if turn is not None:
-                step = reply.public  # within the turn's message, without a catch-up's note
-                if reply.note and step.startswith(reply.note):
-                    step = step[len(reply.note):].lstrip("\n")
-                new = step.split("\n") if step else []
-                # A message read back from Discord (after a restart) may show this step
-                # already: the process stopped between the edit and marking it delivered.
-                if read_back and new and turn.lines[-len(new):] == new:
-                    lines = turn.lines
-                else:
-                    lines = [*turn.lines, *new]
-                files = self._pictures(reply)
-                message = channel.get_partial_message(turn.message_id)
-                view = layout(channel.id, lines, reply, files or turn.files)
-                # The board replaced; without a new one the pictures it has stay.
-                replaced: dict[str, Any] = {"attachments": files} if files else {}
+                lines = carried(turn, reply, read_back)
                 try:
-                    await message.edit(view=view, allowed_mentions=pinging(()), **replaced)
-                    turn.lines = lines
-                    turn.files = files or turn.files
+                    await self._edit(channel, turn, lines, reply)
                     return
-                except discord.NotFound:
-                    log.info("The turn message of game %s is gone; posting anew", reply.game)
                 except discord.HTTPException as error:
-                    if error.code != EDIT_CAP:
-                        raise
-                    log.info("Discord caps edits of game %s's turn message; posting anew",
-                             reply.game)
+                    if error.status not in REFUSED:
+                        raise  # a server error or a rate limit: the outbox tries again
+                    log.warning("Discord refused an edit of game %s's turn message %s "
+                                "(%s); posting the turn anew", reply.game, turn.message_id,
+                                refusal(error))
+                    # Deleted, or capped: no edit of it can succeed, so none is tried.
+                    if error.status != 404 and error.code not in (EDIT_CAP, UNKNOWN_MESSAGE):
+                        stale = turn
         pinged = () if reply.over else reply.newly
         files = self._pictures(reply)
         message = await channel.send(view=layout(channel.id, lines, reply, files),
                                      files=files, allowed_mentions=pinging(pinged))
+        if stale is not None:
+            await self._unbutton(channel, stale)
         if not reply.game:
             return
         if reply.step:
-            self._turns[channel.id] = Turn(reply.game, message.id, lines, files)
+            self._turns[channel.id] = Turn(reply.game, message.id, lines,
+                                           list(message.attachments), shows(reply.picture),
+                                           bare(reply))
             await self._store(reply.game, message.id, reply.version)
         else:  # the start, an undo, a seat handed on: the next step starts a new message
             self._turns.pop(channel.id, None)
             if not reply.over:
                 await self._store(reply.game, 0, reply.version)
+
+    async def _edit(self, channel: discord.PartialMessageable, turn: Turn, lines: list[str],
+                    reply: Reply) -> None:
+        """Edit the turn's message to tell ``lines`` and ``reply``'s board and turn: the
+        board uploaded only if it is not the picture the message shows already."""
+        message = channel.get_partial_message(turn.message_id)
+        picture, drawn = reply.picture, turn.shows
+        if picture is None or (turn.attachments and shows(picture) is not None
+                               and shows(picture) == turn.shows):
+            # The same board (or none drawn): the attachments it has are kept, by their id.
+            shown: list[discord.File | discord.Attachment] = list(turn.attachments)
+        else:
+            shown, drawn = list(picture_files(picture)), shows(picture)
+        edited = await message.edit(view=layout(channel.id, lines, reply, shown),
+                                    attachments=shown, allowed_mentions=pinging(()))
+        turn.lines, turn.shows, turn.reply = lines, drawn, bare(reply)
+        turn.attachments = list(edited.attachments)
+
+    async def _unbutton(self, channel: discord.PartialMessageable, turn: Turn) -> None:
+        """Take the buttons off a turn message that gave way to a new one (its pictures
+        kept): one try, as only the newest message of a turn should offer them."""
+        if turn.reply is None or not turn.reply.mention:
+            return  # read back from Discord, or without buttons: left as it is
+        message = channel.get_partial_message(turn.message_id)
+        try:
+            await message.edit(view=layout(channel.id, turn.lines, turn.reply,
+                                           turn.attachments, buttons=False),
+                               attachments=turn.attachments, allowed_mentions=pinging(()))
+        except discord.HTTPException as error:
+            log.info("Could not take the buttons off game %s's old turn message %s (%s)",
+                     turn.game, turn.message_id, refusal(error))
 
     async def _store(self, game: int, message_id: int, version: int) -> None:
         try:
@@ -202,7 +275,8 @@ class TurnMessages:
             message = await channel.fetch_message(message_id)
         except discord.HTTPException:
             return None, False
-        turn = self._turns[channel.id] = Turn(game, message_id, told_in(message))
+        turn = self._turns[channel.id] = Turn(game, message_id, told_in(message),
+                                              list(message.attachments))
         return turn, True
 
     @staticmethod

@@ -1,5 +1,10 @@
 """Pictures of views, drawn in worker threads so the event loop stays free while Pillow
-draws, and the last few kept."""
+draws, and the last ones kept: a view that did not change is not drawn again.
+
+A picture is kept under what names its view (``Table.shown_to``: the table, the audience,
+a digest of the view), so a picture kept for one seat is never another seat's or the
+channel's; a picture is a function of its view alone, so equal views share one drawing.
+The pictures kept are bounded by their bytes (``KEPT_BYTES``), not by the tables open."""
 
 from __future__ import annotations
 
@@ -8,13 +13,13 @@ import os
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import render
 from bot.service.table import Shown
 
-KEPT = 64  # pictures kept, keyed by what their view shows (``Table.shown_to``)
+KEPT_BYTES = 8 * 2**20  # pictures kept (their PNG bytes), keyed by their view (``Shown``)
 
 
 @dataclass(frozen=True)
@@ -26,6 +31,12 @@ class Picture:
     png: bytes
     summary: str
     more: tuple[bytes, ...] = ()
+    # What names the view it shows (``Shown``): equal keys, the same picture (None: unnamed).
+    key: Hashable = field(default=None, compare=False)
+
+    @property
+    def size(self) -> int:
+        return len(self.png) + sum(len(part) for part in self.more)
 
 
 def cores() -> int:
@@ -42,6 +53,8 @@ class Pictures:
     def __init__(self, *, images: bool) -> None:
         self.images = images
         self._kept: OrderedDict[Hashable, Picture] = OrderedDict()
+        self._bytes = 0  # of the pictures kept
+        self._drawing: dict[Hashable, asyncio.Future[Picture]] = {}  # being drawn now
         self._painters: ThreadPoolExecutor | None = None
         # A few replies at a time build their views and draw: a crowd of moves waits holding
         # little more than its events, not views and images.
@@ -63,25 +76,54 @@ class Pictures:
         if not self.images:
             return [None] * len(shown)
         todo: dict[Hashable, dict[str, Any]] = {}
+        kept: dict[Hashable, Picture] = {}  # (held here: another draw may let them go)
+        pending: dict[Hashable, asyncio.Future[Picture]] = {}  # another reply draws them
         for each in shown:
-            if each is None or each[0] in todo:
+            if each is None or each[0] in todo or each[0] in kept or each[0] in pending:
                 continue
             key, view = each
             if key in self._kept:
                 self._kept.move_to_end(key)
+                kept[key] = self._kept[key]
+            elif key in self._drawing:
+                pending[key] = self._drawing[key]
             else:
                 todo[key] = view
-        drawn: dict[Hashable, Picture] = {}
-        if todo:  # one job for all of them
-            drawn = dict(zip(todo, await asyncio.get_running_loop().run_in_executor(
-                self.painter(), pictures, game_id, list(todo.values()),
-                None if table is None else table.png), strict=True))
-        out = [None if each is None else drawn.get(each[0]) or self._kept[each[0]]
-               for each in shown]
-        self._kept.update(drawn)
-        while len(self._kept) > KEPT:
-            self._kept.popitem(last=False)
-        return out
+        loop = asyncio.get_running_loop()
+        mine = {key: loop.create_future() for key in todo}
+        self._drawing.update(mine)
+        try:
+            drawn: dict[Hashable, Picture] = {}
+            if todo:  # one job for all of them
+                drawn = {key: replace(picture, key=key) for key, picture in zip(
+                    todo, await loop.run_in_executor(
+                        self.painter(), pictures, game_id, list(todo.values()),
+                        None if table is None else table.png), strict=True)}
+            for key, picture in drawn.items():
+                mine[key].set_result(picture)
+                self._keep(key, picture)
+        except BaseException as error:
+            for future in mine.values():
+                if not future.done():
+                    future.set_exception(error)
+                    future.exception()  # (retrieved: nobody else may be waiting for it)
+            raise
+        finally:
+            for key in mine:
+                self._drawing.pop(key, None)
+        for key, future in pending.items():
+            kept[key] = await future
+        return [None if each is None else drawn.get(each[0]) or kept[each[0]]
+                for each in shown]
+
+    def _keep(self, key: Hashable, picture: Picture) -> None:
+        """Keep a picture drawn, letting the oldest go beyond ``KEPT_BYTES``."""
+        if key in self._kept:
+            return
+        self._kept[key] = picture
+        self._bytes += picture.size
+        while self._bytes > KEPT_BYTES and len(self._kept) > 1:
+            self._bytes -= self._kept.popitem(last=False)[1].size
 
     def close(self) -> None:
         if self._painters is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import re
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
@@ -261,9 +262,12 @@ class Table:
         return view
 
     def shown_to(self, seat: int | None) -> Shown:
-        """A seat's view and what names it among pictures: a view is made of the state,
-        which only changes with the version, and of the names."""
-        return (self.id, self.version, seat, tuple(self.names())), self.view(seat)
+        """A seat's view and what names it among pictures: the table, the audience (the
+        seat, None for the channel) and a digest of all the view holds (the names too), so
+        that a view that did not change is not drawn again, and a picture is only ever
+        the one of its own table, audience and view."""
+        view = self.view(seat)
+        return (self.id, seat, view_digest(view)), view
 
     def private_parts(self) -> dict[int, dict[str, Any]]:
         """What each human seat alone can see now, to tell later whose view changed."""
@@ -288,6 +292,12 @@ class Table:
                      "after it")
         return rules.Event(f"{text}: the board is as it was before.", kind="undo",
                            data={"seat": seat, "first": first, "count": count})
+
+
+def view_digest(view: dict[str, Any]) -> bytes:
+    """What a view holds, as a digest: equal digests, equal views (the pickled bytes are
+    the view's every key and value; a view pickled differently is only drawn again)."""
+    return hashlib.blake2b(pickle.dumps(view, protocol=5), digest_size=20).digest()
 
 
 def private_part(seat_view: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
