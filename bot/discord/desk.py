@@ -44,6 +44,7 @@ from bot.discord.live import TurnMessages, mentions, pinging, turn_line
 from bot.moves import Choices
 from bot.records import WaitRow
 from bot.service import TableService
+from bot.service.pictures import Picture
 from bot.service.replies import Private, Reply, Tended
 from bot.undo import Asked
 from rules import GameError
@@ -64,6 +65,11 @@ TOLD = {
                "I may send messages and attach files there.",
 }
 LISTED = 15  # lines 'Your moves' lists when the moves are too many for buttons
+DMS_CLOSED = 50007  # Discord's code: "Cannot send messages to this user"
+NO_ACCESS = 50001  # "Missing Access"
+BACK = ("\n(Discord refused my last direct message to you, so I had stopped sending them; "
+        "I try again from now on. If you want them, allow direct messages from this "
+        "server's members.)")
 
 def overview(choices: Choices) -> str:
     """A player's many moves, grouped by their first words (free moves first), and how to
@@ -249,8 +255,11 @@ class Desk:
         With ``asking``, only the buttons matter: no DM is sent unless there are some.
         With ``own`` (a step of the player's own turn), the DM of that turn is edited:
         its lines kept, the new ones added, the picture and buttons replaced.
-        Returns False if Discord refuses the DM (the player closed their DMs).
+        Returns False if Discord refuses the DM (the player closed their DMs), or if
+        their DMs are held back after such a refusal (``_dm``): nothing is tried then.
         """
+        if (await self.service.dm_line(private.user_id))[1]:
+            return False  # their DMs were refused: none is tried for now (``_dm``)
         # The version was read before the moves: a button labelled from a newer list
         # carries an older version, and the service refuses it as stale.
         choices = await self.service.choices(channel_id, private.user_id)
@@ -277,21 +286,49 @@ class Desk:
         else:
             text = f"In <#{channel_id}>:\n{private.text}" if private.text else \
                 f"Your view in <#{channel_id}>:"
-        kwargs = {}
-        if private.picture is not None:
-            kwargs["files"] = picture_files(private.picture, "hand")
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            user = self.client.get_user(private.user_id) or await self.client.fetch_user(
-                private.user_id)
-            sent = await user.send(clip(text), allowed_mentions=NOBODY, **kwargs)
-        except discord.HTTPException as error:
-            log.info("No DM to user %s (%s)", private.user_id, error)
+        sent = await self._dm(private.user_id, clip(text), private.picture, view)
+        if sent is None:
             return False
         await self._unask(key)  # the DM before it is no longer the turn's
         self._asked[key] = (sent, private.text)
         return True
+
+    async def _dm(self, user_id: int, text: str, picture: Picture | None = None,
+                  view: discord.ui.View | None = None) -> discord.Message | None:
+        """Send a DM through the player's kept DM channel, opening it first if none is
+        kept; None if it did not go. No look-up of the member: the channel is addressed by
+        its id. A kept channel Discord no longer knows (404, or 50001 Missing Access) is
+        opened anew, once (discord.py may answer from its cache of DM channels). A player
+        whose DMs are closed (403, code 50007) is sent none for a day, or until they are
+        back (``bot.service.direct``); nothing is tried meanwhile."""
+        channel_id, held = await self.service.dm_line(user_id)
+        if held:
+            return None
+        while True:
+            kept = channel_id is not None
+            try:
+                if channel_id is None:
+                    channel_id = (await self.client.create_dm(discord.Object(id=user_id))).id
+                    await self.service.dm_opened(user_id, channel_id)
+                channel = self.client.get_partial_messageable(
+                    channel_id, type=discord.ChannelType.private)
+                extra: dict[str, Any] = {} if view is None else {"view": view}
+                if picture is not None:  # made anew for each try: a send closes its files
+                    extra["files"] = picture_files(picture, "hand")
+                sent = await channel.send(text, allowed_mentions=NOBODY, **extra)
+            except discord.HTTPException as error:
+                if kept and (error.status == 404 or error.code == NO_ACCESS):
+                    # gone, or another bot's (a database moved between applications)
+                    log.info("The DM channel kept for user %s is not ours now (%s); opening "
+                             "one", user_id, error)
+                    channel_id = None
+                    continue
+                log.info("No DM to user %s (%s)", user_id, error)
+                if error.status == 403 and error.code == DMS_CLOSED:
+                    await self.service.dm_refused(user_id)
+                return None
+            await self.service.dm_back(user_id)  # (nothing to write unless it was refused)
+            return sent
 
     async def _unask(self, key: tuple[int, int, int]) -> None:
         """Take the buttons off a player's last DM for a game: stale now. (A game's
@@ -354,15 +391,10 @@ class Desk:
             await self._remind(tended)
 
     async def _remind(self, tended: Tended) -> None:
-        """A reminder (or a daily digest) by DM; a player whose DMs are closed is
-        mentioned in the channel instead, at most once a day."""
-        try:
-            user = self.client.get_user(tended.user_id) or await self.client.fetch_user(
-                tended.user_id)
-            await user.send(clip(tended.text), allowed_mentions=NOBODY)
+        """A reminder (or a daily digest) by DM; a player whose DMs are closed (or held
+        back: ``_dm``) is mentioned in the channel instead, at most once a day."""
+        if await self._dm(tended.user_id, clip(tended.text)) is not None:
             return
-        except discord.HTTPException as error:
-            log.info("No reminder by DM to user %s (%s)", tended.user_id, error)
         if not await self.service.mentionable(tended.user_id):
             return
         channel = self.client.get_partial_messageable(tended.channel_id)
@@ -444,6 +476,7 @@ class Desk:
     async def hand(self, user_id: int, channel_id: int) -> Answer:
         """The caller's private view with their image, and their choices when few."""
         reply = await self.service.hand(channel_id, user_id)  # its version before the moves
+        back = await self.service.dm_back(user_id)  # they are here: DMs are tried again
         mine = [p for p in reply.private if p.user_id == user_id]
         text = reply.ephemeral or "\n".join(p.text for p in mine)
         picture = reply.picture or next((p.picture for p in mine if p.picture), None)
@@ -452,7 +485,8 @@ class Desk:
         if view is not None:
             count = len(choices.moves)
             text += f"\nYour move: {count} choice{'s' if count != 1 else ''} below."
-        return Answer(text or "You hold nothing secret right now.", picture, view)
+        return Answer((text or "You hold nothing secret right now.") + (BACK if back else ""),
+                      picture, view)
 
     async def board(self, channel_id: int) -> Answer:
         """The current board image and whose turn it is, with a button for it as text."""

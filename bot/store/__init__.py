@@ -29,6 +29,7 @@ from bot.store.engine import (
     Session,
 )
 from bot.store.errors import ChannelBusy, SeatTaken, StoreError
+from bot.store.rows import GAME_COLUMNS, game_row
 from bot.store.sqlite import SQLite, default_path
 
 if TYPE_CHECKING:
@@ -46,9 +47,6 @@ ACTIVE = ("open", "playing")
 # tending it sets its next moment; if that process dies first, it is due again then.
 CLAIM = 60.0
 
-GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, seed, state, "
-                "version, announced, created, updated, started, finished, damaged, turn_time, "
-                "reminders, salt, commitment, bank_start, bank_add")
 GAMES = f"SELECT {GAME_COLUMNS} FROM games"
 WAITS = "SELECT game_id, seat, since, reminded, due FROM waits"
 RATINGS = ("SELECT guild_id, game, user_id, name, mu, sigma, games, wins, updated "
@@ -58,20 +56,6 @@ RATINGS = ("SELECT guild_id, game, user_id, name, mu, sigma, games, wins, update
 def is_postgres(where: str) -> bool:
     """Whether ``BOARDROOM_DB`` (or a ``--db``) names a PostgreSQL database."""
     return where.lower().startswith(SCHEMES)
-
-
-def _game_row(row: Any) -> GameRow:
-    """A row as read. Options that are not a JSON object leave the row readable, marked
-    damaged, so that one bad row cannot stop a query over every table."""
-    try:
-        options = json.loads(row[4])
-        damaged = row[15] if isinstance(options, dict) else "its options are not an object"
-    except (TypeError, ValueError):
-        options, damaged = {}, "its options are not valid JSON"
-    return GameRow(row[0], row[1], row[2], row[3], options if isinstance(options, dict)
-                   else {}, row[5], row[6], row[7], row[8], row[9], row[10], row[11], row[12],
-                   row[13], row[14], damaged, row[16], bool(row[17]), salt=row[18],
-                   commitment=row[19], bank_start=row[20], bank_add=row[21] or 0.0)
 
 
 def _clock(now: float | None) -> float:
@@ -162,11 +146,11 @@ class Store:
 
     async def _games(self, where: str, parameters: tuple[Any, ...] = ()) -> list[GameRow]:
         rows = await self._rows(f"{GAMES} WHERE {where}", parameters)
-        return [_game_row(row) for row in rows]
+        return [game_row(row) for row in rows]
 
     async def _game(self, where: str, parameters: tuple[Any, ...]) -> GameRow | None:
         rows = await self._rows(f"{GAMES} WHERE {where}", parameters)
-        return _game_row(rows[0]) if rows else None
+        return game_row(rows[0]) if rows else None
 
     # -- tables
 
@@ -190,7 +174,7 @@ class Store:
             rows = await self._jobs.run(create, transaction=True)
         except self.engine.integrity as error:
             raise ChannelBusy(str(error)) from error
-        return _game_row(rows[0])
+        return game_row(rows[0])
 
     async def game(self, game_id: int) -> GameRow | None:
         return await self._game("id = ?", (game_id,))
@@ -446,6 +430,24 @@ class Store:
             (player.user_id, player.quiet_from, player.quiet_to, player.timezone,
              player.reminded, player.mentioned))
 
+    # -- a player's direct messages (``players.dm_*``; set_player leaves them alone)
+
+    async def direct(self, user_id: int) -> tuple[int | None, float | None]:
+        """The player's DM channel (None: none opened yet) and when Discord last refused a
+        DM to them because their DMs are closed (None: not since one got through)."""
+        rows = await self._rows(
+            "SELECT dm_channel_id, dm_refused FROM players WHERE user_id = ?", (user_id,))
+        return (rows[0][0], rows[0][1]) if rows else (None, None)
+
+    async def set_direct(self, user_id: int, channel_id: int | None, refused: float | None
+                         ) -> None:
+        """Keep the player's DM channel (None keeps the one stored) and refusal moment."""
+        await self._write(
+            "INSERT INTO players (user_id, dm_channel_id, dm_refused) VALUES (?, ?, ?) ON "
+            "CONFLICT (user_id) DO UPDATE SET dm_channel_id = COALESCE(excluded.dm_channel_id, "
+            "players.dm_channel_id), dm_refused = excluded.dm_refused",
+            (user_id, channel_id, refused))
+
     # -- the daily digest (``players.digest_*``; set_player leaves these columns alone)
 
     async def set_digest(self, user_id: int, hour: int | None, zone: str | None,
@@ -492,7 +494,7 @@ class Store:
             "w.seat, w.since, w.reminded, w.due FROM seats s JOIN waits w ON w.game_id = "
             "s.game_id AND w.seat = s.seat JOIN games g ON g.id = s.game_id WHERE "
             "s.user_id = ? AND g.status = 'playing' ORDER BY w.since, g.id", (user_id,))
-        return [(_game_row(r), WaitRow(*r[-5:])) for r in rows]
+        return [(game_row(r), WaitRow(*r[-5:])) for r in rows]
 
     async def add_absence(self, user_id: int, start: float, until: float) -> None:
         await self._write("INSERT INTO absences (user_id, start, until) VALUES (?, ?, ?)",
@@ -502,7 +504,7 @@ class Store:
                         ) -> list[tuple[GameRow, list[WaitRow]]]:
         """The open and running tables of a server where ``user_id`` has a seat, each with
         its waits (``/games``), read through the index of active tables alone."""
-        rows = [_game_row(r) for r in await self._rows(
+        rows = [game_row(r) for r in await self._rows(
             f"SELECT {GAME_COLUMNS} FROM {self.engine.active_games} "
             "WHERE status IN ('open', 'playing') AND guild_id = ? AND EXISTS (SELECT 1 "
             "FROM seats WHERE seats.game_id = games.id AND seats.user_id = ?) ORDER BY id",

@@ -1,0 +1,49 @@
+"""A player's DM channel and closed DMs, kept in the database (``bot.service.direct``), on
+both engines: opened once for every process, held back a day after a refusal on the
+service's clock, back at once when they show they are."""
+
+from __future__ import annotations
+
+from bot.records import PlayerRow
+from bot.service.direct import HOLD, DirectLines
+from tests.pg import Database
+
+ANN = 1_400_000_000_000_000_001  # a Discord snowflake: beyond 32 bits
+CHANNEL = 1_400_000_000_000_000_777
+
+
+async def test_a_dm_channel_and_a_refusal_are_kept_for_every_process(
+        database: Database) -> None:
+    clock = [1_000_000.0]
+    first, second = await database.open(), await database.open()  # two bot processes
+    try:
+        here = DirectLines(first, now=lambda: clock[0])
+        there = DirectLines(second, now=lambda: clock[0])
+        assert (await here.line(ANN)).channel_id is None and not await here.held(ANN)
+        await here.opened(ANN, CHANNEL)
+        assert (await there.line(ANN)).channel_id == CHANNEL  # not opened again there
+        # Quiet hours written meanwhile leave the DM columns alone.
+        await first.set_player(PlayerRow(ANN, 22, 7, "Europe/Paris"))
+        assert await second.direct(ANN) == (CHANNEL, None)
+
+        await there.refused(ANN)
+        assert await there.held(ANN)
+        assert await DirectLines(first, now=lambda: clock[0]).held(ANN)  # after a restart
+        # A process that knew the DMs open learns of the refusal from its own (one try).
+        assert not await here.held(ANN)
+        await here.refused(ANN)
+        clock[0] += HOLD - 1
+        assert await here.held(ANN) and await there.held(ANN)
+        clock[0] += 1
+        assert not await here.held(ANN)  # a day later, one DM may be tried
+
+        await here.refused(ANN)
+        assert await here.back(ANN)  # /hand: held back until now, and no longer
+        assert not await there.held(ANN) and not await there.back(ANN)
+        assert await first.direct(ANN) == (CHANNEL, None)
+        await there.opened(ANN, CHANNEL + 1)  # Discord gave another channel
+        assert await first.direct(ANN) == (CHANNEL + 1, None)
+        assert (await first.player(ANN)).quiet_from == 22
+    finally:
+        await first.close()
+        await second.close()
