@@ -1,7 +1,8 @@
 """Direct messages end to end on SimCord: each member's DM channel is opened once and kept
 (no look-up of the member before a DM, none opened again after a restart), and a member
 whose DMs are closed costs one refused request, then none until a day passes or they are
-back with /hand."""
+back with /hand. The mover's own view, which tells them nothing their answer does not,
+goes with that answer and their next turn's DM rather than a DM of its own."""
 
 from __future__ import annotations
 
@@ -9,8 +10,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+import rules
 from bot.scheduler import DAY
-from tests.test_discord import World, message_text, said, seat_two, world
+from tests.test_battle_tiles_discord import SEED, hand_line
+from tests.test_discord import World, fixed_deal, message_text, said, seat_two, world
+
+__all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
+TILES = rules.GAMES["battle-tiles"]
 
 NOTICE = "could not send a direct message"
 
@@ -103,3 +109,33 @@ async def test_closed_dms_are_tried_once_then_after_a_day_or_after_hand(
             await play(w, rng, 1)
         assert sends_to(w, w.bob) == 3 and w.dms(w.bob)
         assert requests(w, "GET", "/users/") == 0
+
+
+async def test_the_movers_own_view_comes_with_the_answer_and_again_at_their_turn(
+        tmp_path: Path) -> None:
+    """Battle Tiles: a move changes the mover's hand alone (a tile placed, one drawn). The
+    answer to the move shows it, and no DM of its own goes for it; when the mover's turn
+    comes again, their newest DM shows the hand they hold, with the tile drawn."""
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="battle-tiles"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        state = TILES.new(2, SEED)
+        rng = random.Random(6)
+        checked = 0
+        for _ in range(6):
+            ((member, moves),) = [(m, legal) for m in w.players if (legal := await w.moves(m))]
+            seat, count = w.players.index(member), len(w.dms(member))
+            move = rng.choice(moves)
+            result = await member.slash(w.channel, "play", action=move)
+            state, _ = TILES.play(state, seat, move)
+            assert result.response is not None and "You draw" in said(result)
+            assert hand_line(state, seat) in (result.response.attachments[0].description or "")
+            if await w.moves(member):
+                continue  # still their turn
+            assert len(w.dms(member)) == count  # no DM for their own move
+            ((other, _),) = [(m, legal) for m in w.players if (legal := await w.moves(m))]
+            newest = [m for m in w.dms(other) if m.attachments][-1]
+            assert hand_line(state, 1 - seat) in (newest.attachments[0].description or "")
+            checked += 1
+        assert checked >= 4

@@ -40,11 +40,11 @@ import discord
 
 from bot.discord.answer import NOBODY, Answer, clip, picture_files, shown_name
 from bot.discord.buttons import choice_view, text_view, undo_view
+from bot.discord.direct import BACK, Owed, answered, send
 from bot.discord.live import TurnMessages, mentions, pinging, turn_line
 from bot.moves import Choices
 from bot.records import WaitRow
 from bot.service import TableService
-from bot.service.pictures import Picture
 from bot.service.replies import Private, Reply, Tended
 from bot.undo import Asked
 from rules import GameError
@@ -65,12 +65,6 @@ TOLD = {
                "I may send messages and attach files there.",
 }
 LISTED = 15  # lines 'Your moves' lists when the moves are too many for buttons
-DMS_CLOSED = 50007  # Discord's code: "Cannot send messages to this user"
-NO_ACCESS = 50001  # "Missing Access"
-BACK = ("\n(Discord refused my last direct message to you, so I had stopped sending them; "
-        "I try again from now on. If you want them, allow direct messages from this "
-        "server's members.)")
-
 def overview(choices: Choices) -> str:
     """A player's many moves, grouped by their first words (free moves first), and how to
     make one with /play."""
@@ -122,6 +116,7 @@ class Desk:
         self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
         # (channel, game, user) -> the last DM sent there for that game, and its lines
         self._asked: dict[tuple[int, int, int], tuple[discord.Message, str]] = {}
+        self._owed: dict[tuple[int, int, int], Owed] = {}  # (channel, game, user), as above
 
     async def close(self) -> None:
         """Stop the retry tasks (what they would post stays in the outbox)."""
@@ -256,10 +251,15 @@ class Desk:
         With ``own`` (a step of the player's own turn), the DM of that turn is edited:
         its lines kept, the new ones added, the picture and buttons replaced.
         Returns False if Discord refuses the DM (the player closed their DMs), or if
-        their DMs are held back after such a refusal (``_dm``): nothing is tried then.
+        their DMs are held back after such a refusal (``direct.send``): nothing is tried
+        then. A view owed from the player's own move (``direct.Owed``) comes with the DM
+        that asks them for their turn.
         """
+        owed = self._owed.pop((channel_id, game, private.user_id), None)
         if (await self.service.dm_line(private.user_id))[1]:
-            return False  # their DMs were refused: none is tried for now (``_dm``)
+            return False  # their DMs were refused: none is tried for now
+        if owed is not None and asking:  # their turn begins: the view their move left them
+            private, asking = await owed.private(), False
         # The version was read before the moves: a button labelled from a newer list
         # carries an older version, and the service refuses it as stale.
         choices = await self.service.choices(channel_id, private.user_id)
@@ -286,49 +286,13 @@ class Desk:
         else:
             text = f"In <#{channel_id}>:\n{private.text}" if private.text else \
                 f"Your view in <#{channel_id}>:"
-        sent = await self._dm(private.user_id, clip(text), private.picture, view)
+        sent = await send(self.client, self.service, private.user_id, clip(text),
+                          private.picture, view)
         if sent is None:
             return False
         await self._unask(key)  # the DM before it is no longer the turn's
         self._asked[key] = (sent, private.text)
         return True
-
-    async def _dm(self, user_id: int, text: str, picture: Picture | None = None,
-                  view: discord.ui.View | None = None) -> discord.Message | None:
-        """Send a DM through the player's kept DM channel, opening it first if none is
-        kept; None if it did not go. No look-up of the member: the channel is addressed by
-        its id. A kept channel Discord no longer knows (404, or 50001 Missing Access) is
-        opened anew, once (discord.py may answer from its cache of DM channels). A player
-        whose DMs are closed (403, code 50007) is sent none for a day, or until they are
-        back (``bot.service.direct``); nothing is tried meanwhile."""
-        channel_id, held = await self.service.dm_line(user_id)
-        if held:
-            return None
-        while True:
-            kept = channel_id is not None
-            try:
-                if channel_id is None:
-                    channel_id = (await self.client.create_dm(discord.Object(id=user_id))).id
-                    await self.service.dm_opened(user_id, channel_id)
-                channel = self.client.get_partial_messageable(
-                    channel_id, type=discord.ChannelType.private)
-                extra: dict[str, Any] = {} if view is None else {"view": view}
-                if picture is not None:  # made anew for each try: a send closes its files
-                    extra["files"] = picture_files(picture, "hand")
-                sent = await channel.send(text, allowed_mentions=NOBODY, **extra)
-            except discord.HTTPException as error:
-                if kept and (error.status == 404 or error.code == NO_ACCESS):
-                    # gone, or another bot's (a database moved between applications)
-                    log.info("The DM channel kept for user %s is not ours now (%s); opening "
-                             "one", user_id, error)
-                    channel_id = None
-                    continue
-                log.info("No DM to user %s (%s)", user_id, error)
-                if error.status == 403 and error.code == DMS_CLOSED:
-                    await self.service.dm_refused(user_id)
-                return None
-            await self.service.dm_back(user_id)  # (nothing to write unless it was refused)
-            return sent
 
     async def _unask(self, key: tuple[int, int, int]) -> None:
         """Take the buttons off a player's last DM for a game: stale now. (A game's
@@ -392,8 +356,8 @@ class Desk:
 
     async def _remind(self, tended: Tended) -> None:
         """A reminder (or a daily digest) by DM; a player whose DMs are closed (or held
-        back: ``_dm``) is mentioned in the channel instead, at most once a day."""
-        if await self._dm(tended.user_id, clip(tended.text)) is not None:
+        back: ``direct.send``) is mentioned in the channel instead, at most once a day."""
+        if await send(self.client, self.service, tended.user_id, clip(tended.text)) is not None:
             return
         if not await self.service.mentionable(tended.user_id):
             return
@@ -430,9 +394,15 @@ class Desk:
         """Make a move (typed, or a button's) and deliver what it changed."""
         reply = await self.service.play(channel_id, user_id, text, version=version,
                                         game=game)
-        posted = await self.deliver(channel_id, reply, user_id)
+        sent, mine = answered(reply, user_id)
+        if mine is not None:  # the mover's own view: with this answer, and their next DM
+            for key in [k for k in self._owed if k[0] == channel_id and k[2] == user_id]:
+                del self._owed[key]  # (an earlier game's, never sent: it ended)
+            self._owed[channel_id, reply.game, user_id] = Owed(reply, mine)
+        posted = await self.deliver(channel_id, sent, user_id)
         said = (reply.ephemeral or f"Played {quote(text, 60)}.") + TOLD[posted]
-        return Answer(said)
+        picture = None if mine is None else (await Owed(reply, mine).private()).picture
+        return Answer(said, picture)
 
     async def choose(self, user_id: int, channel_id: int, game: int, version: int,
                      digest: str) -> Answer:
