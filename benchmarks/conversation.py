@@ -370,14 +370,23 @@ def per_move(row: Row) -> tuple[float, ...]:
 
 
 def global_summary(rows: Sequence[Row]) -> str:
-    """The global-limit requests per move, averaged over the rows, with its split."""
+    """The global-limit requests per move, averaged over the rows and over the games (each
+    game's player counts averaged first), with their split."""
     if not rows:
         return ""
-    means = [statistics.mean(values) for values in zip(*map(per_move, rows), strict=True)]
-    split = ", ".join(f"{kind} {mean:.2f}" for kind, mean in zip(LIMITED, means[1:],
-                                                               strict=True))
-    return (f"Requests under Discord's global limit per move, the mean over {len(rows)} "
-            f"rows: {means[0]:.2f} ({split}).")
+    games: dict[str, list[tuple[float, ...]]] = {}
+    for row in rows:
+        games.setdefault(row.game, []).append(per_move(row))
+
+    def said(figures: Sequence[tuple[float, ...]]) -> str:
+        means = [statistics.mean(values) for values in zip(*figures, strict=True)]
+        split = ", ".join(f"{kind} {mean:.2f}" for kind, mean in zip(LIMITED, means[1:],
+                                                                   strict=True))
+        return f"{means[0]:.2f} ({split})"
+
+    by_game = [tuple(statistics.mean(v) for v in zip(*f, strict=True)) for f in games.values()]
+    return (f"Requests under Discord's global limit per move: {said(by_game)}, the mean over "
+            f"{len(games)} games; {said([per_move(r) for r in rows])} over {len(rows)} rows.")
 
 
 def cells(row: Row) -> tuple[str, ...]:

@@ -1,11 +1,16 @@
 """A player's DM channel and closed DMs, kept in the database (``bot.service.direct``), on
 both engines: opened once for every process, held back a day after a refusal on the
-service's clock, back at once when they show they are."""
+service's clock, back at once when they show they are; and which of the mover's own views
+go with the answer to their move (``bot.discord.direct.answered``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from bot.discord.direct import answered
 from bot.records import PlayerRow
 from bot.service.direct import HOLD, DirectLines
+from bot.service.replies import Private, Reply
 from tests.pg import Database
 
 ANN = 1_400_000_000_000_000_001  # a Discord snowflake: beyond 32 bits
@@ -47,3 +52,18 @@ async def test_a_dm_channel_and_a_refusal_are_kept_for_every_process(
     finally:
         await first.close()
         await second.close()
+
+
+def test_only_a_view_that_tells_the_mover_nothing_new_goes_with_their_answer() -> None:
+    ann, bob = 1, 2
+    mine, news = Private(ann, "You draw arrow (6).", None), Private(bob, "You draw a crown.", None)
+    moved = Reply(private=(news, mine), ephemeral="You draw arrow (6).", mention=(bob,),
+                  step=True, game=3, version=9)
+    sent, at = answered(moved, ann)
+    assert at == 1 and sent.private == (news,) and sent.version == 9
+    # Still their turn (its DM is edited with its buttons), the end, or a line from
+    # another seat (a computer took a card): the DM goes as before.
+    for reply in (replace(moved, mention=(ann,)), replace(moved, over=True, mention=()),
+                  replace(moved, ephemeral="")):
+        assert answered(reply, ann) == (reply, None)
+    assert answered(moved, bob) == (moved, None)  # not bob's move

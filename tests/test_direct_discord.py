@@ -51,12 +51,12 @@ async def test_dms_look_up_nobody_and_open_each_channel_once_across_a_restart(
     async with world(tmp_path) as w:
         await seat_two(w)
         rng = random.Random(3)
-        await play(w, rng, 12)
+        await play(w, rng, 8)
         opened = requests(w, "POST", "/users/@me/channels")
         assert opened == 2 and all(w.dms(m) for m in w.players)
         await w.restart()
         before = {m.id: len(w.dms(m)) for m in w.players}
-        await play(w, rng, 12)
+        await play(w, rng, 8)
         assert all(len(w.dms(m)) > before[m.id] for m in w.players)  # DMs go on
         assert requests(w, "POST", "/users/@me/channels") == opened  # not opened again
         assert requests(w, "GET", "/users/") == 0  # no look-up of a member, ever
@@ -87,18 +87,18 @@ async def test_closed_dms_are_tried_once_then_after_a_day_or_after_hand(
                            message="Cannot send messages to this user", times=None)
         await seat_two(w)
         rng = random.Random(11)
-        await play(w, rng, 10)
+        await play(w, rng, 8)
         assert sends_to(w, w.bob) == 1  # one refused request, then none
         assert sum(NOTICE in message_text(m) for m in w.public()) == 1
         await w.restart()  # the refusal is kept: no new try after a restart either
-        await play(w, rng, 6)
+        await play(w, rng, 4)
         assert sends_to(w, w.bob) == 1
         # A day later (the bot's clock) a DM is tried again: one more refused request.
         await w.env.advance_time(DAY + 60)
         while sends_to(w, w.bob) == 1:
             await play(w, rng, 1)
         assert sends_to(w, w.bob) == 2
-        await play(w, rng, 6)
+        await play(w, rng, 4)
         assert sends_to(w, w.bob) == 2
         # Bob allows DMs again and uses /hand: his next private news reaches him by DM.
         w.env.backend.faults.clear()

@@ -267,6 +267,8 @@ class Desk:
         key = (channel_id, game, private.user_id)
         if own and key in self._asked:
             message, lines = self._asked[key]
+            if asking and view is None and not message.components:
+                return True  # their view is unchanged and no buttons come or go: no edit
             lines = "\n".join(part for part in (lines, private.text) if part)
             text = f"In <#{channel_id}>:\n{lines}" if lines else f"Your turn in <#{channel_id}>:"
             kwargs: dict[str, Any] = {"view": view}
