@@ -6,9 +6,15 @@ go with the answer to their move (``bot.discord.direct.answered``)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, cast
 
+import discord
+
+from bot.discord.desk import Desk
 from bot.discord.direct import answered
+from bot.moves import Choices
 from bot.records import PlayerRow
+from bot.service import TableService
 from bot.service.direct import HOLD, DirectLines
 from bot.service.replies import Private, Reply
 from tests.pg import Database
@@ -67,3 +73,40 @@ def test_only_a_view_that_tells_the_mover_nothing_new_goes_with_their_answer() -
                   replace(moved, ephemeral="")):
         assert answered(reply, ann) == (reply, None)
     assert answered(moved, bob) == (moved, None)  # not bob's move
+
+
+class Edited:
+    """A DM as the desk holds it: its buttons, and the edits made to it."""
+
+    def __init__(self, components: list[Any]) -> None:
+        self.components = components
+        self.edits: list[dict[str, Any]] = []
+
+    async def edit(self, **changes: Any) -> Edited:
+        self.edits.append(changes)
+        return self
+
+
+class Service:
+    """What ``Desk._direct`` asks of the service: an open DM line, the player's moves."""
+
+    def __init__(self, moves: list[str]) -> None:
+        self.moves = moves
+
+    async def dm_line(self, user_id: int) -> tuple[int | None, bool]:
+        return 7, False
+
+    async def choices(self, channel_id: int, user_id: int) -> Choices:
+        return Choices(self.moves)
+
+
+async def test_a_step_of_ones_own_turn_that_changes_nothing_edits_no_dm() -> None:
+    many = [f"move {n}" for n in range(40)]  # too many for buttons: no view
+    for components, moves, edits in (([], many, 0),  # nothing changes: no request
+                                     (["a row"], many, 1),  # its buttons come off
+                                     ([], ["move 1"], 1)):  # buttons come
+        desk = Desk(cast(discord.Client, None), cast(TableService, Service(moves)))
+        held = Edited(components)
+        desk._asked[5, 3, 11] = (cast(discord.Message, held), "You drew a card.")
+        assert await desk._direct(5, Private(11, "", None), 3, 9, asking=True, own=True)
+        assert len(held.edits) == edits

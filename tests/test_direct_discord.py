@@ -139,3 +139,4 @@ async def test_the_movers_own_view_comes_with_the_answer_and_again_at_their_turn
             assert hand_line(state, 1 - seat) in (newest.attachments[0].description or "")
             checked += 1
         assert checked >= 4
+
