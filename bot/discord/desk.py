@@ -8,9 +8,10 @@ into Discord messages:
   the turn changes hands; the start, the end and seat changes are messages of their own;
 - each player whose private view changed gets it by DM with their image (with buttons
   when their choices are few); their own steps edit the DM of their turn, and a new DM
-  comes only when news reaches them from another seat or their turn begins. A DM that
+  comes only when news reaches them from another seat or their turn begins (the last move
+  of a turn shows the mover their view in its answer: ``bot.discord.direct``). A DM that
   cannot be delivered is announced in the channel without revealing anything, and
-  ``/hand`` keeps working;
+  ``/hand`` keeps working; closed DMs are not tried again for a day, or until ``/hand``;
 - the acting player gets the ephemeral answer (for a secret choice, what they chose), and
   the truth about the channel: posted; waiting behind earlier moves Discord has not taken
   yet; a passing failure (saved, shown as soon as Discord answers); or no permission.
@@ -65,6 +66,7 @@ TOLD = {
                "I may send messages and attach files there.",
 }
 LISTED = 15  # lines 'Your moves' lists when the moves are too many for buttons
+
 def overview(choices: Choices) -> str:
     """A player's many moves, grouped by their first words (free moves first), and how to
     make one with /play."""
@@ -457,7 +459,7 @@ class Desk:
         if view is not None:
             count = len(choices.moves)
             text += f"\nYour move: {count} choice{'s' if count != 1 else ''} below."
-        return Answer((text or "You hold nothing secret right now.") + (BACK if back else ""),
+        return Answer((BACK if back else "") + (text or "You hold nothing secret right now."),
                       picture, view)
 
     async def board(self, channel_id: int) -> Answer:

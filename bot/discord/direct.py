@@ -20,9 +20,9 @@ from bot.service.replies import Private, Reply
 log = logging.getLogger("boardroom.discord")
 DMS_CLOSED = 50007  # Discord's code: "Cannot send messages to this user"
 NO_ACCESS = 50001  # "Missing Access"
-BACK = ("\n(Discord refused my last direct message to you, so I had stopped sending them; "
-        "I try again from now on. If you want them, allow direct messages from this "
-        "server's members.)")
+BACK = ("(Discord refused my last direct message to you, so I had stopped sending them; I "
+        "try again from now on. If you want them, allow direct messages from this server's "
+        "members.)\n")  # first in /hand's answer, where a long hand cannot cut it off
 
 
 async def send(client: discord.Client, service: TableService, user_id: int, text: str,
