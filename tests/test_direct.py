@@ -11,12 +11,13 @@ from typing import Any, cast
 import discord
 
 from bot.discord.desk import Desk
-from bot.discord.direct import answered
+from bot.discord.direct import answered, send
 from bot.moves import Choices
 from bot.records import PlayerRow
 from bot.service import TableService
 from bot.service.direct import HOLD, DirectLines
 from bot.service.replies import Private, Reply
+from bot.store.errors import StoreUnavailable
 from tests.pg import Database
 
 ANN = 1_400_000_000_000_000_001  # a Discord snowflake: beyond 32 bits
@@ -110,3 +111,31 @@ async def test_a_step_of_ones_own_turn_that_changes_nothing_edits_no_dm() -> Non
         desk._asked[5, 3, 11] = (cast(discord.Message, held), "You drew a card.")
         assert await desk._direct(5, Private(11, "", None), 3, 9, asking=True, own=True)
         assert len(held.edits) == edits
+
+
+async def test_a_database_that_refuses_the_dm_state_costs_no_dm() -> None:
+    """The database full or busy when a DM channel is opened (or read): the DM goes."""
+
+    class Channel:
+        async def send(self, text: str, **options: Any) -> str:
+            return f"sent: {text}"
+
+    class Client:
+        async def create_dm(self, user: Any) -> Any:
+            return type("Opened", (), {"id": 7})()
+
+        def get_partial_messageable(self, channel_id: int, **options: Any) -> Channel:
+            return Channel()
+
+    class Refusing:
+        async def dm_line(self, user_id: int) -> tuple[int | None, bool]:
+            raise StoreUnavailable("The game's database is full right now.")
+
+        async def dm_opened(self, user_id: int, channel_id: int) -> None:
+            raise StoreUnavailable("The game's database is full right now.")
+
+        async def dm_back(self, user_id: int) -> bool:
+            return False
+
+    sent = await send(cast(discord.Client, Client()), cast(TableService, Refusing()), 11, "hi")
+    assert cast(Any, sent) == "sent: hi"

@@ -41,7 +41,7 @@ import discord
 
 from bot.discord.answer import NOBODY, Answer, clip, picture_files, shown_name
 from bot.discord.buttons import choice_view, text_view, undo_view
-from bot.discord.direct import BACK, Owed, answered, send
+from bot.discord.direct import BACK, Owed, answered, line, noted, send
 from bot.discord.live import TurnMessages, mentions, pinging, turn_line
 from bot.moves import Choices
 from bot.records import WaitRow
@@ -258,7 +258,7 @@ class Desk:
         that asks them for their turn.
         """
         owed = self._owed.pop((channel_id, game, private.user_id), None)
-        if (await self.service.dm_line(private.user_id))[1]:
+        if (await line(self.service, private.user_id))[1]:
             return False  # their DMs were refused: none is tried for now
         if owed is not None and asking:  # their turn begins: the view their move left them
             private, asking = await owed.private(), False
@@ -450,7 +450,7 @@ class Desk:
     async def hand(self, user_id: int, channel_id: int) -> Answer:
         """The caller's private view with their image, and their choices when few."""
         reply = await self.service.hand(channel_id, user_id)  # its version before the moves
-        back = await self.service.dm_back(user_id)  # they are here: DMs are tried again
+        back = await noted(self.service.dm_back(user_id), user_id)  # DMs tried again
         mine = [p for p in reply.private if p.user_id == user_id]
         text = reply.ephemeral or "\n".join(p.text for p in mine)
         picture = reply.picture or next((p.picture for p in mine if p.picture), None)

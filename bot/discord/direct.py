@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -35,7 +36,7 @@ async def send(client: discord.Client, service: TableService, user_id: int, text
     database moved to another application) is opened anew, once. A player whose DMs are
     closed (403, code 50007) is sent none for a day, or until they are back
     (``bot.service.direct``); nothing is tried meanwhile."""
-    channel_id, held = await service.dm_line(user_id)
+    channel_id, held = await line(service, user_id)
     if held:
         return None
     while True:
@@ -43,7 +44,7 @@ async def send(client: discord.Client, service: TableService, user_id: int, text
         try:
             if channel_id is None:
                 channel_id = (await client.create_dm(discord.Object(id=user_id))).id
-                await service.dm_opened(user_id, channel_id)
+                await noted(service.dm_opened(user_id, channel_id), user_id)
             channel = client.get_partial_messageable(
                 channel_id, type=discord.ChannelType.private)
             extra: dict[str, Any] = {} if view is None else {"view": view}
@@ -58,10 +59,31 @@ async def send(client: discord.Client, service: TableService, user_id: int, text
                 continue
             log.info("No DM to user %s (%s)", user_id, error)
             if error.status == 403 and error.code == DMS_CLOSED:
-                await service.dm_refused(user_id)
+                await noted(service.dm_refused(user_id), user_id)
             return None
-        await service.dm_back(user_id)  # (nothing to write unless it was refused)
+        await noted(service.dm_back(user_id), user_id)  # (a write only after a refusal)
         return sent
+
+
+async def line(service: TableService, user_id: int) -> tuple[int | None, bool]:
+    """The member's kept DM channel and whether DMs to them are held back; a database
+    that cannot be read now costs an opening of the channel, never the DM."""
+    try:
+        return await service.dm_line(user_id)
+    except Exception:
+        log.warning("Could not read the DM channel of user %s", user_id, exc_info=True)
+        return None, False
+
+
+async def noted(work: Awaitable[Any], user_id: int) -> Any:
+    """Keep what was learnt of a member's DMs (``bot.service.direct`` holds it in memory
+    first); a database that refuses the write now (full, busy) costs at most a request
+    later, never the DM or the move. None if it failed."""
+    try:
+        return await work
+    except Exception:
+        log.warning("Could not store the DM state of user %s", user_id, exc_info=True)
+        return None
 
 
 def answered(reply: Reply, actor: int) -> tuple[Reply, int | None]:
