@@ -28,6 +28,15 @@ Printed, one row per game and player count, and written to ``OUT/figures.txt``:
 - cmds: commands the members sent (setup and ``/play``); ``cmds/turn`` median and mean:
   for each turn (from one turn change to the next, or to the end), the commands sent
   during it by each member the turn change newly awaited, one figure per such member;
+- global/move: the bot's REST requests that count against Discord's global limit of 50
+  a second, per ``/play``, and their split: ``chan`` (the game channel's messages), ``DM``
+  (direct messages, their edits, and opening a DM channel: ``POST /users/@me/channels``),
+  ``look-up`` (``GET /users/{id}``). Interaction endpoints are exempt ("Interaction
+  endpoints are not bound to the bot's Global Rate Limit", Discord's rate-limit page,
+  discord-api-docs #4416): the callback ``POST /interactions/{id}/{token}/callback`` and
+  every ``/webhooks/{application id}/{token}`` call (the deferred answer, its edits and
+  follow-ups) are not counted. What the bot asks once at start (the application, the command
+  registration) is left out too; every other request counts;
 - ms/play: the median wall time of a ``/play``, from the member's command until SimCord
   has settled every request the bot made for it (the Discord adapter's latency, as far as
   the simulation shows it);
@@ -58,6 +67,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,6 +139,28 @@ class Traffic:
     dm_edits: int = 0
     answers: int = 0  # ephemeral answers (the deferred reply's edits), not counted above
     pinged: list[int] = field(default_factory=list)
+    # requests under Discord's global limit, by kind (``LIMITED``), start-up's apart
+    limited: Counter[str] = field(default_factory=Counter)
+
+
+LIMITED = ("channel", "dm", "look-up")
+USER = re.compile(r"^/users/(\d+)$")
+STARTUP = re.compile(r"^/(oauth2/applications/@me|applications/\d+/(guilds/\d+/)?commands)$")
+
+
+def limited(method: str, path: str, channel_id: int, dm_ids: set[int]) -> str | None:
+    """What a request the global limit counts is for (``LIMITED``, else 'other'); None for
+    one it exempts (an interaction endpoint) or start-up's."""
+    if CALLBACK.match(path) or WEBHOOK.match(path) or STARTUP.match(path):
+        return None
+    if found := re.match(r"^/channels/(\d+)", path):
+        target = int(found.group(1))
+        return "channel" if target == channel_id else "dm" if target in dm_ids else "other"
+    if path == "/users/@me/channels" and method == "POST":
+        return "dm"
+    if USER.match(path) and method == "GET":
+        return "look-up"
+    return "other"
 
 
 def count(requests: Sequence[simcord.HttpLogEntry], channel_id: int, dm_ids: set[int]
@@ -149,6 +181,9 @@ def count(requests: Sequence[simcord.HttpLogEntry], channel_id: int, dm_ids: set
     for entry in requests:
         payload = entry.json if isinstance(entry.json, dict) else {}
         path = entry.path.split("?")[0]
+        kind = limited(entry.method, path, channel_id, dm_ids)
+        if kind is not None:
+            traffic.limited[kind] += 1
         if found := CHANNEL_MESSAGES.match(path):
             target, message = int(found.group(1)), found.group(2)
             if entry.method == "POST" and message is None:
@@ -325,7 +360,35 @@ class Row:
 
 
 HEADER = ("game", "players", "steps", "turns", "posts", "edits", "pings", "pings/turn",
-          "DMs", "DM edits", "cmds", "cmds/turn med", "mean", "ms/play", "s")
+          "DMs", "DM edits", "cmds", "cmds/turn med", "mean", "global/move", "chan", "DM",
+          "look-up", "ms/play", "s")
+
+
+def per_move(row: Row) -> tuple[float, ...]:
+    """Requests under the global limit per /play: all of them, then by ``LIMITED``."""
+    moves = max(1, len(row.latencies))
+    counted = row.traffic.limited
+    return (sum(counted.values()) / moves, *(counted[kind] / moves for kind in LIMITED))
+
+
+def global_summary(rows: Sequence[Row]) -> str:
+    """The global-limit requests per move, averaged over the rows and over the games (each
+    game's player counts averaged first), with their split."""
+    if not rows:
+        return ""
+    games: dict[str, list[tuple[float, ...]]] = {}
+    for row in rows:
+        games.setdefault(row.game, []).append(per_move(row))
+
+    def said(figures: Sequence[tuple[float, ...]]) -> str:
+        means = [statistics.mean(values) for values in zip(*figures, strict=True)]
+        split = ", ".join(f"{kind} {mean:.2f}" for kind, mean in zip(LIMITED, means[1:],
+                                                                   strict=True))
+        return f"{means[0]:.2f} ({split})"
+
+    by_game = [tuple(statistics.mean(v) for v in zip(*f, strict=True)) for f in games.values()]
+    return (f"Requests under Discord's global limit per move: {said(by_game)}, the mean over "
+            f"{len(games)} games; {said([per_move(r) for r in rows])} over {len(rows)} rows.")
 
 
 def cells(row: Row) -> tuple[str, ...]:
@@ -336,6 +399,7 @@ def cells(row: Row) -> tuple[str, ...]:
             str(t.pings), f"{t.pings / p.turns:.2f}" if p.turns else "-", str(t.dms),
             str(t.dm_edits), str(row.commands), f"{statistics.median(per):g}",
             f"{statistics.mean(per):.2f}",
+            *(f"{value:.2f}" for value in per_move(row)),
             f"{1000 * statistics.median(row.latencies):.0f}" if row.latencies else "-",
             f"{p.seconds:.1f}")
 
@@ -468,7 +532,7 @@ async def main(argv: Sequence[str] | None = None) -> None:
             f"pictures off")
     print(head, "\n", "  ".join(HEADER), sep="", flush=True)
     rows = await figures(games, args.players, args.seed, args.max_steps)
-    text = f"{head}\n\n{table_text(rows)}\n"
+    text = f"{head}\n\n{table_text(rows)}\n\n{global_summary(rows)}\n"
     if any(r.play.capped for r in rows):
         text += f"\ncapped: stopped after {args.max_steps} steps, the game not over.\n"
     print("\n" + text)

@@ -39,7 +39,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "moves": ("game_id", "version", "seat", "text", "time"),
     "waits": ("game_id", "seat", "since", "reminded", "due", "ran", "mark"),
     "players": ("user_id", "quiet_from", "quiet_to", "timezone", "reminded", "mentioned",
-                "digest_hour", "digest_zone", "digest_due", "digest_sent"),
+                "digest_hour", "digest_zone", "digest_due", "digest_sent", "dm_channel_id",
+                "dm_refused"),
     "absences": ("user_id", "start", "until"),
     "ratings": ("guild_id", "game", "user_id", "name", "mu", "sigma", "games", "wins",
                 "updated"),
@@ -54,7 +55,7 @@ REAL_COLUMNS = {
                            "bank_start", "bank_add")} | {("seats", "bank"),
     ("moves", "time"), ("waits", "since"), ("waits", "due"), ("waits", "ran"),
     ("waits", "mark"), ("players", "reminded"), ("players", "mentioned"),
-    ("players", "digest_due"), ("players", "digest_sent"),
+    ("players", "digest_due"), ("players", "digest_sent"), ("players", "dm_refused"),
     ("absences", "start"), ("absences", "until"),
     ("ratings", "mu"), ("ratings", "sigma"), ("ratings", "wins"), ("ratings", "updated"),
     ("undos", "asked"), ("undos", "due")}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import simcord
 
-from benchmarks.conversation import count, notified, play, table
+from benchmarks.conversation import count, limited, notified, play, table
 
 BOT, ALICE, BOB = 1, 11, 12
 
@@ -39,6 +39,23 @@ def test_posts_edits_and_answers_are_told_apart() -> None:
     traffic = count(log, channel_id=5, dm_ids={7})
     assert (traffic.posts, traffic.edits, traffic.pings, traffic.dms, traffic.dm_edits,
             traffic.answers) == (1, 2, 1, 1, 1, 1)
+    # Discord's global limit counts the channel's and the DMs' requests, not the
+    # interaction endpoints (the callbacks, the token's webhook).
+    assert traffic.limited == {"channel": 2, "dm": 2}
+
+
+def test_the_global_limit_counts_what_it_does() -> None:
+    assert limited("POST", "/channels/5/messages", 5, {7}) == "channel"
+    assert limited("PATCH", "/channels/7/messages/8", 5, {7}) == "dm"
+    assert limited("POST", "/users/@me/channels", 5, {7}) == "dm"  # opening a DM channel
+    assert limited("GET", "/users/11", 5, {7}) == "look-up"
+    assert limited("POST", "/channels/6/messages", 5, {7}) == "other"
+    for method, path in (("POST", "/interactions/3/tok/callback"),
+                         ("PATCH", "/webhooks/1/tok/messages/@original"),
+                         ("POST", "/webhooks/1/tok"),
+                         ("PUT", "/applications/1/commands"),  # start-up's, apart
+                         ("GET", "/oauth2/applications/@me")):
+        assert limited(method, path, 5, {7}) is None
 
 
 async def test_a_short_game_is_counted_as_the_channel_shows_it(tmp_path: Path) -> None:
@@ -55,4 +72,8 @@ async def test_a_short_game_is_counted_as_the_channel_shows_it(tmp_path: Path) -
         assert traffic.posts == len(public) and traffic.posts >= played.turns
         assert traffic.dms == sum(len(m.user.dm_channel.history()) for m in t.members)
         assert len(traffic.pinged) == traffic.pings >= 1
+        # No member is looked up before a DM; each DM channel is opened once at most.
+        assert traffic.limited["look-up"] == 0
+        opened = [e for e in t.env.http_requests if e.path == "/users/@me/channels"]
+        assert len(opened) <= len(t.members)
         assert set(traffic.pinged) <= {m.id for m in t.members}

@@ -23,7 +23,8 @@ GAME = "cube-conquest"
 
 async def played_file(path: str) -> None:
     """A SQLite file with a bit of everything: a finished (rated) game, games in play
-    with waits, an open table, a player's quiet hours and time away, an undo request."""
+    with waits, an open table, a player's quiet hours, time away and DM channel (their DMs
+    refused), an undo request."""
     store = await Store.open(path)
     clock = [1_000_000.0]
     service = TableService(store, images=False, now=lambda: clock[0])
@@ -49,6 +50,7 @@ async def played_file(path: str) -> None:
     await service.open(14, GUILD, 140, "Cy", GAME)  # open, never started
     await store.set_player(PlayerRow(120, 22, 7, "Europe/Paris", 5.0, 6.0))
     await store.add_absence(120, 10.0, 20.0)
+    await store.set_direct(120, 1_400_000_000_000_000_777, 30)  # a DM channel, DMs refused
     row = await store.active_game(12)
     assert row is not None
     await store.put_undo(UndoRow(row.id, row.version, 0, 1.0, 2.0, (1,)))

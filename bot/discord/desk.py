@@ -8,9 +8,10 @@ into Discord messages:
   the turn changes hands; the start, the end and seat changes are messages of their own;
 - each player whose private view changed gets it by DM with their image (with buttons
   when their choices are few); their own steps edit the DM of their turn, and a new DM
-  comes only when news reaches them from another seat or their turn begins. A DM that
+  comes only when news reaches them from another seat or their turn begins (the last move
+  of a turn shows the mover their view in its answer: ``bot.discord.direct``). A DM that
   cannot be delivered is announced in the channel without revealing anything, and
-  ``/hand`` keeps working;
+  ``/hand`` keeps working; closed DMs are not tried again for a day, or until ``/hand``;
 - the acting player gets the ephemeral answer (for a secret choice, what they chose), and
   the truth about the channel: posted; waiting behind earlier moves Discord has not taken
   yet; a passing failure (saved, shown as soon as Discord answers); or no permission.
@@ -40,6 +41,7 @@ import discord
 
 from bot.discord.answer import NOBODY, Answer, clip, picture_files, shown_name
 from bot.discord.buttons import choice_view, text_view, undo_view
+from bot.discord.direct import BACK, Owed, answered, line, noted, send
 from bot.discord.live import TurnMessages, mentions, pinging, turn_line
 from bot.moves import Choices
 from bot.records import WaitRow
@@ -116,6 +118,7 @@ class Desk:
         self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
         # (channel, game, user) -> the last DM sent there for that game, and its lines
         self._asked: dict[tuple[int, int, int], tuple[discord.Message, str]] = {}
+        self._owed: dict[tuple[int, int, int], Owed] = {}  # (channel, game, user), as above
 
     async def close(self) -> None:
         """Stop the retry tasks (what they would post stays in the outbox)."""
@@ -249,8 +252,16 @@ class Desk:
         With ``asking``, only the buttons matter: no DM is sent unless there are some.
         With ``own`` (a step of the player's own turn), the DM of that turn is edited:
         its lines kept, the new ones added, the picture and buttons replaced.
-        Returns False if Discord refuses the DM (the player closed their DMs).
+        Returns False if Discord refuses the DM (the player closed their DMs), or if
+        their DMs are held back after such a refusal (``direct.send``): nothing is tried
+        then. A view owed from the player's own move (``direct.Owed``) comes with the DM
+        that asks them for their turn.
         """
+        owed = self._owed.pop((channel_id, game, private.user_id), None)
+        if (await line(self.service, private.user_id))[1]:
+            return False  # their DMs were refused: none is tried for now
+        if owed is not None and asking:  # their turn begins: the view their move left them
+            private, asking = await owed.private(), False
         # The version was read before the moves: a button labelled from a newer list
         # carries an older version, and the service refuses it as stale.
         choices = await self.service.choices(channel_id, private.user_id)
@@ -258,6 +269,8 @@ class Desk:
         key = (channel_id, game, private.user_id)
         if own and key in self._asked:
             message, lines = self._asked[key]
+            if asking and view is None and not message.components:
+                return True  # their view is unchanged and no buttons come or go: no edit
             lines = "\n".join(part for part in (lines, private.text) if part)
             text = f"In <#{channel_id}>:\n{lines}" if lines else f"Your turn in <#{channel_id}>:"
             kwargs: dict[str, Any] = {"view": view}
@@ -277,17 +290,9 @@ class Desk:
         else:
             text = f"In <#{channel_id}>:\n{private.text}" if private.text else \
                 f"Your view in <#{channel_id}>:"
-        kwargs = {}
-        if private.picture is not None:
-            kwargs["files"] = picture_files(private.picture, "hand")
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            user = self.client.get_user(private.user_id) or await self.client.fetch_user(
-                private.user_id)
-            sent = await user.send(clip(text), allowed_mentions=NOBODY, **kwargs)
-        except discord.HTTPException as error:
-            log.info("No DM to user %s (%s)", private.user_id, error)
+        sent = await send(self.client, self.service, private.user_id, clip(text),
+                          private.picture, view)
+        if sent is None:
             return False
         await self._unask(key)  # the DM before it is no longer the turn's
         self._asked[key] = (sent, private.text)
@@ -354,15 +359,10 @@ class Desk:
             await self._remind(tended)
 
     async def _remind(self, tended: Tended) -> None:
-        """A reminder (or a daily digest) by DM; a player whose DMs are closed is
-        mentioned in the channel instead, at most once a day."""
-        try:
-            user = self.client.get_user(tended.user_id) or await self.client.fetch_user(
-                tended.user_id)
-            await user.send(clip(tended.text), allowed_mentions=NOBODY)
+        """A reminder (or a daily digest) by DM; a player whose DMs are closed (or held
+        back: ``direct.send``) is mentioned in the channel instead, at most once a day."""
+        if await send(self.client, self.service, tended.user_id, clip(tended.text)) is not None:
             return
-        except discord.HTTPException as error:
-            log.info("No reminder by DM to user %s (%s)", tended.user_id, error)
         if not await self.service.mentionable(tended.user_id):
             return
         channel = self.client.get_partial_messageable(tended.channel_id)
@@ -398,9 +398,15 @@ class Desk:
         """Make a move (typed, or a button's) and deliver what it changed."""
         reply = await self.service.play(channel_id, user_id, text, version=version,
                                         game=game)
-        posted = await self.deliver(channel_id, reply, user_id)
+        sent, mine = answered(reply, user_id)
+        if mine is not None:  # the mover's own view: with this answer, and their next DM
+            for key in [k for k in self._owed if k[0] == channel_id and k[2] == user_id]:
+                del self._owed[key]  # (an earlier game's, never sent: it ended)
+            self._owed[channel_id, reply.game, user_id] = Owed(reply, mine)
+        posted = await self.deliver(channel_id, sent, user_id)
         said = (reply.ephemeral or f"Played {quote(text, 60)}.") + TOLD[posted]
-        return Answer(said)
+        picture = None if mine is None else (await Owed(reply, mine).private()).picture
+        return Answer(said, picture)
 
     async def choose(self, user_id: int, channel_id: int, game: int, version: int,
                      digest: str) -> Answer:
@@ -444,6 +450,7 @@ class Desk:
     async def hand(self, user_id: int, channel_id: int) -> Answer:
         """The caller's private view with their image, and their choices when few."""
         reply = await self.service.hand(channel_id, user_id)  # its version before the moves
+        back = await noted(self.service.dm_back(user_id), user_id)  # DMs tried again
         mine = [p for p in reply.private if p.user_id == user_id]
         text = reply.ephemeral or "\n".join(p.text for p in mine)
         picture = reply.picture or next((p.picture for p in mine if p.picture), None)
@@ -452,7 +459,8 @@ class Desk:
         if view is not None:
             count = len(choices.moves)
             text += f"\nYour move: {count} choice{'s' if count != 1 else ''} below."
-        return Answer(text or "You hold nothing secret right now.", picture, view)
+        return Answer((BACK if back else "") + (text or "You hold nothing secret right now."),
+                      picture, view)
 
     async def board(self, channel_id: int) -> Answer:
         """The current board image and whose turn it is, with a button for it as text."""

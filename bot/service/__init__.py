@@ -16,6 +16,8 @@ and passed what they need:
   ``Looking``, ``Replays``, ``Outbox``: seats and the deal, turn clocks, what the scheduler
   finds due, the daily digest, undo, ``/games``/``/log``/``/since``, looking at a table,
   stepping through a game (``/game replay``), replies not yet posted;
+- ``DirectLines`` (``direct.py``): each player's DM channel, kept, and whether their DMs
+  are held back after a refusal;
 - ``Narrator`` (``replies.py``), ``Pictures``, ``Computers``: replies, pictures and
   computer players' choices, off the event loop.
 
@@ -37,6 +39,7 @@ from bot.records import RatingRow, WaitRow
 from bot.service.clocks import Clocks
 from bot.service.computers import Computers
 from bot.service.digests import Digests, Servers, unnamed
+from bot.service.direct import DirectLines
 from bot.service.looking import Looking
 from bot.service.looking_back import LookingBack
 from bot.service.outbox import Outbox
@@ -91,6 +94,7 @@ class TableService:
         self.replays = Replays(store, self.tables, self.pictures, now=now)
         self.outbox = Outbox(store, self.tables, self.turns, self.clocks, self.narrator,
                              now=now)
+        self.direct = DirectLines(store, now=now)
 
     @property
     def images(self) -> bool:
@@ -206,6 +210,7 @@ class TableService:
 
     async def digest(self, user_id: int, at: str | None,
                      timezone: str | None = None) -> str:
+        await self.direct.back(user_id)  # asking for a DM a day: DMs are tried again
         return await self.digests.set(user_id, at, timezone)
 
     async def due_digests(self, now: float, limit: int = 100) -> list[int]:
@@ -216,6 +221,25 @@ class TableService:
 
     async def tend_digest(self, user_id: int, servers: Servers = unnamed) -> Tended | None:
         return await self.digests.tend(user_id, servers)
+
+    # -- a player's direct messages (``DirectLines``)
+
+    async def dm_line(self, user_id: int) -> tuple[int | None, bool]:
+        """The player's DM channel (None: none opened yet), and whether DMs to them are
+        held back now (refused as closed within a day, and they were not back since)."""
+        line = await self.direct.line(user_id)
+        return line.channel_id, line.held(self.now())
+
+    async def dm_opened(self, user_id: int, channel_id: int) -> None:
+        await self.direct.opened(user_id, channel_id)
+
+    async def dm_refused(self, user_id: int) -> None:
+        await self.direct.refused(user_id)
+
+    async def dm_back(self, user_id: int) -> bool:
+        """A DM got through, or the player is back (``/hand``): DMs go to them again.
+        Whether they were held back until now."""
+        return await self.direct.back(user_id)
 
     # -- looking back (``LookingBack``) and undo (``TakeBack``)
 

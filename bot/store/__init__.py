@@ -431,6 +431,24 @@ class Store:
             (player.user_id, player.quiet_from, player.quiet_to, player.timezone,
              player.reminded, player.mentioned))
 
+    # -- a player's direct messages (``players.dm_*``; set_player leaves them alone)
+
+    async def direct(self, user_id: int) -> tuple[int | None, float | None]:
+        """The player's DM channel (None: none opened yet) and when Discord last refused a
+        DM to them because their DMs are closed (None: not since one got through)."""
+        rows = await self._rows(
+            "SELECT dm_channel_id, dm_refused FROM players WHERE user_id = ?", (user_id,))
+        return (rows[0][0], rows[0][1]) if rows else (None, None)
+
+    async def set_direct(self, user_id: int, channel_id: int | None, refused: float | None
+                         ) -> None:
+        """Keep the player's DM channel (None keeps the one stored) and refusal moment."""
+        await self._write(
+            "INSERT INTO players (user_id, dm_channel_id, dm_refused) VALUES (?, ?, ?) ON "
+            "CONFLICT (user_id) DO UPDATE SET dm_channel_id = COALESCE(excluded.dm_channel_id, "
+            "players.dm_channel_id), dm_refused = excluded.dm_refused",
+            (user_id, channel_id, refused))
+
     # -- the daily digest (``players.digest_*``; set_player leaves these columns alone)
 
     async def set_digest(self, user_id: int, hour: int | None, zone: str | None,
@@ -475,8 +493,7 @@ class Store:
         rows = await self._rows(
             f"SELECT {', '.join('g.' + c for c in GAME_COLUMNS.split(', '))}, w.game_id, "
             "w.seat, w.since, w.reminded, w.due, w.ran, w.mark FROM seats s JOIN waits w ON "
-            "w.game_id = "
-            "s.game_id AND w.seat = s.seat JOIN games g ON g.id = s.game_id WHERE "
+            "w.game_id = s.game_id AND w.seat = s.seat JOIN games g ON g.id = s.game_id WHERE "
             "s.user_id = ? AND g.status = 'playing' ORDER BY w.since, g.id", (user_id,))
         return [(game_row(r), WaitRow(*r[-7:])) for r in rows]
 
