@@ -201,6 +201,8 @@ class TurnMessages:
                     # Deleted, or capped: no edit of it can succeed, so none is tried.
                     if error.status != 404 and error.code not in (EDIT_CAP, UNKNOWN_MESSAGE):
                         stale = turn
+        if reply.over and reply.game:  # the game's last turn message offers no more moves
+            stale, _ = await self._current(channel, reply.game)
         pinged = () if reply.over else reply.newly
         files = self._pictures(reply)
         message = await channel.send(view=layout(channel.id, lines, reply, files),
@@ -238,12 +240,14 @@ class TurnMessages:
 
     async def _unbutton(self, channel: discord.PartialMessageable, turn: Turn) -> None:
         """Take the buttons off a turn message that gave way to a new one (its pictures
-        kept): one try, as only the newest message of a turn should offer them."""
-        if turn.reply is None or not turn.reply.mention:
-            return  # read back from Discord, or without buttons: left as it is
+        kept): one try, as only the newest message of a turn should offer them. A message
+        read back from Discord keeps its lines and pictures, and loses its turn line too."""
+        if turn.reply is not None and not turn.reply.mention:
+            return  # without buttons: left as it is
+        shown = turn.reply or Reply(game=turn.game, over=True)
         message = channel.get_partial_message(turn.message_id)
         try:
-            await message.edit(view=layout(channel.id, turn.lines, turn.reply,
+            await message.edit(view=layout(channel.id, turn.lines, shown,
                                            turn.attachments, buttons=False),
                                attachments=turn.attachments, allowed_mentions=pinging(()))
         except discord.HTTPException as error:

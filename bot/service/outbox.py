@@ -42,6 +42,11 @@ class Outbox:
         process posts them, or until a sweep finds them lost (``sweep``)."""
         if not reply.game:
             return
+        if reply.ends:
+            try:
+                await self.store.told_end(reply.game)
+            except Exception:  # told; at worst it is told again after a restart
+                log.exception("Could not mark game %s's end told", reply.game)
         owed = self.tables.owed.get(reply.game, set())
         versions = (set(reply.covers) if reply.covers is not None
                     else {v for v in owed if v <= reply.version})
@@ -146,9 +151,16 @@ class Outbox:
             written[1] = row.started if row.started is not None else 0.0
         wanted = {v for v, at in written.items()
                   if v not in passed and (cutoff is None or at <= cutoff)}
-        if not wanted:  # e.g. a sweep finding only replies still on their way
+        # A game ended with /game end: its notice comes after its moves (a sweep leaves it
+        # to the process that ended it, until the cutoff).
+        ended = (await self.store.end_note(row.id) if row.status == "ended"
+                 and (cutoff is None or (row.finished or 0.0) <= cutoff) else None)
+        if not wanted and ended is None:  # e.g. a sweep finding only replies on their way
             return None
         covers = tuple(sorted(wanted))
+        if not wanted:
+            return Reply(public=f"{header}\n{ended}", version=row.version, game=row.id,
+                         over=True, covers=covers, note=header, ends=True)
         table = await self.tables.load(row)
         game = table.game
         try:
@@ -194,4 +206,8 @@ class Outbox:
         reply = await self.narrator.reply(table, said, before, None, opening=opening,
                                           header=header, step=step,
                                           steady=frozenset(steady or ()))
+        if row.status == "ended":  # nobody is awaited any more: the end is told after them
+            reply = replace(reply, public="\n".join(p for p in (reply.public, ended) if p),
+                            mention=(), newly=(), step=False, over=True,
+                            ends=ended is not None)
         return replace(reply, covers=covers, note=header)

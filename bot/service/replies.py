@@ -78,6 +78,7 @@ class Reply:
     animation: bytes | None = None  # the end of a game: the whole game, an animated GIF
     covers: tuple[int, ...] | None = None  # a catch-up's versions (``Outbox``)
     note: str = ""  # a catch-up's first line of ``public`` ('(Posted late...)'), if any
+    ends: bool = False  # it tells a /game end: once posted, the stored end notice goes
     accent: int | None = None  # the colour of the first seat awaited (0xRRGGBB), if any
     # The DMs' pictures, in the order of ``private``, drawn after the channel's picture so
     # that when the channel hears of a move never depends on what the DMs show (their

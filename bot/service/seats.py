@@ -273,17 +273,20 @@ class Seats:
             if user_id != table.opener_id and not moderator:
                 raise TableError(f"Only {table.opener()}, who opened this table, or a "
                                  "moderator can end the game.")
-            if not await self.store.end_game(table.id, now=self.now()):
+            seat = table.seat_of(user_id)
+            who = "A moderator" if seat is None else table.who(seat)
+            notice = "\n".join([f"{who} ended the game of {table.game.name}.",
+                                *self.narrator.revealed(table)])
+            # Kept until the channel is told, after every move before it (``Outbox``): a
+            # post that fails now, or waits behind one that did, is told by the retry.
+            if not await self.store.end_game(table.id, now=self.now(), note=notice):
                 await self.tables.reload(table)
                 raise TableError("The table changed at the same moment; try again.")
             self.tables.forget(table)
             table.status = "ended"
             await self.clocks.sync(table)
-            seat = table.seat_of(user_id)
-            who = "A moderator" if seat is None else table.who(seat)
-            return Reply(public="\n".join([f"{who} ended the game of {table.game.name}.",
-                                            *self.narrator.revealed(table)]),
-                         version=table.version, game=table.id, over=True)
+            return Reply(public=notice, version=table.version, game=table.id, over=True,
+                         ends=True)
 
     async def export(self, channel_id: int, table_id: int | None = None
                      ) -> tuple[str, bytes]:

@@ -16,8 +16,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, cast
 
-from bot.records import GameRow, MoveRow, PlayerRow, Rated, RatingRow, SeatRow, UndoRow, WaitRow
+from bot.records import GameRow, MoveRow, Rated, RatingRow, SeatRow, UndoRow, WaitRow
 from bot.store.engine import (
+    CLAIM,
     FLUSH_DELAY,
     MOVE_SQL,
     WAIT_SQL,
@@ -30,6 +31,7 @@ from bot.store.engine import (
     wait_values,
 )
 from bot.store.errors import ChannelBusy, SeatTaken, StoreError
+from bot.store.players import Players
 from bot.store.rows import GAME_COLUMNS, GAMES, RATINGS, WAITS, game_row, placeholders
 from bot.store.sqlite import SQLite, default_path
 
@@ -44,9 +46,6 @@ SCHEMES = ("postgresql://", "postgres://")  # a location that names a PostgreSQL
 # Statuses: 'open' (seats being taken), 'playing', 'over' (the rules ended it) and 'ended'
 # (stopped by the opener or a moderator). Only open and playing tables hold their channel.
 ACTIVE = ("open", "playing")
-# Seconds a due wait handed out by ``due_waits`` is held for the process that took it:
-# tending it sets its next moment; if that process dies first, it is due again then.
-CLAIM = 60.0
 
 def is_postgres(where: str) -> bool:
     """Whether ``BOARDROOM_DB`` (or a ``--db``) names a PostgreSQL database."""
@@ -58,7 +57,7 @@ def _clock(now: float | None) -> float:
     return time.time() if now is None else now
 
 
-class Store:
+class Store(Players):
     """The database. Open with ``await Store.open(where)``; close with ``await store.close()``.
     Every access is a job (``bot.store.engine.Jobs``)."""
 
@@ -199,9 +198,10 @@ class Store:
             if statuses else []
 
     async def unannounced(self) -> list[GameRow]:
-        """Tables whose latest state version has not been announced yet (the outbox)."""
-        return await self._games("announced < version AND status IN ('playing', 'over') "
-                                 "ORDER BY id")
+        """Tables whose latest state version has not been announced yet, or whose end
+        (/game end) has not been told (the outbox)."""
+        return await self._games("(announced < version AND status IN ('playing', 'over', "
+                                 "'ended')) OR end_note IS NOT NULL ORDER BY id")
 
     async def posted(self, game_id: int) -> set[int]:
         """The game's versions posted beyond ``announced`` (one before them was not, yet)."""
@@ -286,12 +286,22 @@ class Store:
                       now if over else None, version)
         return await self._moves.commit(move)
 
-    async def end_game(self, game_id: int, *, now: float | None = None) -> bool:
-        """Stop an open or running table; False if it was no longer active."""
+    async def end_game(self, game_id: int, *, now: float | None = None, note: str | None = None
+                       ) -> bool:
+        """Stop an open or running table, keeping ``note`` (what tells the channel) until
+        ``told_end``; False if it was no longer active."""
         now = _clock(now)
         return await self._write(
-            "UPDATE games SET status = 'ended', finished = ?, updated = ? "
-            "WHERE id = ? AND status IN ('open', 'playing')", (now, now, game_id)) == 1
+            "UPDATE games SET status = 'ended', finished = ?, updated = ?, end_note = ? "
+            "WHERE id = ? AND status IN ('open', 'playing')", (now, now, note, game_id)) == 1
+
+    async def end_note(self, game_id: int) -> str | None:
+        """The end notice of a game ended with /game end, until its channel is told."""
+        rows = await self._rows("SELECT end_note FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
+    async def told_end(self, game_id: int) -> None:
+        await self._write("UPDATE games SET end_note = NULL WHERE id = ?", (game_id,))
 
     def put_waits(self, game_id: int, waits: list[WaitRow]) -> None:
         """The game's awaited seats are exactly ``waits`` now: written with the delivered
@@ -407,86 +417,6 @@ class Store:
         return sorted((WaitRow(*r) for r in rows),
                       key=lambda w: (w.due or 0.0, w.game_id, w.seat))
 
-    async def player(self, user_id: int) -> PlayerRow:
-        rows = await self._rows(
-            "SELECT quiet_from, quiet_to, timezone, reminded, mentioned, digest_hour, "
-            "digest_zone, digest_due, digest_sent FROM players WHERE user_id = ?", (user_id,))
-        away = await self._rows(
-            "SELECT start, until FROM absences WHERE user_id = ? ORDER BY start", (user_id,))
-        absences = tuple((float(a), float(b)) for a, b in away)
-        if not rows:
-            return PlayerRow(user_id, absences=absences)
-        quiet_from, quiet_to, timezone, reminded, mentioned, hour, zone, due, sent = rows[0]
-        return PlayerRow(user_id, quiet_from, quiet_to, timezone, reminded, mentioned,
-                         absences, hour, zone, due, sent)
-
-    async def set_player(self, player: PlayerRow) -> None:
-        """Store a player's quiet hours and reminder marks (their absences apart)."""
-        await self._write(
-            "INSERT INTO players (user_id, quiet_from, quiet_to, timezone, reminded, "
-            "mentioned) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
-            "quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to, "
-            "timezone = excluded.timezone, reminded = excluded.reminded, "
-            "mentioned = excluded.mentioned",
-            (player.user_id, player.quiet_from, player.quiet_to, player.timezone,
-             player.reminded, player.mentioned))
-
-    # -- a player's direct messages (``players.dm_*``; set_player leaves them alone)
-
-    async def direct(self, user_id: int) -> tuple[int | None, float | None]:
-        """The player's DM channel (None: none opened yet) and when Discord last refused a
-        DM to them because their DMs are closed (None: not since one got through)."""
-        rows = await self._rows(
-            "SELECT dm_channel_id, dm_refused FROM players WHERE user_id = ?", (user_id,))
-        return (rows[0][0], rows[0][1]) if rows else (None, None)
-
-    async def set_direct(self, user_id: int, channel_id: int | None, refused: float | None
-                         ) -> None:
-        """Keep the player's DM channel (None keeps the one stored) and refusal moment."""
-        await self._write(
-            "INSERT INTO players (user_id, dm_channel_id, dm_refused) VALUES (?, ?, ?) ON "
-            "CONFLICT (user_id) DO UPDATE SET dm_channel_id = COALESCE(excluded.dm_channel_id, "
-            "players.dm_channel_id), dm_refused = excluded.dm_refused",
-            (user_id, channel_id, refused))
-
-    # -- the daily digest (``players.digest_*``; set_player leaves these columns alone)
-
-    async def set_digest(self, user_id: int, hour: int | None, zone: str | None,
-                         due: float | None) -> None:
-        """A player's daily digest: its local hour (None: none), its zone and next moment."""
-        await self._write(
-            "INSERT INTO players (user_id, digest_hour, digest_zone, digest_due) VALUES "
-            "(?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET digest_hour = "
-            "excluded.digest_hour, digest_zone = excluded.digest_zone, "
-            "digest_due = excluded.digest_due", (user_id, hour, zone, due))
-
-    async def set_digest_due(self, user_id: int, due: float | None, *,
-                             sent: float | None = None) -> None:
-        """The digest's next moment; with ``sent``, one is recorded as sent at that moment.
-        A digest turned off meanwhile stays off."""
-        await self._write(
-            "UPDATE players SET digest_due = ?, digest_sent = COALESCE(?, digest_sent) "
-            "WHERE user_id = ? AND digest_hour IS NOT NULL", (due, sent, user_id))
-
-    async def next_digest(self) -> float | None:
-        """The earliest moment a digest is due (the index ``players_digest_due`` answers)."""
-        rows = await self._rows("SELECT MIN(digest_due) FROM players WHERE digest_due IS NOT NULL")
-        return None if not rows or rows[0][0] is None else float(rows[0][0])
-
-    async def due_digests(self, now: float, limit: int = 100) -> list[int]:
-        """The players whose digest is due by ``now``, earliest first (through the index),
-        claimed for this process as ``due_waits`` claims waits: each ``digest_due`` moves to
-        ``now + CLAIM`` where it still holds what was read (of two processes, one wins)."""
-        async def claim(session: Session) -> list[int]:
-            rows = await session.fetch(
-                "SELECT user_id, digest_due FROM players WHERE digest_due IS NOT NULL AND "
-                "digest_due <= ? ORDER BY digest_due LIMIT ?", (now, limit))
-            return [user for user, due in rows if await session.execute(
-                "UPDATE players SET digest_due = ? WHERE user_id = ? AND digest_due = ?",
-                (now + CLAIM, user, due))]
-
-        return await self._jobs.run(claim, ordered=True, transaction=True)
-
     async def waiting_for(self, user_id: int) -> list[tuple[GameRow, WaitRow]]:
         """The running tables of every server that wait for ``user_id`` (a wait of a seat
         they hold), each with that wait, longest waiting first (through ``seats_by_user``)."""
@@ -496,10 +426,6 @@ class Store:
             "w.game_id = s.game_id AND w.seat = s.seat JOIN games g ON g.id = s.game_id WHERE "
             "s.user_id = ? AND g.status = 'playing' ORDER BY w.since, g.id", (user_id,))
         return [(game_row(r), WaitRow(*r[-7:])) for r in rows]
-
-    async def add_absence(self, user_id: int, start: float, until: float) -> None:
-        await self._write("INSERT INTO absences (user_id, start, until) VALUES (?, ?, ?)",
-                          (user_id, start, until))
 
     async def tables_of(self, guild_id: int, user_id: int
                         ) -> list[tuple[GameRow, list[WaitRow]]]:

@@ -26,6 +26,10 @@ from bot.store.errors import StoreUnavailable
 log = logging.getLogger("boardroom.store")
 
 FLUSH_DELAY = 0.25  # seconds a delivered mark may wait to be written with others
+# Seconds a due wait (or digest) handed out by ``Store.due_waits`` is held for the process
+# that took it: tending it sets its next moment; if that process dies first, it is due
+# again then.
+CLAIM = 60.0
 MOVE_BATCH = 200  # moves written by one statement at most
 REPORT_EVERY = 300.0  # seconds between two log lines about the same database trouble
 T = TypeVar("T")
