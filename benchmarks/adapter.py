@@ -20,7 +20,9 @@ between timed parts.
 - CPU: ``time.process_time`` (every thread of the process: the bot, its picture threads,
   and SimCord's own work answering the bot, which both commits pay alike) over ``--batch``
   moves sent back to back at distinct tables, divided by the moves: the median of
-  ``--batches`` batches a round.
+  ``--batches`` batches a round; and the same split by thread (each thread's CPU clock):
+  the event loop (the bot, discord.py and SimCord's simulated Discord, all in one thread),
+  the picture threads (``boardroom-render``), the database's thread (aiosqlite's), the rest.
 - A move alone (``--chunk`` of them, one after another): wall time from the interaction to
   the bot's first REST call that shows the move in the game's channel (a post or an edit of
   its messages, or a public interaction answer there), and to the bot's last REST call for
@@ -69,6 +71,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -127,6 +130,34 @@ def shows(entry: simcord.HttpLogEntry, channel_id: int) -> bool:
     if WEBHOOK.match(path) and entry.method == "POST":
         return not int(payload.get("flags") or 0) & EPHEMERAL
     return False
+
+
+def role(thread: threading.Thread) -> str:
+    if thread is threading.main_thread():
+        return "loop"
+    if thread.name.startswith("boardroom-render"):
+        return "pictures"
+    return "database" if "_connection_worker_thread" in thread.name else "other"
+
+
+def thread_clocks() -> dict[int, tuple[str, float]]:
+    """Each live thread's role and CPU seconds so far (where the system tells)."""
+    clocks = {}
+    for thread in threading.enumerate():
+        try:
+            clock = time.pthread_getcpuclockid(thread.ident or 0)
+            clocks[thread.ident or 0] = (role(thread), time.clock_gettime(clock))
+        except (AttributeError, OSError):
+            continue
+    return clocks
+
+
+def thread_cpu(before: dict[int, tuple[str, float]]) -> dict[str, float]:
+    """CPU seconds by role since ``before`` (threads that ended meanwhile are lost)."""
+    spent: Counter[str] = Counter()
+    for ident, (name, now) in thread_clocks().items():
+        spent[name] += now - before.get(ident, (name, 0.0))[1]
+    return dict(spent)
 
 
 # --------------------------------------------------------------------------- the tables
@@ -232,14 +263,17 @@ class Bench:
         picks = await self.pick(size)
         before = [await self.version(t) for t, _, _ in picks]
         since = len(self.env.http_requests)
+        threads = thread_clocks()
         wall, cpu = time.perf_counter(), time.process_time()
         for t, member, move in picks:
             await self.play(t, member, move)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        split = thread_cpu(threads)
         self.count(since)
         self.moves += len(picks)
         await self.check(picks, before)
-        return {"cpu_ms": 1000 * cpu / len(picks), "wall_ms": 1000 * wall / len(picks)}
+        return {"cpu_ms": 1000 * cpu / len(picks), "wall_ms": 1000 * wall / len(picks),
+                **{f"{k}_ms": 1000 * v / len(picks) for k, v in split.items()}}
 
     async def alone(self, size: int) -> Alone:
         """``size`` moves at distinct tables, one after another, each one's times."""
@@ -343,6 +377,10 @@ async def bench(tables: int, seed: int, *, warm: bool = True) -> AsyncIterator[B
 # --------------------------------------------------------------------------- figures
 
 
+def median(values: Sequence[float] | None) -> float | None:
+    return statistics.median(values) if values else None
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -354,6 +392,7 @@ class Side:
 
     name: str
     cpu: list[float] = field(default_factory=list)  # ms a move, a batch each
+    split: dict[str, list[float]] = field(default_factory=dict)  # the same by thread
     alone: Alone = field(default_factory=Alone)
     queued: list[float] = field(default_factory=list)  # seconds, at the rate
     moves: int = 0
@@ -364,6 +403,9 @@ class Side:
     def add(self, what: str, result: dict[str, Any], rate: float) -> None:
         if what == "cpu":
             self.cpu += [b["cpu_ms"] for b in result["batches"]]
+            for name in ("loop", "pictures", "database"):
+                self.split.setdefault(name, []).extend(
+                    b.get(f"{name}_ms", 0.0) for b in result["batches"])
         else:
             alone = Alone(result["shown"], result["busy"])
             self.alone.shown += alone.shown
@@ -384,8 +426,10 @@ class Side:
         shown = [s for s in self.alone.shown if s is not None]
         return [
             ("moves measured", float(self.moves), ".0f"),
-            ("CPU ms a move (median of batches)",
-             statistics.median(self.cpu) if self.cpu else None, ".1f"),
+            ("CPU ms a move (median of batches)", median(self.cpu), ".1f"),
+            ("  the event loop (bot, discord.py, SimCord)", median(self.split["loop"]), ".1f"),
+            ("  picture threads", median(self.split["pictures"]), ".1f"),
+            ("  database thread", median(self.split["database"]), ".1f"),
             ("alone: to the channel, median ms", ms(shown, 0.5), ".0f"),
             ("alone: to the channel, p99 ms", ms(shown, 0.99), ".0f"),
             ("alone: busy (to its last request), median ms", ms(self.alone.busy, 0.5), ".0f"),
