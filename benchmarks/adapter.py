@@ -23,23 +23,25 @@ between timed parts.
   ``--batches`` batches a round; and the same split by thread (each thread's CPU clock):
   the event loop (the bot, discord.py and SimCord's simulated Discord, all in one thread),
   the picture threads (``boardroom-render``), the database's thread (aiosqlite's), the rest.
-- A move alone (``--chunk`` of them, one after another): wall time from the interaction to
+- A move alone (``--chunk`` of them, one after another): time from the interaction to
   the bot's first REST call that shows the move in the game's channel (a post or an edit of
   its messages, or a public interaction answer there), and to the bot's last REST call for
-  it (the mover's answer): its ``busy`` time. The calls are stamped by a watcher that reads
-  ``env.http_requests`` every millisecond while the move is served. A move that shows nothing
-  in the channel is counted as silent.
-- At ``--rate`` moves a second, open loop: SimCord runs one operation at a time, and each
-  returns only after polling in real time (50 ms steps) until every task and timer of the
-  bot has settled, far longer than the bot's own work (a ``/play`` takes 80 to 350 ms of
-  wall time for 25 ms of CPU); the issue times of an open loop cannot be kept through it.
-  So the moves alone are replayed through a queue: the i-th move arrives ``i / rate``
-  seconds after the first, waits until the move before it is done (the bot's one event loop
-  serves one move's work at a time; this ignores what overlaps, a move waiting for its
-  picture thread while the loop serves another), is busy for its measured ``busy`` time and
-  reaches the channel its measured time after it starts: median and p99 of arrival to
-  channel. Under overload (``busy`` above ``1 / rate`` on average) the wait grows through a
-  chunk, and the figures depend on ``--chunk``.
+  it (the mover's answer), in wall time and in CPU time (the process's; and the event
+  loop's thread's to the last call). The calls are stamped by a watcher that reads
+  ``env.http_requests`` every millisecond while the move is served. A move that shows
+  nothing in the channel is counted as silent. Wall times count whatever else the machine
+  runs meanwhile; CPU times do not.
+- At ``--rate`` moves a second: SimCord runs one operation at a time, and each returns only
+  after polling in real time (50 ms steps) until every task and timer of the bot has
+  settled, far longer than the bot's own work (a ``/play`` takes 80 to 350 ms of wall time
+  for 25 to 30 ms of CPU), so an open loop's issue times cannot be kept through it. The
+  moves alone are replayed instead, on their CPU clocks, through a queue: the i-th move
+  arrives ``i / rate`` seconds after the first, starts when the move before it has let go
+  of the server, holds it for its event loop's CPU (the picture threads running beside it on
+  cores of their own: a lower bound) or for all its CPU (one core for everything: an upper
+  bound), and reaches the channel its CPU to the channel after it starts: median and p99 of
+  arrival to channel. Under overload (what a move holds above ``1 / rate`` on average) the
+  wait grows through a chunk, and the figures then depend on ``--chunk``.
 - Requests a move makes, all of them and those under Discord's global rate limit (all but
   interaction callbacks and interaction webhooks), with the channel's, the DMs' (and DM
   channels opened) and user look-ups apart.
@@ -175,11 +177,23 @@ class Table:
 
 @dataclass
 class Alone:
-    """Moves served one at a time: seconds from each one's interaction to the channel
-    (``None``: nothing shown there) and to the bot's last REST call for it."""
+    """Moves served one at a time, seconds from each one's interaction: to the bot's first
+    REST call that shows it in the channel (``None``: nothing shown there) and to its last
+    REST call for it, in wall time; to the channel and to the last call in the process's
+    CPU time, and to the last call in the event loop's thread's CPU time."""
 
     shown: list[float | None] = field(default_factory=list)
     busy: list[float] = field(default_factory=list)
+    shown_cpu: list[float | None] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    loop: list[float] = field(default_factory=list)
+
+    def extend(self, other: Alone) -> None:
+        self.shown += other.shown
+        self.busy += other.busy
+        self.shown_cpu += other.shown_cpu
+        self.cpu += other.cpu
+        self.loop += other.loop
 
 
 @dataclass
@@ -282,24 +296,28 @@ class Bench:
         since = len(self.env.http_requests)
         result = Alone()
         for t, member, move in picks:
-            began = time.perf_counter()
+            began = clocks()
             with self.watch(t.channel.id) as (shown, last):
                 await self.play(t, member, move)
-            result.shown.append(shown[0] - began if shown else None)
-            result.busy.append((last[-1] if last else time.perf_counter()) - began)
+            end = last[-1] if last else clocks()
+            result.shown.append(shown[0][0] - began[0] if shown else None)
+            result.shown_cpu.append(shown[0][1] - began[1] if shown else None)
+            result.busy.append(end[0] - began[0])
+            result.cpu.append(end[1] - began[1])
+            result.loop.append(end[2] - began[2])
         self.count(since)
         self.moves += len(picks)
         await self.check(picks, before)
         return result
 
     @contextlib.contextmanager
-    def watch(self, channel_id: int) -> Iterator[tuple[list[float], list[float]]]:
-        """Yield two lists that get the wall time of the first REST call made while the
+    def watch(self, channel_id: int) -> Iterator[tuple[list[Clocks], list[Clocks]]]:
+        """Yield two lists that get the ``clocks()`` of the first REST call made while the
         block runs that shows something in ``channel_id``, and of the last REST call
-        (read every millisecond)."""
+        (read every millisecond, in the event loop's thread)."""
         log = self.env.http_requests
-        shown: list[float] = []
-        last: list[float] = []
+        shown: list[Clocks] = []
+        last: list[Clocks] = []
         start = len(log)
 
         def look() -> None:
@@ -307,7 +325,7 @@ class Bench:
             upto = len(log)
             if upto == start:
                 return
-            now = time.perf_counter()
+            now = clocks()
             if not shown and any(shows(entry, channel_id) for entry in log[start:upto]):
                 shown.append(now)
             last[:] = [now]
@@ -326,12 +344,24 @@ class Bench:
             look()  # calls made in the loop's last turn before the answer came back
 
 
-def queued(alone: Alone, rate: float) -> list[float]:
-    """Arrival to channel (seconds) of the moves alone, replayed at ``rate`` a second
-    through one server: each starts when it arrives or when the one before is done."""
+Clocks = tuple[float, float, float]
+
+
+def clocks() -> Clocks:
+    """Wall time, the process's CPU time, the calling thread's CPU time."""
+    return time.perf_counter(), time.process_time(), time.thread_time()
+
+
+def queued(alone: Alone, rate: float, hold: str) -> list[float]:
+    """Arrival to channel (seconds) of the moves alone, replayed on CPU clocks at ``rate``
+    a second through one server: each move starts when it arrives or when the server is
+    done with the one before, holds it for its event loop's CPU (``hold="loop"``: the
+    picture threads have cores of their own) or for all its CPU (``"cpu"``: one core for
+    everything), and shows in the channel its CPU to the channel after it starts."""
     free = 0.0
     out = []
-    for i, (shown, busy) in enumerate(zip(alone.shown, alone.busy, strict=True)):
+    held = alone.loop if hold == "loop" else alone.cpu
+    for i, (shown, busy) in enumerate(zip(alone.shown_cpu, held, strict=True)):
         arrival = i / rate
         begin = max(arrival, free)
         free = begin + busy
@@ -394,7 +424,7 @@ class Side:
     cpu: list[float] = field(default_factory=list)  # ms a move, a batch each
     split: dict[str, list[float]] = field(default_factory=dict)  # the same by thread
     alone: Alone = field(default_factory=Alone)
-    queued: list[float] = field(default_factory=list)  # seconds, at the rate
+    queued: dict[str, list[float]] = field(default_factory=dict)  # seconds, at the rate
     moves: int = 0
     refused: int = 0
     requests: Counter[str] = field(default_factory=Counter)
@@ -407,10 +437,10 @@ class Side:
                 self.split.setdefault(name, []).extend(
                     b.get(f"{name}_ms", 0.0) for b in result["batches"])
         else:
-            alone = Alone(result["shown"], result["busy"])
-            self.alone.shown += alone.shown
-            self.alone.busy += alone.busy
-            self.queued += queued(alone, rate)
+            alone = Alone(**result)
+            self.alone.extend(alone)
+            for hold in ("loop", "cpu"):
+                self.queued.setdefault(hold, []).extend(queued(alone, rate, hold))
 
     def close(self, totals: dict[str, Any]) -> None:
         self.moves, self.refused = totals["moves"], totals["refused"]
@@ -424,18 +454,25 @@ class Side:
         per = (lambda n: n / self.moves) if self.moves else (lambda _n: 0.0)
         under = sum(n for k, n in self.requests.items() if k != "interaction")
         shown = [s for s in self.alone.shown if s is not None]
+        shown_cpu = [s for s in self.alone.shown_cpu if s is not None]
         return [
             ("moves measured", float(self.moves), ".0f"),
             ("CPU ms a move (median of batches)", median(self.cpu), ".1f"),
             ("  the event loop (bot, discord.py, SimCord)", median(self.split["loop"]), ".1f"),
             ("  picture threads", median(self.split["pictures"]), ".1f"),
             ("  database thread", median(self.split["database"]), ".1f"),
-            ("alone: to the channel, median ms", ms(shown, 0.5), ".0f"),
-            ("alone: to the channel, p99 ms", ms(shown, 0.99), ".0f"),
-            ("alone: busy (to its last request), median ms", ms(self.alone.busy, 0.5), ".0f"),
+            ("alone: to the channel, wall, median ms", ms(shown, 0.5), ".0f"),
+            ("alone: to the channel, wall, p99 ms", ms(shown, 0.99), ".0f"),
+            ("alone: to its last request, wall, median ms", ms(self.alone.busy, 0.5), ".0f"),
+            ("alone: to the channel, CPU, median ms", ms(shown_cpu, 0.5), ".1f"),
+            ("alone: event loop's CPU, median ms", ms(self.alone.loop, 0.5), ".1f"),
             ("alone: silent in the channel", float(len(self.alone.shown) - len(shown)), ".0f"),
-            (f"at {rate:g}/s (queued): to the channel, median ms", ms(self.queued, 0.5), ".0f"),
-            (f"at {rate:g}/s (queued): to the channel, p99 ms", ms(self.queued, 0.99), ".0f"),
+            (f"queued at {rate:g}/s on the loop's CPU: median ms",
+             ms(self.queued.get("loop", []), 0.5), ".0f"),
+            ("  p99 ms", ms(self.queued.get("loop", []), 0.99), ".0f"),
+            (f"queued at {rate:g}/s on all CPU, one core: median ms",
+             ms(self.queued.get("cpu", []), 0.5), ".0f"),
+            ("  p99 ms", ms(self.queued.get("cpu", []), 0.99), ".0f"),
             ("requests a move", per(sum(self.requests.values())), ".2f"),
             ("  under the global limit", per(under), ".2f"),
             ("  channel", per(self.requests["channel"]), ".2f"),
@@ -471,13 +508,16 @@ def report(sides: Sequence[Side], rate: float) -> str:
 def brief(what: str, result: dict[str, Any], rate: float) -> str:
     if what == "cpu":
         return " ".join(f"{b['cpu_ms']:.1f}" for b in result["batches"]) + " ms CPU a move"
-    alone = Alone(result["shown"], result["busy"])
+    alone = Alone(**result)
     shown = [s for s in alone.shown if s is not None] or [0.0]
-    at = queued(alone, rate) or [0.0]
+    loop, cpu = (queued(alone, rate, hold) or [0.0] for hold in ("loop", "cpu"))
     return (f"{len(alone.busy)} moves alone: to the channel median "
-            f"{1000 * percentile(shown, 0.5):.0f} ms, busy "
-            f"{1000 * percentile(alone.busy, 0.5):.0f} ms; at {rate:g}/s median "
-            f"{1000 * percentile(at, 0.5):.0f} ms, p99 {1000 * percentile(at, 0.99):.0f} ms")
+            f"{1000 * percentile(shown, 0.5):.0f} ms, loop CPU "
+            f"{1000 * percentile(alone.loop, 0.5):.1f} ms, all CPU "
+            f"{1000 * percentile(alone.cpu, 0.5):.1f} ms; queued at {rate:g}/s p50/p99 "
+            f"{1000 * percentile(loop, 0.5):.0f}/{1000 * percentile(loop, 0.99):.0f} ms "
+            f"(loop), {1000 * percentile(cpu, 0.5):.0f}/{1000 * percentile(cpu, 0.99):.0f} ms"
+            " (all)")
 
 
 # --------------------------------------------------------------------------- running
@@ -495,7 +535,8 @@ async def measure(b: Bench, what: str, args: argparse.Namespace) -> dict[str, An
     if what == "cpu":
         return {"batches": [await b.cpu(args.batch) for _ in range(args.batches)]}
     alone = await b.alone(args.chunk)
-    return {"shown": alone.shown, "busy": alone.busy}
+    return {"shown": alone.shown, "busy": alone.busy, "shown_cpu": alone.shown_cpu,
+            "cpu": alone.cpu, "loop": alone.loop}
 
 
 async def serve(args: argparse.Namespace) -> None:
