@@ -47,10 +47,12 @@ between timed parts.
   channels opened) and user look-ups apart.
 
 SimCord's own work grows with the tables: each settling of an operation scans every message
-of the simulated Discord for polls to expire, about 20 ms of the event loop's CPU a move at
-1,000 tables (cProfile of main), so "CPU ms a move" there is mostly SimCord's; the moves
-alone's "CPU to its last request" leaves out the settling after it (it still holds
-SimCord's answers to the bot's requests). Compare commits at the same ``--tables``.
+of the simulated Discord for polls to expire (10 to 20 ms of the event loop's CPU a move at
+1,000 tables, by cProfile of main), and how much settling a move needs differs between
+commits (a timer of the bot's is one more step), so "CPU ms a move" is largely SimCord's
+and its event loop row even more. The moves alone's "CPU to its last request" leaves out
+the settling after it (it still holds SimCord's answers to the bot's requests): the nearer
+figure for the bot's own work. Compare commits at the same ``--tables``.
 
 Delivered marks are written without delay (``flush_delay=0`` where the store takes it): a
 timer of the bot keeps SimCord's operation waiting until it fires, so every commit here
