@@ -5,6 +5,7 @@ other tests."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +46,20 @@ def test_the_digest_benchmark_runs_and_reads_indexes(tmp_path: Path) -> None:
     assert "USING COVERING INDEX players_digest_due" in done.stdout
     assert "USING COVERING INDEX seats_by_user" in done.stdout
     assert "Digests made: 30 " in done.stdout and "peak" in done.stdout
+
+
+def test_the_adapter_benchmark_runs_and_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "adapter.py"), "--tables", "3", "--batch",
+         "3", "--batches", "1", "--chunk", "3", "--rounds", "1"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [re.split(r"\s{2,}", line.strip()) for line in done.stdout.splitlines()]
+    figures = {row[0]: row[1:] for row in rows if len(row) > 1}
+    assert figures["moves measured"] == ["6"]  # 3 back to back, 3 alone
+    assert float(figures["CPU ms a move (median of batches)"][0]) > 0
+    assert figures["alone: silent in the channel"] == ["0"]
+    assert float(figures["alone: to the channel, wall, median ms"][0]) > 0
+    assert float(figures["queued at 40/s on all CPU, one core: median ms"][0]) > 0
+    assert float(figures["channel"][0]) >= 1  # each move shows in its channel
+    assert figures["moves refused (should be 0)"] == ["0"]
