@@ -62,3 +62,37 @@ async def test_a_game_ended_while_a_step_waits_for_its_retry_is_told_in_order(
         assert not buttons(next(m for m in w.public() if m.id == turn.id))
         await w.restart()  # told once: nothing is posted again
         assert len(w.public()) == before + len(shown)
+
+
+async def test_a_game_the_rules_end_while_its_last_step_waits_is_told_after_a_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last fight of a game (Blue on 9 points) is refused by Discord (a 500): after a
+    restart the channel is told the fight and the end, and the turn message before it
+    offers no move any more."""
+    from tests.test_cube_conquest import BLUE, GAME, RED, position
+
+    def near_the_end(players: int, seed: int, options: object = None) -> object:
+        return position(cubes={"b2": (BLUE, 1), "b3": (RED, 1), "a1": (BLUE, 1),
+                               "e5": (RED, 1)}, points=[9, 0],
+                        hands=[["crown", "drop", "drop", "drop"], ["drop", "hammers"]],
+                        decks=[["drop", "crown", "arrow"] * 3] * 2)
+
+    monkeypatch.setattr(GAME, "new", near_the_end)
+    async with world(tmp_path) as w:
+        await start(w, "cube-conquest")
+        blue, red = w.alice, w.bob  # the opener sits first
+        said(await blue.slash(w.channel, "play", action="attack b3 from b2"))
+        said(await blue.slash(w.channel, "play", action="pick crown"))
+        offering = [m for m in w.public() if buttons(m)]
+        before = len(w.public())
+        w.env.inject_error("POST", MESSAGES.format(w.channel.id), status=500)
+        w.env.inject_error("PATCH", MESSAGES.format(w.channel.id) + ALL, status=500)
+        assert "saved" in said(await red.slash(w.channel, "play", action="pick drop"))
+        w.env.backend.faults.clear()
+        assert len(w.public()) == before
+        await w.restart()
+        shown = [message_text(m) for m in w.public()[before:]]
+        assert len(shown) == 1 and "Game over" in shown[0] and "10 points" in shown[0]
+        # The turn message that offered moves (the fight's) offers none now.
+        assert offering and "attacks from b2" in message_text(offering[-1])
+        assert not buttons(next(m for m in w.public() if m.id == offering[-1].id))
