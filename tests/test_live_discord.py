@@ -188,7 +188,7 @@ async def test_a_refused_edit_posts_the_turn_anew_at_once_and_carries_it_on(
         assert not post.json["allowed_mentions"]["parse"]
         assert not pinged(w, carried)
         # Discord's answer is in the log: its status and its code.
-        assert any(f"HTTP {status}, code {code}" in r.getMessage() for r in caplog.records
+        assert any(f"HTTP {status}, error code {code}" in r.getMessage() for r in caplog.records
                    if r.name == "boardroom.discord")
         # The old message: its buttons off where Discord may still edit it (one try); a
         # capped or deleted message is not asked again.

@@ -124,3 +124,11 @@ async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
                                                      attachments=files, allowed_mentions=NOBODY)
     except discord.HTTPException:
         log.warning("Could not answer %s", describe(interaction), exc_info=True)
+
+
+def refusal(error: discord.HTTPException) -> str:
+    """Discord's answer to a refused request, in a few words, for a log or a sentence:
+    'HTTP 400, error code 50035: Invalid Form Body; In 0.description: Must be 100 or fewer
+    in length'."""
+    said = "; ".join(line.strip() for line in error.text.splitlines() if line.strip())
+    return f"HTTP {error.status}, error code {error.code}" + (f": {said}" if said else "")

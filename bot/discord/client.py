@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.answer import NOBODY, apology, report_unexpected, shown_name
+from bot.discord.answer import NOBODY, apology, refusal, report_unexpected, shown_name
 from bot.discord.buttons import BUTTONS
 from bot.discord.desk import Desk
 from bot.discord.host import Host
@@ -55,13 +55,6 @@ class StartRefused(Exception):
     def __init__(self, *sentences: str) -> None:
         super().__init__(" ".join(sentences))
         self.sentences = sentences
-
-
-def refusal(error: discord.HTTPException) -> str:
-    """Discord's answer to a refused request, in a few words: 'HTTP 400, error code
-    50035: Invalid Form Body; In 0.description: Must be 100 or fewer in length'."""
-    said = "; ".join(line.strip() for line in error.text.splitlines() if line.strip())
-    return f"HTTP {error.status}, error code {error.code}" + (f": {said}" if said else "")
 
 
 def guild_from_env() -> int | None:

@@ -35,7 +35,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.answer import picture_files
+from bot.discord.answer import picture_files, refusal
 from bot.discord.buttons import turn_buttons
 from bot.service import TableService
 from bot.service.pictures import Picture
@@ -150,11 +150,6 @@ def bare(reply: Reply) -> Reply:
     told (its turn line, its colour, its buttons), so that 1,000 channels hold no PNGs."""
     return replace(reply, picture=None, private=(), drawing=None, recap=None,
                    animation=None)
-
-
-def refusal(error: discord.HTTPException) -> str:
-    """Discord's answer, for the log: its status, its code and its words."""
-    return f"HTTP {error.status}, code {error.code}: {error.text or 'no message'}"
 
 
 def carried(turn: Turn, reply: Reply, read_back: bool) -> list[str]:

@@ -28,9 +28,9 @@ import aiohttp
 import discord
 
 import rules
-from bot.discord.answer import NOBODY, picture_files
+from bot.discord.answer import NOBODY, picture_files, refusal
 from bot.discord.buttons import MAX_CHOICES, choice_view, text_view
-from bot.discord.client import Boardroom, StartRefused, refusal
+from bot.discord.client import Boardroom, StartRefused
 from bot.discord.live import layout, pinging
 from bot.moves import Choices
 from bot.service.pictures import Picture, pictures
