@@ -113,17 +113,21 @@ class TurnEnds:
     def _after(self, version: int, state: Any) -> None:
         awaited = self.game.to_act(state)
         self.steady &= awaited
-        over = self.game.outcome(state) is not None
-        self.stepping = not over and self._table_moves(state, version, awaited)
-        if self.stepping:
+        if self.game.outcome(state) is not None:
+            self.stepping = False
+            self._close(version)
             return
-        if self.own or over or newly(awaited, self.steady, self.humans):
+        ends = self.own or bool(newly(awaited, self.steady, self.humans))
+        # A forced step the table makes next belongs to this step. Where this step ends no
+        # turn, reading that move as a step of its own ends none either (the seat was
+        # awaited all through), so it is looked for only where it would move a turn's end.
+        self.stepping = bool(awaited & self.computers) or (
+            ends and self._forced_next(state, version, awaited))
+        if ends and not self.stepping:
             self._close(version)
 
-    def _table_moves(self, state: Any, version: int, awaited: frozenset[int]) -> bool:
-        """Whether the table makes the next move itself: a computer's, or a forced step."""
-        if awaited & self.computers:
-            return True
+    def _forced_next(self, state: Any, version: int, awaited: frozenset[int]) -> bool:
+        """Whether the one seat awaited has a forced step (``forced``) at ``state``."""
         if len(awaited) != 1:
             return False
         (seat,) = awaited

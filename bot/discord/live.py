@@ -142,7 +142,7 @@ class Turn:
 
 def shows(picture: Picture | None) -> Hashable:
     """What names the view a picture shows (None: nothing known, never equal to another)."""
-    return None if picture is None or picture.key is None else picture.key
+    return None if picture is None else picture.key
 
 
 def bare(reply: Reply) -> Reply:
