@@ -118,7 +118,9 @@ class Desk:
         self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
         # (channel, game, user) -> the last DM sent there for that game, and its lines
         self._asked: dict[tuple[int, int, int], tuple[discord.Message, str]] = {}
-        self._owed: dict[tuple[int, int, int], Owed] = {}  # (channel, game, user), as above
+        # (channel, user) -> the game and the view owed to their next DM there (one a
+        # channel: a newer game's replaces an earlier one's, never sent: that game ended)
+        self._owed: dict[tuple[int, int], tuple[int, Owed]] = {}
 
     async def close(self) -> None:
         """Stop the retry tasks (what they would post stays in the outbox)."""
@@ -257,7 +259,9 @@ class Desk:
         then. A view owed from the player's own move (``direct.Owed``) comes with the DM
         that asks them for their turn.
         """
-        owed = self._owed.pop((channel_id, game, private.user_id), None)
+        game_owed, owed = self._owed.pop((channel_id, private.user_id), (game, None))
+        if game_owed != game:  # an earlier game's, never sent: it ended
+            owed = None
         if (await line(self.service, private.user_id))[1]:
             return False  # their DMs were refused: none is tried for now
         if owed is not None and asking:  # their turn begins: the view their move left them
@@ -400,9 +404,7 @@ class Desk:
                                         game=game)
         sent, mine = answered(reply, user_id)
         if mine is not None:  # the mover's own view: with this answer, and their next DM
-            for key in [k for k in self._owed if k[0] == channel_id and k[2] == user_id]:
-                del self._owed[key]  # (an earlier game's, never sent: it ended)
-            self._owed[channel_id, reply.game, user_id] = Owed(reply, mine)
+            self._owed[channel_id, user_id] = reply.game, Owed(reply, mine)
         posted = await self.deliver(channel_id, sent, user_id)
         said = (reply.ephemeral or f"Played {quote(text, 60)}.") + TOLD[posted]
         picture = None if mine is None else (await Owed(reply, mine).private()).picture
