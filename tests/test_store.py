@@ -951,3 +951,21 @@ async def test_a_postgresql_lock_held_past_the_timeout_says_busy(
     finally:
         await other.close()
         await opened.close()
+
+
+async def test_an_upgrade_counts_games_ended_before_it_as_told(tmp_path: Path) -> None:
+    """Migration 11: the outbox now tells an ended game's untold moves; a game ended before
+    the upgrade is not posted into its channel long after (a running one still is)."""
+    db = await aiosqlite.connect(str(tmp_path / "old.db"), isolation_level=None)
+    try:
+        await store_module.migrate(db, store_module.MIGRATIONS[:10])
+        for id_, status in ((1, "ended"), (2, "playing")):
+            await db.execute(
+                "INSERT INTO games (id, channel_id, game, status, opener_id, version, "
+                "announced, created, updated) VALUES (?, ?, 'cube-conquest', ?, 1, 9, 4, 0, 0)",
+                (id_, id_, status))
+        await store_module.migrate(db)
+        rows = await db.execute_fetchall("SELECT id, announced FROM games ORDER BY id")
+        assert [tuple(r) for r in rows] == [(1, 9), (2, 4)]
+    finally:
+        await db.close()
