@@ -520,9 +520,9 @@ def test_players_who_never_attack_meet_the_turn_limit(players: int) -> None:
     state = GAME.new(players, seed=7)
     while GAME.outcome(state) is None:
         seat = min(GAME.to_act(state))
-        legal = GAME.legal_moves(state, seat)
+        legal = GAME.moves(state, seat)
         quiet = [m for m in legal if m.split()[0] in ("place", "prepare", "pass")]
-        state, events = GAME.play(state, seat, (quiet or legal)[0])
+        state, events = GAME.play(state, seat, (quiet or list(legal))[0], legal=legal)
     assert state.turns == TURN_LIMIT * players == 100 * players
     assert events[-1].text == ("The game ends: Every player has taken 100 turns, the turn "
                                "limit.")
