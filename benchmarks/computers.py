@@ -144,7 +144,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="*", default=None,
                         help="seat counts (default: every count the game takes)")
     parser.add_argument("--budget", type=int, default=None,
-                        help="strong's playouts (default: each game's, rules.computer.BUDGETS)")
+                        help="strong's playouts (default: each game's, Game.thinking.budget)")
     parser.add_argument("--levels", default=",".join(computer.LEVELS),
                         help="the levels taking part, comma-separated (default: all)")
     parser.add_argument("--workers", type=int, default=2)

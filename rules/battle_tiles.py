@@ -25,6 +25,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Thinking,
     listing,
     load_data,
     quote,
@@ -487,6 +488,7 @@ FILLER = {"at", "on", "with", "the", "tile", "token", "using", "to", "use", "pow
 
 class BattleTiles(Game[TilesState]):
     id = "battle-tiles"
+    thinking = Thinking(budget=550)
     name = "Battle Tiles"
     min_players = 2
     max_players = 2

@@ -29,6 +29,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Thinking,
     listing,
     load_data,
     quote,
@@ -682,6 +683,10 @@ class BlockBuster(Game[BlockState]):
     """Block Buster, by the contract of ``rules.core.Game``."""
 
     id = "block-buster"
+    # Block Buster's best moves are few and its lines long (a colour is lost by getting
+    # stuck several moves on), so a narrower, deeper tree plays better (40 games at 150
+    # playouts against greedy: 52.5% at widening 2.0, 62.5% at 1.0, 81% at 0.5, 77.5% at 0.25)
+    thinking = Thinking(budget=150, widening=0.5)
     name = "Block Buster"
     min_players = 2
     max_players = 4

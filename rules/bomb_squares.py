@@ -26,6 +26,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Thinking,
     clone,
     listing,
     load_data,
@@ -959,6 +960,7 @@ class BombSquares(Game[BombState]):
     """Bomb Squares, for 2 to 4 players."""
 
     id = "bomb-squares"
+    thinking = Thinking(budget=400)
     name = "Bomb Squares"
     min_players = 2
     max_players = 4

@@ -20,11 +20,12 @@ Levels, named for players by strength (``LEVELS``), each one of three ways of pl
   what the seat has seen (a node is the JSON of the seat's view, the seat to move and the
   depth from the root, so hidden facts never split a node and no path can loop), chooses
   by UCT among the moves available in that world (counting how often each was available),
-  adds one move, plays ``ROLLOUT_DEPTH`` moves with a cheap policy (the best of a few random
-  moves by ``evaluate``) and rates where it got to: a finished game by its winners, else
-  ``evaluate`` squashed into [0, 1]. The root's moves are tried in the greedy order and
-  every node widens with its visits; other seats picking at the same time as the mover
-  make a sampled pick, chosen before the mover's move is applied.
+  adds one move, plays ``Game.thinking.rollout`` moves with a cheap policy (the game's
+  own, ``Game.policy``, else the best of a few random moves by ``evaluate``) and rates
+  where it got to: a finished game by its winners, else ``evaluate`` squashed into [0, 1].
+  The root's moves are tried in the greedy order and every node widens with its visits;
+  other seats picking at the same time as the mover make a sampled pick, chosen before
+  the mover's move is applied.
 """
 
 from __future__ import annotations
@@ -70,24 +71,10 @@ Rules = Game[Any]
 GREEDY_WORLDS = 4
 GREEDY_APPLICATIONS = 3000
 
-# strong: playouts per decision (a game's default, measured to stay under 1 s of CPU per
-# move on one core at its costliest positions; STRONG_BUDGET for a game not listed), and
-# how each playout runs
-STRONG_BUDGET = 200
-BUDGETS = {"battle-tiles": 550, "block-buster": 150, "bomb-squares": 400, "crystallia": 100,
-           "cube-conquest": 130}
+# strong: playouts per decision, how widely a node widens and how far a playout rolls on
+# are each game's own (``Game.thinking``, measured with benchmarks/computers.py)
 UCT_C = 0.7  # exploration, rewards being in [0, 1]
-WIDENING = 2.0  # a node visited n times tries at most 1 + WIDENING * sqrt(n) moves
-# ... or a game's own: Block Buster's best moves are few and its lines long (a colour is
-# lost by getting stuck several moves on), so a narrower, deeper tree plays better there
-# (benchmarks/computers.py, 40 games at 150 playouts against greedy: 52.5% at 2.0, 62.5%
-# at 1.0, 81% at 0.5, 77.5% at 0.25)
-WIDENINGS = {"block-buster": 0.5}
 EXPAND_SAMPLE = 16  # candidate moves a new node's first move is picked from (by evaluate)
-# moves the default policy plays after the new node before ``evaluate``: 0, measured best
-# at these budgets (a step costs a move list, which is most of a playout's cost, and its
-# noise outweighs what it tells)
-ROLLOUT_DEPTH = 0
 ROLLOUT_SAMPLE = 2  # candidates the default policy rates per move (best of them is played)
 PRIOR_APPLICATIONS = 2000  # the root's moves are ordered by a greedy pass of this cost
 SCALE = 5.0  # evaluate difference that counts as clearly ahead (tanh(1) of the way to 1)
@@ -122,7 +109,7 @@ def choose(game: Rules, state: State, seat: int, *, level: str, seed: int,
 
 def default_budget(game: Rules) -> int:
     """``strong``'s playouts per move in ``game`` unless told otherwise."""
-    return BUDGETS.get(game.id, STRONG_BUDGET)
+    return game.thinking.budget
 
 
 # --------------------------------------------------------------------------- greedy
@@ -232,7 +219,7 @@ def _playout(game: Rules, world: State, seat: int, root: _Node, tree: dict[str, 
         node = None
         if new:
             break
-    for _ in range(ROLLOUT_DEPTH):
+    for _ in range(game.thinking.rollout):
         if game.outcome(world) is not None:
             break
         actor = rng.choice(sorted(game.to_act(world)))
@@ -254,7 +241,7 @@ def _select(game: Rules, world: State, actor: int, node: _Node, moves: dict[str,
     tried = [m for m in moves if m in node.stats]
     for m in tried:
         node.stats[m][2] += 1
-    widening = WIDENINGS.get(game.id, WIDENING)
+    widening = game.thinking.widening
     if len(node.stats) < 1 + widening * math.sqrt(node.visits) or not tried:
         fresh = _fresh(game, world, actor, node, moves, rng)
         if fresh is not None:
@@ -285,9 +272,13 @@ def _fresh(game: Rules, world: State, actor: int, node: _Node, moves: dict[str, 
 
 def _policy(game: Rules, world: State, actor: int, rng: random.Random,
             moves: dict[str, Any] | None = None) -> str:
-    """The default policy: the best-rated of a few random legal moves."""
+    """The default policy: the game's own (``Game.policy``), else the best-rated of a few
+    random legal moves."""
     if moves is None:
         moves = game.moves(world, actor)
+    own = game.policy(world, actor, moves, rng)
+    if own is not None:
+        return own
     names = list(moves)
     if len(names) > ROLLOUT_SAMPLE:
         names = rng.sample(names, ROLLOUT_SAMPLE)

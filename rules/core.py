@@ -117,6 +117,26 @@ def load_data(game_id: str) -> dict[str, Any]:
     return loaded
 
 
+@dataclass(frozen=True)
+class Thinking:
+    """How the search of ``rules/computer.py`` plays one game (``Game.thinking``): the
+    numbers each game measured for itself with ``benchmarks/computers.py``."""
+
+    budget: int = 200  # ``hard``'s playouts per move (under about a second of CPU)
+    widening: float = 2.0  # a node visited n times tries at most 1 + widening * sqrt(n) moves
+    rollout: int = 0  # moves the default policy (``Game.policy``) plays before ``evaluate``
+
+
+def load_weights(game_id: str) -> dict[str, float]:
+    """The evaluation weights of ``data/weights/<game_id>.json`` (tuned by self-play with
+    the command that file names); empty when the game has none."""
+    source = resources.files("data").joinpath("weights", f"{game_id}.json")
+    if not source.is_file():
+        return {}
+    weights: dict[str, float] = json.loads(source.read_text(encoding="utf-8"))["weights"]
+    return weights
+
+
 MOVE_LIMIT = 100  # characters: longer text is no move of any game, and is never echoed
 QUOTE_LIMIT = 24  # characters of what a player typed that a sentence quotes back
 
@@ -154,6 +174,11 @@ class Game(ABC, Generic[S]):
     # option name -> the values it takes; (True, False) is a switch, written bare
     option_values: ClassVar[dict[str, tuple[str | bool, ...]]] = {}
     state_type: ClassVar[type[State]]
+    thinking: ClassVar[Thinking] = Thinking()  # how the computer's search plays this game
+
+    def __init__(self) -> None:
+        # ``evaluate``'s weights, if the game has any; a tuner tries others on a copy
+        self.weights: dict[str, float] = load_weights(self.id)
 
     # -- setting up
 
@@ -290,6 +315,23 @@ class Game(ABC, Generic[S]):
         others = [p for s, p in enumerate(result.scores) if s != seat]
         won = 1000.0 if seat in result.winners else 0.0
         return won + result.scores[seat] - max(others, default=0)
+
+    def policy(self, state: S, seat: int, moves: dict[str, Any], rng: random.Random
+               ) -> str | None:
+        """A sensible move of ``seat`` among ``moves`` (``moves(state, seat)``), cheaply, by
+        the game's own knowledge: the default policy of the computer's playouts. ``state``
+        is a world the computer sampled (``determinize``), never the table's. None leaves
+        the choice to the computer's generic policy."""
+        return None
+
+    def remark(self, public: dict[str, Any], seat: int, move: str, chance: float | None
+               ) -> str | None:
+        """One line for the channel on why a computer in ``seat`` chose ``move`` when the
+        choice is notable (an attack it expects to win, a sale, a skip), else None.
+        ``public`` is the spectators' view (``view(state, None)``) before the move, so the
+        line can name nothing hidden; ``chance`` is the computer's own estimate of how well
+        the move turns out for it (0 to 1), when its level makes one."""
+        return None
 
     # -- storing and hidden information
 

@@ -29,6 +29,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Thinking,
     clone,
     listing,
     load_data,
@@ -871,6 +872,7 @@ FILLER = {"stone", "at", "the", "to", "on", "a", "from", "crystal", "platform", 
 
 class Crystallia(Game[CrystalliaState]):
     id = "crystallia"
+    thinking = Thinking(budget=100)
     name = "Crystallia"
     min_players = 2
     max_players = 4

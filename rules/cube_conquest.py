@@ -24,6 +24,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Thinking,
     listing,
     load_data,
     quote,
@@ -550,6 +551,7 @@ def _resolve(state: CubeState, used: int | None) -> list[Event]:
 
 class CubeConquest(Game[CubeState]):
     id = "cube-conquest"
+    thinking = Thinking(budget=130)
     name = "Cube Conquest"
     min_players = 2
     max_players = 4
