@@ -859,6 +859,151 @@ def _price(events: list[Event]) -> str:
     return "uses the last talisman" if left == 1 else f"uses 1 of {left} talismans left"
 
 
+# --------------------------------------------------------------------------- the computer
+
+LOSS_WORTH = -40.0  # what the computer's playouts make of a 13th crystal: a lost game
+# Weights of ``evaluate`` when data/weights/crystallia.json names none (the file's are tuned)
+WEIGHTS = {"at_11": -1.0, "at_12": -3.0, "room": 0.3, "to_move": 2.0, "holding": 2.0}
+
+
+def _worth(state: CrystalliaState, seat: int, c: int, count: int) -> float:
+    """Points ``count`` more crystals of colour ``c`` bring ``seat`` (its supercrystal
+    too), and ``LOSS_WORTH`` for a 13th: as a player weighs taking them."""
+    have = state.crystals[seat][c]
+    n = have + count
+    if state.flipped[seat][c]:
+        return -ADV_POINTS * have - 1.0 if n > ADV_SPACES else float(ADV_POINTS * count)
+    if n >= LOSS_AT:
+        return LOSS_WORTH
+    gain = (min(n, RING) - max(0, n - RING)) - (min(have, RING) - max(0, have - RING))
+    if have < SUPER_AT <= n and COLOURS[c] not in state.supercrystals:
+        gain += SUPER_POINTS
+    return float(gain)
+
+
+def placement_worth(state: CrystalliaState, seat: int, squares: list[int]) -> float:
+    """What laying the stone in hand on ``squares`` pays ``seat`` at once, in points: the
+    colour squares it covers, then its lines (or the best colour of a lone stone), and a
+    point for another turn. Abilities it covers other than another turn are left out."""
+    stone = state.holding
+    got = [0] * len(COLOURS)
+    again = 0.0
+    for square in squares:
+        shown = state.board[square]
+        if square in state.used:
+            continue
+        if shown in COLOURS:
+            got[COLOURS.index(shown)] += 1
+        elif shown == "again" and state.streak < 2:
+            again = 1.0
+    _restore(state, stone, squares)
+    choices: list[str] = []
+    if _isolated(state, stone):
+        choices = _gain_choices(stone)
+    else:
+        for colour, run in matches(state, stone):
+            got[COLOURS.index(colour)] += len(run) - 1
+    _lift(state, stone)
+
+    def total(extra: int) -> float:
+        counts = [n + (1 if c == extra else 0) for c, n in enumerate(got)]
+        black = 1.0 if state.gained + sum(counts) >= BLACK_AT else 0.0
+        return sum(_worth(state, seat, c, n) for c, n in enumerate(counts) if n) - black
+
+    if not choices:
+        return total(-1) + again
+    return max(total(COLOURS.index(c)) for c in choices) + again
+
+
+PLACEMENTS_TRIED = 12  # placements the playout policy weighs before it lays a stone
+
+
+def _policy(state: CrystalliaState, seat: int, moves: dict[str, Any], rng: random.Random
+            ) -> str | None:
+    """The computer's playouts: any stone (a talisman only when no stone is free), laid
+    where it pays most of a dozen places tried; abilities skipped; a lone stone's crystal
+    in the colour that brings most."""
+    phase = state.phase
+    if phase == "take":
+        takes = [m for m in moves if m.startswith("take ")]
+        return rng.choice(takes or list(moves))
+    if phase == "place":
+        names = list(moves)
+        if len(names) > PLACEMENTS_TRIED:
+            names = rng.sample(names, PLACEMENTS_TRIED)
+        if names[0] == "set aside":
+            return names[0]
+        rated = [(placement_worth(state, seat, moves[m][1]) + rng.random() * 1e-3, m)
+                 for m in names]
+        return max(rated)[1]
+    if phase == "ability":
+        return "skip"
+    if phase == "gain":
+        return max(moves, key=lambda m: (_worth(state, seat, COLOURS.index(m.split()[1]), 1),
+                                         rng.random()))
+    return "ready" if "ready" in moves else None
+
+
+def _standing(state: CrystalliaState, seat: int, weights: dict[str, float]) -> float:
+    """Besides points: colours near the 13 that lose, room left under 9 while stones
+    remain, and whose turn it is (a turn pays crystals)."""
+    left = sum(1 for p in state.pyramid if p >= 0) / len(state.pyramid)
+    at_11 = at_12 = room = 0
+    for c in range(len(COLOURS)):
+        if state.flipped[seat][c]:
+            continue
+        n = state.crystals[seat][c]
+        at_11 += n == LOSS_AT - 2
+        at_12 += n >= LOSS_AT - 1
+        room += max(0, SUPER_AT - n)
+    mine = state.turn == seat
+    return (weights["at_11"] * at_11 + weights["at_12"] * at_12 + weights["room"] * room * left
+            + weights["to_move"] * (mine and state.phase == "take")
+            + weights["holding"] * (mine and state.phase in ("place", "ability", "gain")))
+
+
+def _remark(public: dict[str, Any], seat: int, move: str, chance: float | None) -> str | None:
+    """Why a computer chose a talisman, a skipped ability, a move or rotation, or the
+    square of another turn, from the spectators' view before the move; None for the
+    rest (taking and laying stones, a lone stone's colour)."""
+    words = move.split()
+    board = {b["square"]: b for b in public["board"]}
+    odds = f" (it rates its chances at {round(100 * chance)}%)" if chance is not None else ""
+    if words[0] == "talisman":
+        colour = words[1]
+        have = public["platforms"][seat][COLOURS.index(colour)]["crystals"]
+        why = (f"one short of the {colour} supercrystal"
+               if have == SUPER_AT - 1 and colour not in public["supercrystals"]
+               else "no stone pays it more just now")
+        return f"Takes 1 {colour} crystal with a talisman instead of a stone: {why}{odds}."
+    if words[0] == "skip" and public["pending"]:
+        pending = public["pending"][0]
+        return (f"Leaves the {pending['ability']} ability on {pending['square']} unused: no "
+                f"{pending['ability']} pays it more than the board as it is{odds}.")
+    if words[0] in ("move", "rotate"):
+        start, end = words[1], words[3]
+        partner = board[start]["partner"]
+        if words[0] == "rotate":
+            new, old = [end], f"{start} {partner}"
+        else:
+            a, b = INDEX[start], INDEX[end]
+            new = [SQUARES[b], SQUARES[b + INDEX[partner] - a]]
+            old = f"{start} {partner}"
+        colours = [board[n]["shows"] for n in new
+                   if board[n]["shows"] in COLOURS and n not in (start, partner)]
+        stone = "/".join(board[x]["crystal"] for x in (start, partner))
+        gains = (f"to take {listing(colours)} for the square{'s' if len(colours) > 1 else ''} "
+                 "it newly covers" if colours else "to change the lines its crystals make")
+        verb = "Moves" if words[0] == "move" else "Turns"
+        return f"{verb} the {stone} stone on {old} {gains}{odds}."
+    first = all(b["crystal"] is None for b in public["board"])  # it gives no turn then
+    if words[0] == "place" and public["streak"] < 2 and not first:
+        again = [w for w in words[1:] if board[w]["shows"] == "again"]
+        if again:
+            return f"Lays its stone on {again[0]}, the square of another turn{odds}."
+    return None
+
+
 # --------------------------------------------------------------------------- the game
 
 VERBS = ("take", "place", "move", "rotate", "skip", "gain", "talisman", "flip", "ready",
@@ -872,7 +1017,7 @@ FILLER = {"stone", "at", "the", "to", "on", "a", "from", "crystal", "platform", 
 
 class Crystallia(Game[CrystalliaState]):
     id = "crystallia"
-    thinking = Thinking(budget=100)
+    thinking = Thinking(budget=100, rollout=4)
     name = "Crystallia"
     min_players = 2
     max_players = 4
@@ -917,17 +1062,28 @@ class Crystallia(Game[CrystalliaState]):
                        ending="crystal loss" if state.loser >= 0 else "stones ran out")
 
     def evaluate(self, state: CrystalliaState, seat: int) -> float:
-        """The seat's points less the best other seat's, mid-game too (points are public
-        and grow as the game goes); a finished game adds 1000 for a win, -1000 for the
-        13-crystal loss."""
-        lead = score(state, seat) - max(score(state, s) for s in range(state.players)
-                                         if s != seat)
+        """The seat's points less its rival's (the best other seat), mid-game too (points
+        are public and grow as the game goes), with the rest of where each stands
+        (``_standing``: the weights of data/weights/crystallia.json); a finished game is
+        the lead and 1000 for a win, -1000 for the 13-crystal loss."""
+        others = [s for s in range(state.players) if s != seat]
+        rival = max(others, key=lambda s: score(state, s))
+        lead = score(state, seat) - score(state, rival)
         if state.phase != "over":
-            return float(lead)
+            weights = {**WEIGHTS, **self.weights}
+            return lead + _standing(state, seat, weights) - _standing(state, rival, weights)
         result = self.outcome(state)
         if seat == state.loser:
             return lead - 1000.0
         return lead + (1000.0 if result is not None and seat in result.winners else 0.0)
+
+    def policy(self, state: CrystalliaState, seat: int, moves: dict[str, Any],
+               rng: random.Random) -> str | None:
+        return _policy(state, seat, moves, rng)
+
+    def remark(self, public: dict[str, Any], seat: int, move: str, chance: float | None
+               ) -> str | None:
+        return _remark(public, seat, move, chance)
 
     # -- legal moves: canonical text -> what ``apply`` needs
 
