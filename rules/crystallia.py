@@ -862,7 +862,8 @@ def _price(events: list[Event]) -> str:
 # --------------------------------------------------------------------------- the computer
 
 LOSS_WORTH = -40.0  # what the computer's playouts make of a 13th crystal: a lost game
-# Weights of ``evaluate`` when data/weights/crystallia.json names none (the file's are tuned)
+# Weights of ``evaluate`` where data/weights/crystallia.json names none (the file says how
+# its own were set and tried)
 WEIGHTS = {"at_11": -1.0, "at_12": -3.0, "room": 0.3, "to_move": 2.0, "holding": 2.0}
 
 
