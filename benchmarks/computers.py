@@ -11,7 +11,9 @@ points go to its winners, shared (a tie counts half for each of two winners); a 
 rate is its points per game, beside the fair share (1/seats). CPU time is measured per
 ``rules.computer.choose`` call with more than one legal move, on one core
 (``time.process_time``); ``--budget`` sets ``strong``'s playouts (default: each game's,
-``rules.computer.default_budget``). ``--levels`` restricts the pairings (for tuning).
+``rules.computer.default_budget``; an explicit budget is exact for ``expert`` too, so it
+then plays as ``hard``). ``--levels`` restricts the pairings (for tuning); ``expert``, which
+thinks up to 10 s a move, plays only when named there.
 """
 
 from __future__ import annotations
@@ -80,8 +82,11 @@ def play(match: Match) -> Played:
     return Played(match, points, dict(cpu), moves)
 
 
+QUICK = tuple(lvl for lvl in computer.LEVELS if lvl != "expert")  # the default pairings
+
+
 def matches(game_id: str, players: int, games: int, budget: int | None,
-            levels: tuple[str, ...] = computer.LEVELS) -> list[Match]:
+            levels: tuple[str, ...] = QUICK) -> list[Match]:
     """Every pairing of ``levels`` at this seat count, ``games`` games each, seats rotated."""
     out = []
     for n, (a, b) in enumerate(itertools.combinations(levels, 2)):
@@ -145,8 +150,9 @@ def main() -> None:
                         help="seat counts (default: every count the game takes)")
     parser.add_argument("--budget", type=int, default=None,
                         help="strong's playouts (default: each game's, Game.thinking.budget)")
-    parser.add_argument("--levels", default=",".join(computer.LEVELS),
-                        help="the levels taking part, comma-separated (default: all)")
+    parser.add_argument("--levels", default=",".join(QUICK),
+                        help="the levels taking part, comma-separated (default: all but "
+                        "expert)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     budget = args.budget
