@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from typing import Any
 
 import pytest
@@ -229,7 +229,19 @@ async def test_a_search_nobody_waits_for_is_never_started_and_errors_reach_the_t
     with pytest.raises(ValueError, match="no move"):
         await last
     assert await first == "A1 done" and queue.running == 0
+    # a worker process killed breaks its pool: that search fails, the next gets a new pool
+    broken = asyncio.create_task(queue.run("A", job, "A2"))
+    await settle()
+    dict(manual.started)["A2"].set_exception(BrokenExecutor("a worker died"))
+    with pytest.raises(BrokenExecutor):
+        await broken
+    assert queue.executor is None
+    again = asyncio.create_task(queue.run("A", job, "A3"))
+    await settle()
+    assert queue.executor is manual and manual.names()[-1] == "A3"
     queue.close()
+    with pytest.raises(asyncio.CancelledError):
+        await again
 
 
 def test_expert_searches_run_one_per_core_at_most() -> None:

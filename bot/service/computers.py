@@ -23,7 +23,7 @@ import asyncio
 import hashlib
 from collections import deque
 from collections.abc import Callable, Hashable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -81,6 +81,7 @@ class FairQueue:
         self.executor: Executor | None = None
         self.running = 0
         self.busy: dict[Hashable, int] = {}  # key -> its jobs running
+        self.awaited: set[asyncio.Future[Any]] = set()  # the callers of the jobs running
         # key -> its jobs waiting; the dict's order is the line of keys
         self.waiting: dict[Hashable, deque[tuple[Callable[..., Any], tuple[Any, ...],
                                                  asyncio.Future[Any]]]] = {}
@@ -104,15 +105,24 @@ class FairQueue:
                 continue
             if self.executor is None:
                 self.executor = self.start()
+            try:
+                submitted = self.executor.submit(work, *args)
+            except BrokenExecutor as error:  # a worker died: the next job gets a new pool
+                self._broken()
+                done.set_exception(error)
+                continue
             self.running += 1
             self.busy[key] = self.busy.get(key, 0) + 1
-            submitted = self.executor.submit(work, *args)
+            self.awaited.add(done)
             asyncio.wrap_future(submitted).add_done_callback(
-                partial(self._finished, key, done))
+                partial(self._finished, key, done, self.executor))
 
-    def _finished(self, key: Hashable, done: asyncio.Future[Any],
+    def _finished(self, key: Hashable, done: asyncio.Future[Any], executor: Executor,
                   finished: asyncio.Future[Any]) -> None:
         """A job ended: its caller hears how, and the next job starts."""
+        if done not in self.awaited:
+            return  # given up by ``close``
+        self.awaited.discard(done)
         self.running -= 1
         self.busy[key] -= 1
         if not self.busy[key]:
@@ -121,17 +131,31 @@ class FairQueue:
             if finished.cancelled():
                 done.cancel()
             elif (error := finished.exception()) is not None:
+                if isinstance(error, BrokenExecutor) and executor is self.executor:
+                    self._broken()  # (not a new pool started since)
                 done.set_exception(error)
             else:
                 done.set_result(finished.result())
         self._next()
 
+    def _broken(self) -> None:
+        """Give up an executor that can run nothing more (a worker process was killed)."""
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
     def close(self) -> None:
-        """Stop the executor (a job running is not waited for) and the jobs waiting."""
+        """Stop the executor and the jobs waiting; the callers of the jobs running stop
+        waiting for them (their answers, if any come, are dropped)."""
         for jobs in self.waiting.values():
             for _, _, done in jobs:
                 done.cancel()
         self.waiting.clear()
+        for done in self.awaited:
+            done.cancel()
+        self.awaited.clear()
+        self.busy.clear()
+        self.running = 0
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
             self.executor = None
