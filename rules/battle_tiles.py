@@ -28,7 +28,9 @@ from rules.core import (
     Thinking,
     listing,
     load_data,
+    out_of_step,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -477,6 +479,13 @@ def _end_turn(state: TilesState, seat: int) -> list[Event]:
 # --------------------------------------------------------------------------- the game
 
 TOKEN_WORDS = set(TOKENS)
+# The step a turn is at, for a move of another step: why it is refused now.
+STEPS = {"place": "your turn is at placing a tile; the rotate token's question and "
+                  "chaos's neutral tiles come only after a placement that uses them",
+         "rotate": "your rotate token is waiting for an answer on the tile just defeated, "
+                   "before anything else",
+         "chaos": "your chaos token is waiting for you to choose the tiles left neutral, "
+                  "before anything else"}
 # What a move that uses a power token costs, as a list of moves shows it beside the move.
 TOKEN_COSTS = {**{t: f"spends the {t} token" for t in TOKENS},
                "rotate": "spent only if it turns a tile", "turn": "spends the rotate token"}
@@ -509,6 +518,16 @@ class BattleTiles(Game[TilesState]):
         self.check_players(players)
         self.check_options(options)
         return _deal(players, seed)
+
+    def opening(self, state: TilesState) -> list[Event]:
+        return [starts(colour(state.first)), Event(
+            "A tile is named by its four side numbers clockwise from the top, north-east-"
+            "south-west: a tile 4-2-5-3 shows 4 on its north side, 2 east, 5 south and 3 "
+            "west; a piercer side beats any number, a barrier side is never beaten. "
+            "Placed, a tile attacks its neighbours: the greater number on the touching "
+            "sides wins."), Event(
+            f"Each player has four power tokens, {listing(TOKENS)}, one use each, to add to "
+            "a non-scoring tile as it is placed ('place 2 at c3 with life').")]
 
     def to_act(self, state: TilesState) -> frozenset[int]:
         if state.phase == "over":
@@ -656,9 +675,7 @@ class BattleTiles(Game[TilesState]):
         verb = "rotate" if move == "no rotate" else words[0]
         expected = {"place": "place", "rotate": "rotate", "chaos": "neutral"}[state.phase]
         if verb != expected:
-            doing = {"place": "place a tile", "rotate": "rotate a tile",
-                     "neutral": "leave a tile neutral"}[verb]
-            return IllegalMove(f"You can't {doing} now. {self.notation_hint(state, seat)}")
+            return out_of_step(move, STEPS[state.phase], self.notation_hint(state, seat))
         if verb == "rotate":
             assert state.pending is not None
             return IllegalMove(f"The rotate token can only turn the tile just defeated, "

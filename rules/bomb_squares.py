@@ -30,7 +30,9 @@ from rules.core import (
     clone,
     listing,
     load_data,
+    out_of_step,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -955,6 +957,23 @@ LEADS = {"start": "Start your turn", "place": "Your drawn square card",
          "challenge": "The won attack", "tokens": "Your set of tokens",
          "landmine": "Your landmine", "tower": "Your lookout tower"}
 
+# The step the game is at, for a move of another step: why it is refused now.
+STEPS = {"start": "your turn is at its start (draw a square card, or sell, first)",
+         "place": "your turn is at placing the square card you drew",
+         "bomb": "your turn is at putting the bomb you drew on a card",
+         "meeple": "your turn is at placing the meeple you drew",
+         "act": "your turn is at the dice step (roll, shop, play a bought card or end the "
+                "turn; a card, bomb or meeple comes only at its own step)",
+         "rolled": "your turn is after the roll (attack, or move meeples with the yellow "
+                   "die)",
+         "switch": "your turn is at the bomb switch (choose the bomb to take)",
+         "sale": "the table is at a sale of mint tin cards (everyone answers it first)",
+         "bets": "the table is at the bets on the green die (everyone bets first)",
+         "challenge": "the table is at the challenge of a won attack",
+         "tokens": "your turn is at your set of tokens",
+         "landmine": "your turn is at placing the landmine you bought",
+         "tower": "your turn is at placing the lookout tower you bought"}
+
 
 class BombSquares(Game[BombState]):
     """Bomb Squares, for 2 to 4 players."""
@@ -977,6 +996,19 @@ class BombSquares(Game[BombState]):
         state = _deal(players, seed)
         _begin_turn(state, [])
         return state
+
+    def opening(self, state: BombState) -> list[Event]:
+        return [starts(player(state.start)), Event(
+            f"The table starts with {card_name(card_code(state.colour[START_CELL], state.sections[START_CELL]))} on "
+            f"{CELLS[START_CELL]}. A square card has 1 to 6 sections and a colour: on your "
+            "turn you draw one and place it beside a card ('place d5'), then put a bomb on "
+            "a card and a meeple in a section; a card filled with meeples earns crystals."),
+            Event(f"Everyone starts with {crystals(DATA['starting_crystals'])} and holds 3 "
+                  "mint tin cards, face down: instead of drawing, a player may sell them "
+                  "('sell'), and each other player may buy one, unseen, for 1 crystal "
+                  "('buy' or 'no buy'), to play later (crystals, an extra meeple, bomb or "
+                  "square card, or a turn lost for a rival). The first to "
+                  f"{TO_WIN} crystals wins.")]
 
     def to_act(self, state: BombState) -> frozenset[int]:
         if state.result is not None or state.winner >= 0:
@@ -1757,7 +1789,8 @@ class BombSquares(Game[BombState]):
             return IllegalMove(f"You hold no bought '{words[1]}' card.")
         if verb in ("landmine", "tower", "unmine", "airplane") and state.phase == "act":
             return IllegalMove(self._shop_refusal(state, seat, verb, cell))
-        return IllegalMove(f"You can't {quote(move)} now. {hint}")
+        return out_of_step(move, STEPS.get(state.phase, "it is another step of the game"),
+                           hint)
 
     def _refuse_joined(self, state: BombState, seat: int, first: str, rest: str
                        ) -> IllegalMove:
