@@ -998,8 +998,9 @@ class BombSquares(Game[BombState]):
         return state
 
     def opening(self, state: BombState) -> list[Event]:
+        first = card_code(state.colour[START_CELL], state.sections[START_CELL])
         return [starts(player(state.start)), Event(
-            f"The table starts with {card_name(card_code(state.colour[START_CELL], state.sections[START_CELL]))} on "
+            f"The table starts with {card_name(first)} on "
             f"{CELLS[START_CELL]}. A square card has 1 to 6 sections and a colour: on your "
             "turn you draw one and place it beside a card ('place d5'), then put a bomb on "
             "a card and a meeple in a section; a card filled with meeples earns crystals."),

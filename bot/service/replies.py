@@ -18,6 +18,8 @@ from bot.service.pictures import Picture, Pictures
 from bot.service.table import Shown, Table, private_part
 from bot.store import Store
 from render import kit
+from rules.core import listing
+from rules.guide import guide
 
 
 @dataclass(frozen=True)
@@ -30,9 +32,23 @@ class Commands:
     start: str = "/game start"
     export: str = "/game export"
     end: str = "/game end"
+    topic: str = "`/rules topic:{}`"  # how a line names a topic of the game's guide
 
 
 DISCORD = Commands()
+
+
+def opening(table: Table, state: Any) -> tuple[str, list[tuple[int | None, rules.Event]]]:
+    """The start message, built here alone (the deal's reply and the outbox's catch-up of
+    an unannounced start both use it): the line saying who plays, the fair shuffle's
+    commitment, and the game's own opening events (``Game.opening``: who starts and how
+    they were drawn, the words the first turns use), told like any event (names put in).
+    ``state`` is the dealt state."""
+    game = table.game
+    lines = [f"{game.name} begins: {listing(table.labels())}."]
+    if table.commitment:
+        lines.append(fairness.announced(table.commitment))
+    return "\n".join(lines), [(None, event) for event in game.opening(state)]
 
 
 @dataclass(frozen=True)
@@ -129,7 +145,8 @@ class Narrator:
         which the seats ``steady`` stayed awaited (``Reply.newly``)."""
         game = table.game
         public_lines = [line for line in (header, opening) if line]
-        public_lines += [table.annotate(e.text) for _, e in said if e.to is None]
+        public_lines += await self.cite(table, [table.annotate(e.text) for _, e in said
+                                                if e.to is None])
         outcome = game.outcome(table.state)
         ended = None
         if outcome is not None:
@@ -183,6 +200,30 @@ class Narrator:
                      game=table.id, over=outcome is not None, drawing=dm_pictures,
                      recap=None if ended is None else ended.picture,
                      animation=None if ended is None else ended.animation)
+
+    async def cite(self, table: Table, lines: list[str]) -> list[str]:
+        """The channel's lines, the first of the game to use a term a topic of its guide
+        explains (``Guide.cites``) naming that topic as the surface asks for it, "(`rules
+        life`)": once per game, across restarts and processes (``Store.cite``). Only the
+        channel's own lines are given, so no topic is ever named from a private line."""
+        if not self.commands.topic or not lines:
+            return lines
+        book = guide(table.game.id)
+        found = [[t.key for t in book.cites(line)] for line in lines]
+        if {key for keys in found for key in keys} <= table.cited:
+            return lines
+        table.cited |= await self.store.cited(table.id)  # another process may have named some
+        named: list[str] = []
+        out = []
+        for line, keys in zip(lines, found, strict=True):
+            fresh = [key for key in keys if key not in table.cited and key not in named]
+            named += fresh
+            out.append(f"{line} ({', '.join(self.commands.topic.format(k) for k in fresh)})"
+                       if fresh else line)
+        if named:
+            table.cited |= set(named)
+            await self.store.cite(table.id, named)
+        return out
 
     def revealed(self, table: Table) -> list[str]:
         """The line revealing a finished game's seed and salt (none for a game that never

@@ -12,7 +12,7 @@ from bot import fairness, ratings
 from bot.records import SeatRow
 from bot.service.clocks import Clocks
 from bot.service.computers import Levels
-from bot.service.replies import Commands, Narrator, Reply
+from bot.service.replies import Commands, Narrator, Reply, opening
 from bot.service.table import (
     Conflict,
     Table,
@@ -190,11 +190,10 @@ class Seats:
                 await self.tables.write(table, state, deal=deal)
             except Conflict:
                 raise TableError("The table changed at the same moment; try again.") from None
-            opening = (f"{game.name} begins: {listing(table.labels())}.\n"
-                       f"{fairness.announced(deal.commitment)}")
+            told, said = opening(table, state)
             before: dict[int, dict[str, Any]] = {
                 s.seat: {} for s in table.seats if s.kind == "human"}
-            return await self.turns.after(table, [], before, opening=opening)
+            return await self.turns.after(table, said, before, opening=told)
 
     # -- seats changing hands
 
