@@ -480,12 +480,12 @@ def _end_turn(state: TilesState, seat: int) -> list[Event]:
 
 TOKEN_WORDS = set(TOKENS)
 # The step a turn is at, for a move of another step: why it is refused now.
-STEPS = {"place": "your turn is at placing a tile; the rotate token's question and "
-                  "chaos's neutral tiles come only after a placement that uses them",
-         "rotate": "your rotate token is waiting for an answer on the tile just defeated, "
+STEPS = {"place": "your turn is at placing a tile (the rotate and chaos tokens ask their "
+                  "questions only after a placement that uses them)",
+         "rotate": "your rotate token waits for your answer on the tile just defeated, "
                    "before anything else",
-         "chaos": "your chaos token is waiting for you to choose the tiles left neutral, "
-                  "before anything else"}
+         "chaos": "your chaos token waits for you to choose the tiles left neutral, before "
+                  "anything else"}
 # What a move that uses a power token costs, as a list of moves shows it beside the move.
 TOKEN_COSTS = {**{t: f"spends the {t} token" for t in TOKENS},
                "rotate": "spent only if it turns a tile", "turn": "spends the rotate token"}

@@ -332,7 +332,9 @@ def test_rotate_turns_a_defeated_tile_before_its_chain_goes_on_straight(hand_til
     refused(paused, RED, "rotate c5 left", IllegalMove,
             "The rotate token can only turn the tile just defeated, c4.")
     refused(paused, RED, "place 1 at a1", IllegalMove,
-            "You can't place a tile now. Turn the defeated tile or not: 'rotate c4 left', "
+            "You can't 'place 1 at a1' now: your rotate token waits for your answer on the "
+            "tile just defeated, before anything else. Turn the defeated tile or not: "
+            "'rotate c4 left', "
             "'rotate c4 right' or 'no rotate'.")
     refused(paused, BLUE, "no rotate", NotYourTurn,
             "It is not your turn: the game is waiting for seat 1.")
@@ -527,7 +529,9 @@ def test_forgiving_notation() -> None:
                  "put tile 2 at c3, death."):
         assert GAME.dump(GAME.play(state, RED, text)[0]) == GAME.dump(canonical), text
     refused(state, RED, "neutral b2", IllegalMove,
-            "You can't leave a tile neutral now. Place a tile from your hand by its number, "
+            "You can't 'neutral b2' now: your turn is at placing a tile (the rotate and chaos "
+            "tokens ask their questions only after a placement that uses them). Place a tile "
+            "from your hand by its number, "
             "e.g. 'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
     refused(state, RED, "place 3 at c3", IllegalMove,
             "You hold 2 tiles: choose a number from 1 to 2.")
@@ -537,7 +541,9 @@ def test_forgiving_notation() -> None:
             "I don't know 'fireball'. Place a tile from your hand by its number, e.g. "
             "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
     refused(state, RED, "rotate c3 left", IllegalMove,
-            "You can't rotate a tile now. Place a tile from your hand by its number, e.g. "
+            "You can't 'rotate c3 left' now: your turn is at placing a tile (the rotate and "
+            "chaos tokens ask their questions only after a placement that uses them). Place "
+            "a tile from your hand by its number, e.g. "
             "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
     refused(state, RED, "place c3", InvalidMove,
             "Say which tile of your hand and where. Place a tile from your hand by its "
