@@ -962,8 +962,8 @@ STEPS = {"start": "your turn is at its start (draw a square card, or sell, first
          "place": "your turn is at placing the square card you drew",
          "bomb": "your turn is at putting the bomb you drew on a card",
          "meeple": "your turn is at placing the meeple you drew",
-         "act": "your turn is at the dice step (roll, shop, play a bought card or end the "
-                "turn; a card, bomb or meeple comes only at its own step)",
+         "act": "your turn is at the dice step (roll first for an attack or a move of "
+                "meeples; or shop, play a bought card or end the turn)",
          "rolled": "your turn is after the roll (attack, or move meeples with the yellow "
                    "die)",
          "switch": "your turn is at the bomb switch (choose the bomb to take)",
@@ -1790,8 +1790,65 @@ class BombSquares(Game[BombState]):
             return IllegalMove(f"You hold no bought '{words[1]}' card.")
         if verb in ("landmine", "tower", "unmine", "airplane") and state.phase == "act":
             return IllegalMove(self._shop_refusal(state, seat, verb, cell))
+        if state.phase == "act" and move == "second card":
+            return IllegalMove(("No square card is left to draw." if not state.deck else
+                                "You hold a square card already, so you draw no second one."
+                                if state.held[seat] >= 0 else
+                                "No empty place touches a card, so a second card has nowhere "
+                                "to go.") + f" {hint}")
+        if state.phase == "act" and verb == "switch":
+            return IllegalMove("A bomb is switched with the bag or with a bomb of another "
+                               "colour on a card, and "
+                               + (f"{CELLS[cell]} has no bomb of its own (a token card keeps "
+                                  "its token)." if cell >= 0 else "no bomb can be now.")
+                               + f" {hint}")
+        if state.phase == "rolled" and verb == "attack":
+            return IllegalMove(f"{self._attack_refusal(state, seat, INDEX[words[1]], cell)} "
+                               f"{hint}")
+        if state.phase == "rolled" and verb in ("from", "to", "fly"):
+            return IllegalMove(f"{self._meeple_move_refusal(state, seat, verb, cell)} {hint}")
         return out_of_step(move, STEPS.get(state.phase, "it is another step of the game"),
                            hint)
+
+    def _attack_refusal(self, state: BombState, seat: int, target: int, source: int) -> str:
+        """Why an attack after the roll is not one the dice allow."""
+        blue = state.dice[1]
+        if not blue:
+            return "Only the yellow die was rolled, so there is no attack this turn."
+        if source not in _attackers(state):
+            return (f"The card on {CELLS[source]} cannot attack: only a card filled with "
+                    "meeples and carrying a bomb (or a token) attacks.")
+        mine = _bomb_of(state, source)
+        if _bomb_of(state, target) != OPPOSITE[mine]:
+            return (f"The card on {CELLS[target]} carries no {COLOURS[OPPOSITE[mine]]} bomb, "
+                    f"the opposite of the {COLOURS[mine]} bomb on {CELLS[source]}.")
+        far = _distances(state, source, SIZE * SIZE).get(target)
+        if far is None or far > blue:
+            away = "is not joined to it by cards" if far is None else f"is {far} cards away"
+            return (f"{CELLS[target]} {away}: the blue die's reach is {blue} from "
+                    f"{CELLS[source]}.")
+        if state.token[target] == 2:
+            return f"The token on {CELLS[target]} was laid this turn: it is not in play yet."
+        return "You have laid your set of tokens, so you may not attack a token card."
+
+    def _meeple_move_refusal(self, state: BombState, seat: int, verb: str, cell: int) -> str:
+        """Why a move of meeples after the roll is not one the yellow die allows."""
+        if state.moving_over:
+            return "Your move of meeples is over for this turn."
+        source = state.source if verb != "from" else cell
+        if verb == "from" and state.source >= 0:
+            return (f"You are already moving meeples from {CELLS[state.source]}: say where "
+                    "to ('to ...').")
+        if verb != "from" and state.source < 0:
+            return "Say first which card the meeples move from ('from ...')."
+        if state.meeples[source] < 2:
+            return (f"Meeples move only from a card holding 2 or more, and {CELLS[source]} "
+                    f"holds {state.meeples[source]}.")
+        if verb == "fly":
+            return "Only an airplane you own (and, after its first flight, can fuel) flies."
+        return (f"Meeples move to a card within {state.dice[2]} cards of {CELLS[source]} "
+                "(the yellow die) that takes their colour (a blank card or one of its "
+                "colour) and has a free section.")
 
     def _refuse_joined(self, state: BombState, seat: int, first: str, rest: str
                        ) -> IllegalMove:
