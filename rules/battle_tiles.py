@@ -502,6 +502,7 @@ class BattleTiles(Game[TilesState]):
     min_players = 2
     max_players = 2
     state_type = TilesState
+    hidden = "your hand of tiles and both face-down stacks"
     summary = (
         "Place tiles from your hidden hand of 3 on a 5x5 grid. A placed tile attacks every "
         "neighbour: a greater number on the touching sides defeats it, and a defeated tile "

@@ -988,6 +988,8 @@ class BombSquares(Game[BombState]):
                "while the others bet on the green die. Mint tin cards, landmines, airplanes "
                "and towers help; the first to 75 crystals wins.")
     state_type = BombState
+    hidden = ("the square card you drew, the mint tin "
+              "cards and what the deck and the bags hold")
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> BombState:

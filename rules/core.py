@@ -188,6 +188,9 @@ class Game(ABC, Generic[S]):
     option_values: ClassVar[dict[str, tuple[str | bool, ...]]] = {}
     state_type: ClassVar[type[State]]
     thinking: ClassVar[Thinking] = Thinking()  # how the computer's search plays this game
+    # What the game hides from a player, in the game's words, as the guide says it to them
+    # ("your hand of tiles and both stacks"); empty when nothing is hidden.
+    hidden: ClassVar[str] = ""
 
     def __init__(self) -> None:
         # ``evaluate``'s weights, if the game has any; a tuner tries others on a copy

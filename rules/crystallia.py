@@ -887,6 +887,7 @@ class Crystallia(Game[CrystalliaState]):
     min_players = 2
     max_players = 4
     state_type = CrystalliaState
+    hidden = "the face-down stones of the pyramid and those left in the box"
     summary = (
         "Take an available stone from the pyramid and lay it on two squares of the 6x9 board. "
         "Take a crystal for each colour you cover, use abilities you cover (move or rotate a "

@@ -558,6 +558,7 @@ class CubeConquest(Game[CubeState]):
     min_players = 2
     max_players = 4
     state_type = CubeState
+    hidden = "your cards, the decks, the secret picks and the face-down tiles"
     summary = (
         "Spread your cubes over a 5x5 field of face-down tiles and win fights: each fight won "
         "scores 1 point, and the first to 10 points wins. Each turn draw to 4 cards, then do "
