@@ -201,7 +201,7 @@ class Outbox:
             return replace(reply, covers=covers)
         reply = await self.narrator.reply(table, said, before, None, opening=told,
                                           header=header, step=step,
-                                          steady=frozenset(steady or ()))
+                                          steady=frozenset(steady or ()), again=covers)
         if row.status == "ended":  # nobody is awaited any more: the end is told after them
             reply = replace(reply, public="\n".join(p for p in (reply.public, ended) if p),
                             mention=(), newly=(), step=False, over=True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Collection
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -138,15 +139,17 @@ class Narrator:
     async def reply(self, table: Table, said: list[tuple[int | None, rules.Event]],
                     before: dict[int, dict[str, Any]], caller: int | None, *,
                     opening: str = "", header: str = "", step: bool = False,
-                    steady: frozenset[int] = frozenset()) -> Reply:
+                    steady: frozenset[int] = frozenset(), again: Collection[int] = ()
+                    ) -> Reply:
         """The reply after an action: ``said`` holds the events and the seat that caused
         each; ``before`` the private parts as they were (``Table.private_parts``), so that
         only the seats whose view changed get it again. ``step``: a step of play, during
-        which the seats ``steady`` stayed awaited (``Reply.newly``)."""
+        which the seats ``steady`` stayed awaited (``Reply.newly``). ``again``: the
+        versions a catch-up tells again (``cite``)."""
         game = table.game
         public_lines = [line for line in (header, opening) if line]
         public_lines += await self.cite(table, [table.annotate(e.text) for _, e in said
-                                                if e.to is None])
+                                                if e.to is None], again)
         outcome = game.outcome(table.state)
         ended = None
         if outcome is not None:
@@ -201,28 +204,37 @@ class Narrator:
                      recap=None if ended is None else ended.picture,
                      animation=None if ended is None else ended.animation)
 
-    async def cite(self, table: Table, lines: list[str]) -> list[str]:
+    async def cite(self, table: Table, lines: list[str], again: Collection[int] = ()
+                   ) -> list[str]:
         """The channel's lines, the first of the game to use a term a topic of its guide
         explains (``Guide.cites``) naming that topic as the surface asks for it, "(`rules
-        life`)": once per game, across restarts and processes (``Store.cite``). Only the
-        channel's own lines are given, so no topic is ever named from a private line."""
+        life`)": once per game, across restarts and processes (``Store.cite``, with the
+        version of the reply). A reply told ``again`` (a catch-up of those versions, never
+        posted) names what their first telling named. Only the channel's own lines are
+        given, so no topic is ever named from a private line."""
         if not self.commands.topic or not lines:
             return lines
         book = guide(table.game.id)
         found = [[t.key for t in book.cites(line)] for line in lines]
-        if {key for keys in found for key in keys} <= table.cited:
+
+        def told(key: str) -> bool:  # named by a reply already posted
+            return key in table.cited and table.cited[key] not in again
+
+        if all(told(key) for keys in found for key in keys):
             return lines
-        table.cited |= await self.store.cited(table.id)  # another process may have named some
+        # another process may have named some
+        table.cited = {**await self.store.cited(table.id), **table.cited}
         named: list[str] = []
         out = []
         for line, keys in zip(lines, found, strict=True):
-            fresh = [key for key in keys if key not in table.cited and key not in named]
+            fresh = [key for key in keys if not told(key) and key not in named]
             named += fresh
             out.append(f"{line} ({', '.join(self.commands.topic.format(k) for k in fresh)})"
                        if fresh else line)
-        if named:
-            table.cited |= set(named)
-            await self.store.cite(table.id, named)
+        new = [key for key in named if key not in table.cited]
+        if new:
+            table.cited.update(dict.fromkeys(new, table.version))
+            await self.store.cite(table.id, new, table.version)
         return out
 
     def revealed(self, table: Table) -> list[str]:
