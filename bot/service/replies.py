@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Collection
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
@@ -18,9 +19,12 @@ from bot.service import recap
 from bot.service.pictures import Picture, Pictures
 from bot.service.table import Shown, Table, private_part
 from bot.store import Store
+from bot.store.errors import StoreUnavailable
 from render import kit
 from rules.core import listing
 from rules.guide import guide
+
+log = logging.getLogger("boardroom.service")
 
 
 @dataclass(frozen=True)
@@ -222,8 +226,9 @@ class Narrator:
 
         if all(told(key) for keys in found for key in keys):
             return lines
-        # another process may have named some
-        table.cited = {**await self.store.cited(table.id), **table.cited}
+        # another process may have named some (busy: what this process knows will do)
+        with contextlib.suppress(StoreUnavailable):
+            table.cited = {**await self.store.cited(table.id), **table.cited}
         named: list[str] = []
         out = []
         for line, keys in zip(lines, found, strict=True):
@@ -234,7 +239,10 @@ class Narrator:
         new = [key for key in named if key not in table.cited]
         if new:
             table.cited.update(dict.fromkeys(new, table.version))
-            await self.store.cite(table.id, new, table.version)
+            try:  # the move is written already: a full database costs only the naming
+                await self.store.cite(table.id, new, table.version)
+            except StoreUnavailable:
+                log.warning("Could not keep the topics named in game %s", table.id)
         return out
 
     def revealed(self, table: Table) -> list[str]:
