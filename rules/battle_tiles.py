@@ -725,7 +725,7 @@ class BattleTiles(Game[TilesState]):
         words = move.split()
         who, other = colour(seat), colour(1 - seat)
         grid = public["grid"]
-        odds = f" (its chances of winning: {round(100 * chance)}%)" if chance is not None else ""
+        odds = f" (its search rates the move {round(100 * chance)}%)" if chance is not None else ""
         if words[0] == "rotate":
             return _remark_rotate(public, who, words[1], words[2]) + odds + "."
         if words[0] != "place":

@@ -758,7 +758,7 @@ def test_the_computer_remarks_on_attacks_and_tokens_from_the_public_view() -> No
     public = GAME.view(state, None)
     assert "hand" not in public  # the remark cannot know the tile placed
     assert GAME.remark(public, RED, "place 1 at c3", 0.71) == (
-        "Red places on c3 to attack Blue's scoring tile c4 (its chances of winning: 71%).")
+        "Red places on c3 to attack Blue's scoring tile c4 (its search rates the move 71%).")
     assert GAME.remark(public, RED, "place 1 at a5", None) is None  # nothing to attack
     assert GAME.remark(public, RED, "place 2 at c3 with death", None) == (
         "Red leaves the death token on c3: whoever defeats it loses every marker they have "
@@ -766,7 +766,7 @@ def test_the_computer_remarks_on_attacks_and_tokens_from_the_public_view() -> No
     assert GAME.remark(public, RED, "place 2 at c3 with chaos", None) == (
         "Red plays chaos on c3, turning b2 to red and d4 to blue.")
     assert GAME.remark(public, RED, "place 2 at e1 with life", 0.5) == (
-        "Red makes e1 a scoring tile with the life token (its chances of winning: 50%).")
+        "Red makes e1 a scoring tile with the life token (its search rates the move 50%).")
 
 
 def test_the_computer_remarks_on_a_tile_it_turns_with_rotate(hand_tiles: Any) -> None:
@@ -776,5 +776,5 @@ def test_the_computer_remarks_on_a_tile_it_turns_with_rotate(hand_tiles: Any) ->
     public = GAME.view(paused, None)
     assert GAME.remark(public, RED, "rotate c4 right", 0.6) == (
         "Red turns c4 clockwise with the rotate token, so that its 6 faces north and attacks "
-        "c5 (its chances of winning: 60%).")
+        "c5 (its search rates the move 60%).")
     assert GAME.remark(public, RED, "no rotate", 0.6) is None
