@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import rules
-from rules.computer import LEVEL_WORDS, LEVELS
+from rules.computer import DEFAULT, LEVEL_WORDS, LEVELS, PATIENT
 from rules.core import quote
 from rules.guide import Topic, guide
 
@@ -18,8 +18,10 @@ def games() -> str:
     """Every game with its player count and what it is, in a sentence each."""
     lines = [f"**{game.name}** (`{game.id}`, {game.players()}): {_first_sentence(game.id)}"
              for game in rules.GAMES.values()]
-    levels = ", ".join(f"{level} {LEVEL_WORDS[level]}" for level in LEVELS)
-    return "\n".join([*lines, f"Computer players: {levels}.",
+    levels = "; ".join(f"{level} {LEVEL_WORDS[level]}" for level in LEVELS)
+    return "\n".join([*lines, f"Computer players: {levels}. Left unchosen, a computer seat "
+                      f"plays {DEFAULT}, or {PATIENT} at a table whose turns may take an "
+                      f"hour or more; one standing in for a late player plays {PATIENT}.",
                       "Ask for a game's guide with `/rules game:<game>`, then a topic."])
 
 
