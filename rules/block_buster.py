@@ -140,6 +140,10 @@ for _name in BLOCK_NAMES:
                 _name, _o, _cells, tuple(y * W + x for x, y in _cells), f"{_name} {_o} "))
         CANONICAL[_name, _o] = _seen[_cells]
 ORIENTATION_OF = {(o.block, o.name): o for shapes in SHAPES.values() for o in shapes}
+# Each orientation's bit offsets in board order (by file, then rank), as lists name the
+# squares a placement covers.
+COVERED = {key: tuple(dy * W + dx for dx, dy in sorted(o.cells))
+           for key, o in ORIENTATION_OF.items()}
 
 
 def _area_rows(key: str) -> list[str]:
@@ -802,6 +806,35 @@ class BlockBuster(Game[BlockState]):
         left = _unplaced(state, state.turn)
         if "pass" in found and left:
             out["pass"] = f"no more blocks: -{left} point{'s' if left != 1 else ''}"
+        return out
+
+    def notes(self, state: BlockState, seat: int) -> dict[str, str]:
+        """Every move of the colour to place as lists show them: by block (in the order the
+        colour holds them, the largest first), then turn (r0 ... f270), then anchor square
+        in board order (files a-t, each from rank 1 up), 'pass' last; beside each
+        placement the squares it covers, in the same order ('covers c4 c5 c6 d4')."""
+        if seat not in self.to_act(state):
+            return {}
+        found = self.moves(state, seat)
+        rank = {b: n for n, b in enumerate(dict.fromkeys(state.blocks[state.turn]))}
+        turn = {o: n for n, o in enumerate(ORIENTATIONS)}
+
+        def order(move: str) -> tuple[int, int, int, int]:
+            detail = found[move]
+            if detail[0] != "place":
+                return len(rank), 0, 0, 0
+            y, x = divmod(detail[3], W)
+            return rank[detail[1]], turn[detail[2]], x, y
+
+        out = {}
+        for move in sorted(found, key=order):
+            detail = found[move]
+            if detail[0] != "place":
+                out[move] = ""
+                continue
+            anchor = detail[3]
+            out[move] = "covers " + " ".join(
+                [BIT_SQUARE[anchor + off] for off in COVERED[detail[1], detail[2]]])
         return out
 
     # -- reading what players type

@@ -801,3 +801,40 @@ def test_a_pass_can_settle_a_set_of_one_shape_and_end_the_game_at_once() -> None
         "The game ends at once: Blue won 3 circle point blocks."]
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == {BLUE} and outcome.ending == "shape"
+
+
+def test_lists_go_by_block_then_turn_then_square_in_board_order_naming_the_squares_covered(
+) -> None:
+    """The move list and /play's suggestions: by block (largest first), then turn, then
+    anchor square by file and rank ('e ... h ... i', not rank by rank: 'e ... h ... i ... a
+    ... d'), each placement with the squares it covers; skips after the free moves, with
+    their cost."""
+    from bot.moves import Choices
+
+    state = GAME.new(2, seed=5)
+    (seat,) = GAME.to_act(state)
+    notes = GAME.notes(state, seat)
+    assert set(notes) == set(GAME.legal_moves(state, seat))
+    choices = Choices.of(GAME.legal_moves(state, seat), GAME.costs(state, seat), notes)
+    blocks = [m.split()[0] for m in choices.moves]
+    assert list(dict.fromkeys(blocks)) == list(dict.fromkeys(state.blocks[state.turn]))
+    fives = [m for m in choices.moves if m.startswith("5l r0 ")]
+    squares = [square_xy(m.split()[2]) for m in fives]
+    assert squares == sorted(squares)  # by file, then rank
+    groups = [e.text.split()[2] for e in choices.narrow("5l r0", 25) if not e.whole]
+    assert groups == sorted(groups)
+    assert notes["5l r90 e8"] == "covers e8 e9 f9 g9 h9"
+    assert choices.entry("5l r90 e8").label() == "5l r90 e8 · covers e8 e9 f9 g9 h9"
+    for move in random.Random(5).sample(list(notes), 40):  # the squares the move fills
+        played, _ = GAME.play(state, seat, move)
+        assert played.last is not None
+        assert notes[move] == "covers " + " ".join(
+            sorted(played.last["squares"], key=square_xy))
+    # A skip keeps its cost beside it, after the free moves; 'pass' has nothing to cover.
+    blocked = position(squares={"e5": BLUE, "f5": RED, "e6": RED}, previous=[["e5"], ["f5"]])
+    notes = GAME.notes(blocked, BLUE)
+    listed = Choices.of(GAME.legal_moves(blocked, BLUE), GAME.costs(blocked, BLUE), notes)
+    assert listed.entry("1i r0 e7").label() == (
+        "1i r0 e7 · covers e7 · skips 1 space: -2 (1 token)")
+    assert notes["pass"] == "" and list(notes)[-1] == "pass"
+    assert GAME.notes(blocked, RED) == {}  # not Red's turn
