@@ -27,6 +27,10 @@ from render import kit
 from render.kit import INK, MUTED, PAPER, RGB, SHADE, Box, Grid, SeatColour
 
 NAME = "Block Buster"
+# A seat's picture (the table with its blocks still to place under it) goes to the player
+# at each of their turns, though nothing in it is secret: it is what they place from
+# (``render.hand_every_turn``).
+HAND_EVERY_TURN = True
 
 _DATA: dict[str, Any] = json.loads(
     resources.files("data").joinpath("block-buster.json").read_text(encoding="utf-8"))
