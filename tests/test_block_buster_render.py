@@ -326,3 +326,12 @@ def test_the_points_that_start_far_below_zero_say_what_they_count(drawn: Drawn) 
     for players, options in GAMES:
         for state in samples(players, tuple(sorted((options or {}).items()))):
             assert drawing.board_grid(GAME.view(state, None)).cell >= 34
+
+
+def test_only_block_buster_shows_its_hand_at_every_turn() -> None:
+    """Its hand holds no secret but is what a player places from: the bot sends it at each
+    of their turns (``render.hand_every_turn``); the other games' hands go when they
+    change."""
+    assert render.hand_every_turn(GID)
+    assert [g for g in render.RENDERERS if render.hand_every_turn(g)] == [GID]
+    assert not render.hand_every_turn("no-such-game")
