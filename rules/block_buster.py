@@ -141,6 +141,10 @@ for _name in BLOCK_NAMES:
                 _name, _o, _cells, tuple(y * W + x for x, y in _cells), f"{_name} {_o} "))
         CANONICAL[_name, _o] = _seen[_cells]
 ORIENTATION_OF = {(o.block, o.name): o for shapes in SHAPES.values() for o in shapes}
+# Each orientation's bit offsets in board order (by file, then rank), as lists name the
+# squares a placement covers.
+COVERED = {key: tuple(dy * W + dx for dx, dy in sorted(o.cells))
+           for key, o in ORIENTATION_OF.items()}
 
 
 def _area_rows(key: str) -> list[str]:
@@ -439,15 +443,58 @@ def _leader(counts: list[int]) -> int | None:
 
 
 def _secure(state: BlockState, point: int) -> int:
-    """The colour that has won the point block for good, or -1: its lead is larger than
-    the spaces still empty, so no other colour can catch up."""
+    """The colour that has won the point block for good, or -1: it holds more of the 12
+    spaces than any other colour can still reach, that colour's spaces plus the spaces
+    still empty, or its spaces alone once it has passed (it places no more blocks)."""
     counts = _counts(state, point)
     empty = _ring(state, point).count(EMPTY)
     leader = _leader(counts)
     if leader is None:
         return -1
-    second = max(c for n, c in enumerate(counts) if n != leader) if len(counts) > 1 else 0
-    return leader if counts[leader] > second + empty else -1
+    reach = [n + (0 if state.passed[c] else empty) for c, n in enumerate(counts)]
+    return leader if all(counts[leader] > r for c, r in enumerate(reach) if c != leader) else -1
+
+
+def _secured_by_pass(state: BlockState, colour: int) -> list[Event]:
+    """The point blocks a pass settles: those whose leader only the colour that passed
+    could still have caught up with (it places no more blocks), each said; none once every
+    colour has passed (the final count settles them all)."""
+    events: list[Event] = []
+    if all(state.passed):
+        return events
+    flat = "".join(state.board)
+    for point, held in enumerate(state.secured):
+        if held >= 0 or (owner := _secure(state, point)) < 0:
+            continue
+        state.secured[point] = owner
+        counts = _counts(state, point, flat)
+        second = max(n for c, n in enumerate(counts) if c != owner)
+        why = "" if owner == colour else f"{colour_name(colour)} has passed, so "
+        events.append(Event(
+            f"{why}{colour_name(owner)} has won the "
+            f"{POINT_NAME[point]} for good ({counts[owner]} to {second}): no colour still "
+            "placing can catch up.", kind="secure", data={"colour": owner, "point": point}))
+    return events
+
+
+def _set_won(state: BlockState, events: list[Event]) -> bool:
+    """Whether a seat has now won the winning number of point blocks of one shape for
+    good: then the game ends at once (said in ``events``, with the final count)."""
+    need = _shape_win(state)
+    for s in range(state.players):
+        sets = _sets(state, s, state.secured)
+        kind = next((k for k, n in enumerate(sets) if n >= need), None)
+        if kind is not None:
+            state.shape_winner = s
+            state.result = f"{seat_name(state, s)} won {need} {KINDS[kind]} point blocks"
+            team = _team_of(state, s)
+            if len(team) > 1:  # couples: the partner wins too
+                state.result += f": {_side_name(state, team)} win"
+            state.result += "."
+            events.append(Event(f"The game ends at once: {state.result}", kind="end"))
+            events.extend(_final_count(state))
+            return True
+    return False
 
 
 def _sets(state: BlockState, seat: int, holders: list[int]) -> list[int]:
@@ -545,26 +592,19 @@ def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Even
     state.last = {"colour": colour, "kind": "place", "block": block,
                   "orientation": orientation, "squares": squares, "skipped": skipped}
     events = [Event(text + ".", kind="place", data={"colour": colour, "squares": squares})]
+    if skipped and not state.supply[str(SKIP_TOKEN)]:
+        what = "any block of its colour" if state.connect == "any" else \
+            "its colour's previous block"
+        events.append(Event(f"That was the last -2 penalty token: skipping is over for "
+                            f"everyone, and every block from now on must touch {what}.",
+                            kind="supply"))
     flat = "".join(state.board)
     for point in points:
         if state.secured[point] < 0:
             state.secured[point] = _secure(state, point)
         events.append(_standing(state, colour, point, *before[point], flat))
-    need = _shape_win(state)
-    for s in range(state.players):
-        sets = _sets(state, s, state.secured)
-        kind = next((k for k, n in enumerate(sets) if n >= need), None)
-        if kind is not None:
-            state.shape_winner = s
-            state.result = f"{seat_name(state, s)} won {need} {KINDS[kind]} point blocks"
-            team = _team_of(state, s)
-            if len(team) > 1:  # couples: the partner wins too
-                state.result += f": {_side_name(state, team)} win"
-            state.result += "."
-            events.append(Event(f"The game ends at once: {state.result}", kind="end"))
-            events.extend(_final_count(state))
-            return events
-    _advance(state, events)
+    if not _set_won(state, events):
+        _advance(state, events)
     return events
 
 
@@ -771,7 +811,9 @@ class BlockBuster(Game[BlockState]):
             why = f"cannot place a block and passes for good: {cost}"
         events = [Event(f"{colour_said(state, colour)} {why}.", kind="pass",
                         data={"colour": colour, "left": left})]
-        _advance(state, events)
+        events += _secured_by_pass(state, colour)
+        if not _set_won(state, events):
+            _advance(state, events)
         return events
 
     def costs(self, state: BlockState, seat: int) -> dict[str, str]:
@@ -787,6 +829,35 @@ class BlockBuster(Game[BlockState]):
         left = _unplaced(state, state.turn)
         if "pass" in found and left:
             out["pass"] = f"no more blocks: -{left} point{'s' if left != 1 else ''}"
+        return out
+
+    def notes(self, state: BlockState, seat: int) -> dict[str, str]:
+        """Every move of the colour to place as lists show them: by block (in the order the
+        colour holds them, the largest first), then turn (r0 ... f270), then anchor square
+        in board order (files a-t, each from rank 1 up), 'pass' last; beside each
+        placement the squares it covers, in the same order ('covers c4 c5 c6 d4')."""
+        if seat not in self.to_act(state):
+            return {}
+        found = self.moves(state, seat)
+        rank = {b: n for n, b in enumerate(dict.fromkeys(state.blocks[state.turn]))}
+        turn = {o: n for n, o in enumerate(ORIENTATIONS)}
+
+        def order(move: str) -> tuple[int, int, int, int]:
+            detail = found[move]
+            if detail[0] != "place":
+                return len(rank), 0, 0, 0
+            y, x = divmod(detail[3], W)
+            return rank[detail[1]], turn[detail[2]], x, y
+
+        out = {}
+        for move in sorted(found, key=order):
+            detail = found[move]
+            if detail[0] != "place":
+                out[move] = ""
+                continue
+            anchor = detail[3]
+            out[move] = "covers " + " ".join(
+                [BIT_SQUARE[anchor + off] for off in COVERED[detail[1], detail[2]]])
         return out
 
     # -- reading what players type
@@ -815,9 +886,13 @@ class BlockBuster(Game[BlockState]):
         if not words:
             raise InvalidMove(f"That is not a move I understand. {hint}")
         block = _block_word(words[0])
+        kit = _kit(state)
         if block is None:
             raise InvalidMove(f"There is no block called {quote(words[0])}. Blocks are "
-                              f"{listing(BLOCK_NAMES, 'or')}. {hint}")
+                              f"{listing(kit, 'or')}. {hint}")
+        if block not in kit:
+            raise InvalidMove(f"The {block} is not used with {state.players} players; the "
+                              f"blocks are {listing(kit, 'or')}.")
         orientation, squares, flip = "r0", [], False
         turned: str | None = None
         for word in words[1:]:
@@ -972,6 +1047,14 @@ class BlockBuster(Game[BlockState]):
         out = self.load(self.dump(state))
         out.seed = random.Random(f"determinize/{seed}").randrange(2**31)
         return out
+
+
+def _kit(state: BlockState) -> list[str]:
+    """The block names this game plays with: the standard game with 2 or 3 players sets
+    some aside (``set_aside`` in the data)."""
+    if state.variant != "standard":
+        return list(BLOCK_NAMES)
+    return [b for b in BLOCK_NAMES if b not in DATA["set_aside"][str(state.players)]]
 
 
 def _block_word(word: str) -> str | None:

@@ -264,6 +264,13 @@ class Game(ABC, Generic[S]):
         list of moves shows it, free moves first; playing such a move says what it cost."""
         return {}
 
+    def notes(self, state: S, seat: int) -> dict[str, str]:
+        """The legal moves of ``seat`` in the order lists of moves show them, each with a
+        few words a player reads beside it on what it does (Block Buster: the squares a
+        placement covers; '' for nothing). Empty (the base): lists keep ``moves``' order
+        and show nothing beside a move but its cost."""
+        return {}
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know, as JSON-able data; ``None`` is a spectator."""

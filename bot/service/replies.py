@@ -12,6 +12,7 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import render
 import rules
 from bot import fairness, steps
 from bot.records import SeatRow
@@ -169,6 +170,14 @@ class Narrator:
         ephemeral = [table.annotate(e.text) for actor, e in said
                      if e.to is not None and caller_seat is not None and actor == caller_seat
                      and caller_seat in e.to]
+        awaited = [] if outcome is not None else [
+            s for s in sorted(table.awaited()) if table.seats[s].kind == "human"]
+        newly = steps.newly(awaited, steady, [h.seat for h in table.humans()])
+        # A game whose hand is worth showing at every turn (``render.hand_every_turn``):
+        # the seat whose turn begins gets its picture (their turn's DM), and so does the
+        # mover (with the answer to their move, ``bot.discord.direct.answered``).
+        every = ({*newly, caller_seat} if outcome is None and render.hand_every_turn(game.id)
+                 else set())
         drawing: AbstractAsyncContextManager[Any] = (
             self.pictures.drawing if self.pictures.images else nullcontext())
         async with drawing:
@@ -180,7 +189,7 @@ class Narrator:
                          if e.to is not None and s.seat in e.to]
                 seat_view = table.shown_to(s.seat)
                 part = parts[s.seat] = private_part(seat_view[1], spectator[1])
-                moved = s.seat in before and part != before[s.seat]
+                moved = s.seat in before and (part != before[s.seat] or s.seat in every)
                 if lines or moved:
                     changed.append((s, lines, seat_view if moved else None))
             table.parts, table.parts_version = parts, table.version
@@ -191,18 +200,15 @@ class Narrator:
                            else None)
         private = tuple(Private(s.user_id or 0, "\n".join(lines), None)
                         for s, lines, _ in changed)
-        awaited = [] if outcome is not None else [
-            s for s in sorted(table.awaited()) if table.seats[s].kind == "human"]
         mention = tuple(table.seats[s].user_id or 0 for s in awaited)
         accent = None
         if awaited and awaited[0] < len(table.colours):
             with contextlib.suppress(ValueError):  # a colour the palette does not name
                 r, g, b = kit.seat_colour(table.colours[awaited[0]]).fill
                 accent = (r << 16) | (g << 8) | b
-        newly = tuple(table.seats[s].user_id or 0
-                      for s in steps.newly(awaited, steady, [h.seat for h in table.humans()]))
         return Reply(public="\n".join(public_lines), picture=picture, private=private,
-                     ephemeral="\n".join(ephemeral), mention=mention, newly=newly, accent=accent,
+                     ephemeral="\n".join(ephemeral), mention=mention, accent=accent,
+                     newly=tuple(table.seats[s].user_id or 0 for s in newly),
                      step=step and outcome is None, version=table.version,
                      game=table.id, over=outcome is not None, drawing=dm_pictures,
                      recap=None if ended is None else ended.picture,
