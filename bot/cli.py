@@ -5,8 +5,11 @@ computer players fill the last seats when asked for, the channel's text and each
 one-line summary are printed, and every picture is saved as a PNG. The terminal has its own
 commands (``COMMANDS``), and the service's sentences name them, never Discord's. Input may
 be piped: the end of input stops cleanly, and the game stays saved (``--resume`` continues
-it). When a game ends, its move log is saved as a file (``export``), so ``boardroom verify``
-can be tried on it offline.
+it). When a game ends, its move log is saved beside the database as a file named by game,
+table and date (``export``; never over an earlier one), so ``boardroom verify`` can be tried
+on it offline, and the finished table stays open for ``export``, ``replay N`` and ``board``
+until ``quit``. A picture is saved once: one identical to a picture already saved is
+named by the file it is in.
 
     boardroom try cube-conquest --players 2 --computers 1
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import os
 import re
 import signal
@@ -122,9 +126,12 @@ class Terminal:
     """
 
     def __init__(self, service: TableService, game: rules.Game[Any], channel_id: int,
-                 images: str | None, names: dict[int, str], out: TextIO, stdin: TextIO
-                 ) -> None:
+                 images: str | None, names: dict[int, str], out: TextIO, stdin: TextIO,
+                 logs: str = "") -> None:
         self.service = service
+        self.logs = logs  # the folder move logs are saved in: the database's
+        self.saved: dict[str, str] = {}  # each picture written, by its bytes' digest
+        self.log_path: str | None = None  # where this game's move log was saved
         self.game = game
         self.channel_id = channel_id
         self.images = images
@@ -163,17 +170,25 @@ class Terminal:
             for line in labelled:
                 self.say(line)
 
+    def write_png(self, png: bytes, name: str) -> str:
+        """Save a picture in the pictures folder as ``name``, unless the same picture was
+        saved already (a hand that did not change, a board seen again): the path it is at."""
+        digest = hashlib.sha256(png).hexdigest()
+        path = self.saved.get(digest)
+        if path is None or not os.path.exists(path):
+            assert self.images is not None
+            os.makedirs(self.images, exist_ok=True)
+            path = self.saved[digest] = os.path.join(self.images, name)
+            with open(path, "wb") as file:
+                file.write(png)
+        return path
+
     def _save(self, picture: Picture, name: str) -> str:
         """Write the picture (if pictures are wanted); the line that says where it is."""
         if self.images is None:
             return picture.summary
-        os.makedirs(self.images, exist_ok=True)
-        paths = []
-        for n, png in enumerate((picture.png, *picture.more)):
-            path = os.path.join(self.images, name if not n else name.replace(".png", f"-{n}.png"))
-            with open(path, "wb") as file:
-                file.write(png)
-            paths.append(path)
+        paths = [self.write_png(png, name if not n else name.replace(".png", f"-{n}.png"))
+                 for n, png in enumerate((picture.png, *picture.more))]
         return f"[picture {' '.join(paths)}] {picture.summary}"
 
     async def show(self, reply: Reply, caller: int | None = None) -> None:
@@ -292,14 +307,10 @@ class Terminal:
             self.say(f"  {error}")
             return
         lines = [plain(line) for line in frame.text.splitlines()]
-        folder = self.images
-        if folder is not None:
+        if self.images is not None:
             for image in frame.images:
-                os.makedirs(folder, exist_ok=True)
-                path = os.path.join(folder, f"t{-self.channel_id}-replay-{frame.move:04d}-"
-                                    f"{image.name}")
-                with open(path, "wb") as file:
-                    file.write(image.png)
+                path = self.write_png(image.png, f"t{-self.channel_id}-replay-"
+                                      f"{frame.move:04d}-{image.name}")
                 lines.append(f"  [picture {path}] {image.alt}")
         lines.append(f"  ('replay N' shows move N, 0 to {frame.last}.)")
         if self.hot_seat and not frame.finished:
@@ -309,29 +320,34 @@ class Terminal:
                 self.say(line)
 
     async def export(self) -> bool:
-        """Save the finished game's move log in the working folder and say how to check
-        it; a running game's is refused with the service's sentence."""
+        """Save the finished game's move log beside the database, named by game, table and
+        date, never over an earlier game's file, and say how to check it (once saved, the
+        same file is named again); a running game's is refused with the service's
+        sentence."""
         try:
             name, data = await self.service.export(self.channel_id)
         except rules.GameError as error:
             self.say(f"  {error}")
             return False
-        with open(name, "wb") as file:
-            file.write(data)
-        self.say(f"The move log is saved as {name}: check every deal and roll with "
-                 f"'boardroom verify {name}'.")
+        if self.log_path is None or not os.path.exists(self.log_path):
+            self.log_path = fresh_path(self.logs, name.removesuffix(".json")
+                                       + time.strftime("-%Y-%m-%d") + ".json")
+            with open(self.log_path, "wb") as file:
+                file.write(data)
+        self.say(f"The move log is saved as {self.log_path}: check every deal and roll with "
+                 f"'boardroom verify {self.log_path}'.")
         return True
 
     async def loop(self) -> int:
         """Ask the awaited seats for moves until the game ends or input stops; at the end,
-        save the move log."""
+        save the move log, and stay for a look back until 'quit'."""
         while True:
             waiting = await self.service.waiting(self.channel_id)
             if not waiting:
                 status = await self.service.status(self.channel_id)
                 self.say(status.public)
                 await self.export()
-                return 0
+                return await self.after()
             user, label = waiting[0]
             line = self.ask(f"{label}, your move: ") if self.hand_over(user, label) else None
             if line is None or line.lower() in ("quit", "exit", "q"):
@@ -341,7 +357,33 @@ class Terminal:
                 await self.command(user, line)
 
 
+    async def after(self) -> int:
+        """The game is over: 'export', 'replay N', 'board' ('board text') and 'rules' still
+        answer, as at a finished table, until 'quit' or the end of input."""
+        user = min(self.names)
+        while True:
+            line = self.ask(AFTER)
+            if line is None or line.lower() in ("quit", "exit", "q"):
+                return 0
+            word = line.split(" ")[0].lower()
+            if word in ("export", "replay", "board", "rules", "help", "?"):
+                await self.command(user, line)
+            elif line:
+                self.say("The game is over: no more moves. " + AFTER.rstrip(": ") + ".")
+
+
+def fresh_path(folder: str, name: str) -> str:
+    """``folder/name``, or ``folder/name-2`` (-3, ...) where that file exists already."""
+    stem, dot, ending = name.rpartition(".")
+    path, n = os.path.join(folder, name), 1
+    while os.path.exists(path):
+        n += 1
+        path = os.path.join(folder, f"{stem}-{n}{dot}{ending}")
+    return path
+
+
 STOPPED = "Stopped. The game is saved; continue it with --resume."
+AFTER = "The game is over. Type 'export', 'replay N', 'board' or 'quit': "
 # Printed before each turn's block, as Discord starts a new message: the steps of a turn
 # follow one another without it.
 TURN_RULE = "─" * 40
@@ -376,7 +418,8 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         used = [g.channel_id for g in await store.games(
             statuses=("open", "playing", "over", "ended")) if g.channel_id < 0]
         channel_id = min(used, default=0) - 1
-        term = Terminal(service, game, channel_id, images, names, out, stdin)
+        term = Terminal(service, game, channel_id, images, names, out, stdin,
+                        logs=log_folder(args.db))
         try:
             await term.show(await service.open(channel_id, None, 1, names[1], game.id,
                                                options))
@@ -408,7 +451,8 @@ async def resume(service: TableService, store: Store, args: argparse.Namespace,
     row = tables[-1]
     seats = await store.seats(row.id)
     names = {s.user_id: s.name for s in seats if s.user_id is not None and s.kind == "human"}
-    term = Terminal(service, game, row.channel_id, images, names, out, stdin)
+    term = Terminal(service, game, row.channel_id, images, names, out, stdin,
+                    logs=log_folder(args.db))
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started or row.created))
     played = max(0, row.version - 1)
     term.say(f"Resuming {game.name} from {args.db}: the game begun {when} with "
@@ -419,6 +463,12 @@ async def resume(service: TableService, store: Store, args: argparse.Namespace,
             await term.show(reply)
     term.public((await service.status(row.channel_id)).public)
     return await term.loop()
+
+
+def log_folder(db: str) -> str:
+    """Where move logs are saved: beside the SQLite file (the working folder for a
+    PostgreSQL URL)."""
+    return "" if "://" in db else os.path.dirname(db)
 
 
 def main(argv: list[str] | None = None) -> int:

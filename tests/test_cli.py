@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 import random
 import re
@@ -38,7 +39,7 @@ def test_a_game_against_the_computer_prints_and_saves_pictures(tmp_path: Path) -
     assert (tmp_path / "boardroom-try.db").exists()
     pictures = sorted((tmp_path / "boardroom-images").iterdir())
     assert any(p.name.endswith("-board.png") for p in pictures)
-    assert any(p.name.endswith("-player-1.png") for p in pictures)
+    assert re.search(r"\(only Player 1\) \[picture \S+\.png\]", out)  # their own view
     assert all(p.read_bytes().startswith(PNG) for p in pictures)
     for path in re.findall(r"\[picture (\S+)\]", out):
         assert (tmp_path / path).exists()
@@ -102,12 +103,14 @@ def listed(said: bytes) -> tuple[list[bytes], list[bytes]]:
     return whole, groups
 
 
-def hot_seat(tmp_path: Path, game: str, seed: int, names: str, limit: int = 10_000) -> str:
+def hot_seat(tmp_path: Path, game: str, seed: int, names: str, limit: int = 10_000, *,
+             db: str = "hot.db", after: tuple[bytes, ...] = ()) -> str:
     """Two people at one keyboard: each takes it when asked, then plays a random one of the
-    moves shown, until the game ends (or ``limit`` moves). The whole transcript."""
+    moves shown, until the game ends (or ``limit`` moves), then types ``after``'s lines at
+    the finished table. The whole transcript."""
     child = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "try", game, "--players", "2",
-         "--no-images", "--seed", str(seed), "--names", names, "--db", "hot.db"],
+         "--no-images", "--seed", str(seed), "--names", names, "--db", db],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
         env=ENV, bufsize=0)
     assert child.stdin is not None and child.stdout is not None
@@ -118,7 +121,7 @@ def hot_seat(tmp_path: Path, game: str, seed: int, names: str, limit: int = 10_0
         """The output up to and including the next prompt; None once the child is done."""
         nonlocal seen
         start = len(seen)
-        while not seen.endswith((b"your move: ", b"see the screen. ")):
+        while not seen.endswith((b"your move: ", b"see the screen. ", b"or 'quit': ")):
             chunk = os.read(child.stdout.fileno(), 65536)  # type: ignore[union-attr]
             if not chunk:
                 return None
@@ -130,6 +133,12 @@ def hot_seat(tmp_path: Path, game: str, seed: int, names: str, limit: int = 10_0
     moves = 0
     try:
         while (said := next_prompt()) is not None and moves < limit:
+            if said.endswith(b"or 'quit': "):  # the game is over
+                if not after:
+                    break
+                child.stdin.write(after[0] + b"\n")
+                after = after[1:]
+                continue
             if said.endswith(b"see the screen. "):
                 child.stdin.write(b"\n")
                 continue
@@ -168,6 +177,40 @@ def test_two_people_hot_seat_to_the_end(tmp_path: Path) -> None:
                              capture_output=True, text=True, cwd=tmp_path, env=ENV,
                              timeout=120)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_finished_table_stays_open_and_keeps_every_move_log(tmp_path: Path) -> None:
+    """At the end the move log is saved beside the database, named by game, table and date;
+    'export', 'replay N' and 'board' still answer until 'quit'; a later game's log, even one
+    of the same table number in a new database, never overwrites an earlier one."""
+    (tmp_path / "games").mkdir()
+    look = (b"export", b"replay 3", b"board", b"place e1", b"quit")
+    out = hot_seat(tmp_path, "battle-tiles", 4, "Ann,Bob", db="games/try.db", after=look)
+    day = datetime.date.today().isoformat()
+    first = f"games/boardroom-battle-tiles-table-1-{day}.json"
+    assert out.count(f"The move log is saved as {first}: check every deal") == 2
+    assert "('replay N' shows move N, 0 to " in out
+    assert "The game is over: no more moves." in out
+    assert re.search(r"Battle Tiles, .*Game over", out) or "Game over" in out
+    assert out.rstrip().endswith("quit") and "Stopped." not in out
+    (tmp_path / "games" / "try.db").unlink()  # a new database: table 1 again
+    again = hot_seat(tmp_path, "battle-tiles", 5, "Ann,Bob", db="games/try.db")
+    second = first.replace(".json", "-2.json")
+    assert f"The move log is saved as {second}:" in again
+    assert (tmp_path / first).read_bytes() != (tmp_path / second).read_bytes()
+    assert not list(tmp_path.glob("*.json"))  # nothing in the working folder
+
+
+def test_a_picture_is_saved_once(tmp_path: Path) -> None:
+    """A picture identical to one already saved (the board seen again, a hand with nothing
+    new) is named by the file it is in, not written again."""
+    done = boardroom(tmp_path, "cube-conquest", "--players", "2", "--computers", "1",
+                     "--level", "easy", "--seed", "3", stdin="place b1\nboard\nhand\nquit\n")
+    shown = re.findall(r"\[picture (\S+)\]", done.stdout)
+    written = sorted(p.name for p in (tmp_path / "boardroom-images").iterdir())
+    assert len(shown) > len(written) == len(set(shown))
+    contents = [p.read_bytes() for p in (tmp_path / "boardroom-images").iterdir()]
+    assert len(set(contents)) == len(contents)
 
 
 def test_hot_seat_shows_each_player_only_their_own_secrets(tmp_path: Path) -> None:
@@ -295,5 +338,6 @@ def test_replay_prints_a_move_as_the_seat_saw_it(tmp_path: Path) -> None:
     assert re.search(r"\n#1 \d{4}-\d\d-\d\d \d\d:\d\d Blue \(Player 1\) places a cube on b1\.",
                      out)
     assert "\n#0 The deal, " in out and "<t:" not in out
-    assert re.search(r"\[picture boardroom-images/t1-replay-0001-board\.png\]", out)
+    # the picture of move 1 as it was: the one saved when it was played
+    assert re.search(r"#1 .*\n(.*\n)*  \[picture boardroom-images/t1-v0002-board\.png\]", out)
     assert "there is no move 99." in out
