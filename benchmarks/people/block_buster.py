@@ -8,22 +8,45 @@ first, room to go on, or the opponent's way.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
+from importlib import resources
 from typing import Any
-
-from rules.block_buster import ORIENTATION_OF, RING_OF, square_xy
 
 GAME = "block-buster"
 
 Cells = list[tuple[int, int]]
+
+# What a player reads in the box: the blocks as drawn and each point block's 12 spaces.
+DATA = json.loads(resources.files("data").joinpath("block-buster.json").read_text("utf-8"))
+BLOCKS = {b["name"]: [(c[0], c[1]) for c in b["cells"]] for b in DATA["blocks"]}
+
+
+def square_xy(name: str) -> tuple[int, int]:
+    """'c4' -> (2, 3): files a.. left to right, ranks 1.. bottom to top."""
+    return ord(name[0]) - ord("a"), int(name[1:]) - 1
+
+
+RING_OF = {square_xy(s): n for n, p in enumerate(DATA["point_blocks"]) for s in p["spaces"]}
+
+
+def _turned(block: str, orientation: str) -> Cells:
+    """The block's cells as the move names them: 'rN' turned N degrees clockwise, 'fN'
+    mirrored first; from the anchor, the leftmost square of the lowest row."""
+    cells = [(-x, y) if orientation[0] == "f" else (x, y) for x, y in BLOCKS[block]]
+    for _ in range(int(orientation[1:]) // 90):
+        cells = [(y, -x) for x, y in cells]
+    low = min(y for _, y in cells)
+    left = min(x for x, y in cells if y == low)
+    return [(x - left, y - low) for x, y in cells]
 
 
 def _cells(move: str) -> Cells:
     """The squares a placement covers, as (x, y)."""
     block, orientation, square = move.split()
     x0, y0 = square_xy(square)
-    return [(x0 + dx, y0 + dy) for dx, dy in ORIENTATION_OF[block, orientation].cells]
+    return [(x0 + dx, y0 + dy) for dx, dy in _turned(block, orientation)]
 
 
 def _free(view: dict[str, Any], x: int, y: int) -> bool:
