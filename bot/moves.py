@@ -83,6 +83,23 @@ class Choices:
         return [self.entry(moves[0]) if len(moves) == 1 else Entry(text, len(moves))
                 for text, moves in list(groups.items())[:limit]]
 
+    def example(self) -> tuple[str, int] | None:
+        """The first words of a move that narrow this list to some of its moves (two or
+        more, not all; the fewest words; the first met that leave at most half the list,
+        else those that leave the fewest), with how many they leave: a real example for a
+        guide or a help line. None when no such words exist."""
+        total = len(self.moves)
+        for depth in (1, 2, 3):
+            starts = dict.fromkeys(" ".join(m.split()[:depth]) for m in self.moves
+                                   if len(m.split()) > depth)
+            counts = [(words, len(self.matching(words))) for words in starts]
+            fit = [(words, n) for words, n in counts if 2 <= n < total]
+            # at most half the list where some words do that, else the fewest moves
+            half = [(words, n) for words, n in fit if n <= total // 2]
+            if half or fit:
+                return half[0] if half else min(fit, key=lambda found: found[1])
+        return None
+
     def unfinished(self, typed: str) -> str | None:
         """A sentence for text that only begins several moves ('place 1'), naming what may
         follow; None when it is not the start of any move."""

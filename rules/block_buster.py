@@ -33,6 +33,7 @@ from rules.core import (
     listing,
     load_data,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -814,6 +815,28 @@ class BlockBuster(Game[BlockState]):
         if wanted is not None and players != wanted:
             raise IllegalMove(f"The {variant} variant is for {wanted} players, not {players}.")
         return _deal(players, seed, variant, connect)
+
+    def opening(self, state: BlockState) -> list[Event]:
+        events = [starts(colour_said(state, state.turn), "drawn by lot")]
+        held = [(seat, state.tokens[seat]) for seat in
+                dict.fromkeys(state.owners[c] for c in state.order) if state.tokens[seat]]
+        if held:
+            said = [f"{seat_name(state, seat)}{', second,' if n else ' starts'} with "
+                    + (f"a {tokens[0]}" + ("" if n else " penalty token") if len(tokens) == 1
+                       else f"{'' if n else 'penalty '}tokens {listing([str(t) for t in tokens])}")
+                    for n, (seat, tokens) in enumerate(held)]
+            events.append(Event(f"Going first is an advantage, so {listing(said)} (points "
+                                "off at the end)."))
+        events.append(Event(
+            "A move names a block (its size and shape letter: '5p' is the P of 5 squares), "
+            "how it lies ('r0' as your pieces picture draws it; r90, r180, r270 turn it "
+            "clockwise, f0 to f270 mirror it) and the square of its anchor, the leftmost "
+            "square of its lowest row: '5p r0 at l3'."))
+        events.append(Event(
+            "The 2 x 2 point blocks (circle, triangle, diamond, star, hexagon) are named by "
+            "shape and lower-left square, 'the star point block on j10'; at the end each "
+            "goes to the colour holding most of the 12 spaces around it."))
+        return events
 
     def to_act(self, state: BlockState) -> frozenset[int]:
         if state.result is not None:

@@ -147,6 +147,19 @@ def quote(typed: object, limit: int = QUOTE_LIMIT) -> str:
     return f"'{text}'" if len(text) <= limit else f"'{text[: limit - 1]}…'"
 
 
+def starts(who: str, how: str = "drawn at random") -> Event:
+    """The opening's first line: who moves first and how they were chosen, e.g. 'Blue
+    starts: drawn at random.'"""
+    return Event(f"{who} starts: {how}.", kind="start")
+
+
+def out_of_step(move: str, step: str, hint: str) -> IllegalMove:
+    """The refusal of a well-formed move that belongs to another step of the game: what was
+    typed, the step the game is at and why that rules the move out (``step``: 'your turn is
+    at the dice step (roll first)'), then what to type now (``hint``)."""
+    return IllegalMove(f"You can't {quote(move)} now: {step}. {hint}")
+
+
 def listing(words: list[str], last: str = "and") -> str:
     """'a', 'a and b', 'a, b and c' (or 'a, b or c' with ``last="or"``, for choices)."""
     if len(words) <= 1:
@@ -175,6 +188,9 @@ class Game(ABC, Generic[S]):
     option_values: ClassVar[dict[str, tuple[str | bool, ...]]] = {}
     state_type: ClassVar[type[State]]
     thinking: ClassVar[Thinking] = Thinking()  # how the computer's search plays this game
+    # What the game hides from a player, in the game's words, as the guide says it to them
+    # ("your hand of tiles and both stacks"); empty when nothing is hidden.
+    hidden: ClassVar[str] = ""
 
     def __init__(self) -> None:
         # ``evaluate``'s weights, if the game has any; a tuner tries others on a copy
@@ -206,6 +222,14 @@ class Game(ABC, Generic[S]):
                               f"{listing([str(a) for a in accepted], 'or')}, not "
                               + (f"{quote(value)}." if value is not True else "nothing: "
                                  f"write e.g. '{name}={accepted[0]}'."))
+
+    def opening(self, state: S) -> list[Event]:
+        """The start message's own lines, told once after the deal (public events): who
+        starts and how that was drawn (``starts``), then a few lines defining the words the
+        first turns use (the notation of a move, the names events give to pieces, tokens
+        and cards), so that no line uses a word before the table has said what it means.
+        Seats are named as the game's events name them."""
+        return []
 
     def players(self) -> str:
         """How many play, as a sentence says it: '2 players', '2-4 players'."""

@@ -33,7 +33,9 @@ from rules.core import (
     clone,
     listing,
     load_data,
+    out_of_step,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -869,6 +871,14 @@ ALIASES = {"pass": "skip", "no": "skip", "decline": "skip", "choose": "gain", "p
 FILLER = {"stone", "at", "the", "to", "on", "a", "from", "crystal", "platform", "aside",
           "number", "no.", "onto", "with"}
 
+# The step a turn is at, for a move of another step: why it is refused now.
+STEPS = {"flip": "the game is at its start, where each player flips platforms to the "
+                 "advanced side and says 'ready'",
+         "take": "your turn is at taking a stone (placing it, abilities and gains come "
+                 "after)",
+         "place": "your turn is at placing the stone you took",
+         "gain": "your turn is at choosing the crystal your lone stone gives"}
+
 
 class Crystallia(Game[CrystalliaState]):
     id = "crystallia"
@@ -877,6 +887,7 @@ class Crystallia(Game[CrystalliaState]):
     min_players = 2
     max_players = 4
     state_type = CrystalliaState
+    hidden = "the face-down stones of the pyramid and those left in the box"
     summary = (
         "Take an available stone from the pyramid and lay it on two squares of the 6x9 board. "
         "Take a crystal for each colour you cover, use abilities you cover (move or rotate a "
@@ -897,6 +908,20 @@ class Crystallia(Game[CrystalliaState]):
         self.check_options(options)
         advanced = bool((options or {}).get("advanced", False))
         return _deal(players, seed, advanced)
+
+    def opening(self, state: CrystalliaState) -> list[Event]:
+        return [starts(player(state.start)), Event(
+            "A stone is a domino of two crystals, named by its colours ('green/yellow'; "
+            "yellow is wild): you take one the pyramid leaves free by its number ('take 3') "
+            "and lay it on two empty squares side by side ('place c4 c5' puts its first "
+            "crystal on c4)."), Event(
+            "Colour squares you cover pay a crystal of their colour, and a move, rotate or "
+            "again square gives you that ability. Your crystals go on four platforms, red, "
+            "blue, green and purple: a point each up to 9 of a colour, a point off for each "
+            "over 9, and 13 of one colour loses at once."), Event(
+            f"Instead of taking a stone you may use a talisman ({TALISMANS} for the whole "
+            "table): name a colour nobody named yet and gain a crystal of it "
+            "('talisman blue').")]
 
     def to_act(self, state: CrystalliaState) -> frozenset[int]:
         if state.phase == "over":
@@ -1098,7 +1123,10 @@ class Crystallia(Game[CrystalliaState]):
                     "ability": ("move", "skip") if state.phase == "ability"
                     and state.board[state.pending[0]] == "move" else ("rotate", "skip")}
         if verb not in expected[state.phase]:
-            return IllegalMove(f"You can't {move} now. {self.notation_hint(state, seat)}")
+            step = STEPS[state.phase] if state.phase != "ability" else (
+                f"your turn is at the {state.board[state.pending[0]]} ability you covered "
+                "(use it or skip it first)")
+            return out_of_step(move, step, self.notation_hint(state, seat))
         if verb == "flip":
             return IllegalMove(f"Your {words[1]} platform is already flipped.")
         if verb == "take":

@@ -27,7 +27,9 @@ from rules.core import (
     Thinking,
     listing,
     load_data,
+    out_of_step,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -556,6 +558,7 @@ class CubeConquest(Game[CubeState]):
     min_players = 2
     max_players = 4
     state_type = CubeState
+    hidden = "your cards, the decks, the secret picks and the face-down tiles"
     summary = (
         "Spread your cubes over a 5x5 field of face-down tiles and win fights: each fight won "
         "scores 1 point, and the first to 10 points wins. Each turn draw to 4 cards, then do "
@@ -571,6 +574,18 @@ class CubeConquest(Game[CubeState]):
         self.check_players(players)
         self.check_options(options)
         return _deal(players, seed)
+
+    def opening(self, state: CubeState) -> list[Event]:
+        cards = listing([f"{name} {pips}" for name, pips in zip(SYMBOLS, PIPS, strict=True)])
+        return [starts(colour(state.start)), Event(
+            f"The field is {SIZE * SIZE} face-down tiles, a1 at the bottom left to "
+            f"{SQUARES[-1]} at the top right; a tile turns face up when a cube arrives, "
+            "showing one of six symbols."), Event(
+            f"Cards show the same six symbols, each worth its pips: {cards}. A card moves "
+            "a cube up to its pips and counts them in a fight; a tile's symbol lets a "
+            "matching card reinforce there, and defend it at +1."), Event(
+            f"First, in turn, each player places {STARTING_CUBES} starting cubes on their "
+            "home edge ('place b1').")]
 
     def to_act(self, state: CubeState) -> frozenset[int]:
         if state.phase == "over":
@@ -848,7 +863,7 @@ class CubeConquest(Game[CubeState]):
         expected = {"setup": ("place",), "attack": ("pick",), "choose": ("use",),
                     "action": ("move", "prepare", "reinforce", "outpost", "attack", "pass")}
         if verb not in expected[state.phase]:
-            return IllegalMove(f"You can't {verb} now. {self.notation_hint(state, seat)}")
+            return out_of_step(move, self._step(state, seat), self.notation_hint(state, seat))
         cards = [CARD_WORDS[w] for w in words if w in CARD_WORDS]
         squares = [INDEX[w] for w in words if w in INDEX]
         if verb == "place":
@@ -886,6 +901,12 @@ class CubeConquest(Game[CubeState]):
         square, symbol = squares[0], cards[0]
         if verb == "outpost" and state.height[square] == 2:
             return IllegalMove(f"{SQUARES[square]} is already an Outpost.")
+        if verb == "outpost" and state.owner[square] != seat:
+            return IllegalMove(f"{SQUARES[square]} holds no cube of yours: an Outpost is a "
+                               "second cube stacked on one of your own.")
+        if verb == "outpost" and not state.face_up[square]:
+            return IllegalMove(f"{SQUARES[square]} is face down; you can only match a "
+                               "revealed tile.")
         if verb == "reinforce":
             if state.owner[square] != -1:
                 return IllegalMove(f"{SQUARES[square]} is not empty.")
@@ -896,6 +917,20 @@ class CubeConquest(Game[CubeState]):
                                    "revealed tile.")
         return IllegalMove(f"The tile on {SQUARES[square]} is {SYMBOLS[state.tiles[square]]}, "
                            f"not {SYMBOLS[symbol]}.")
+
+    def _step(self, state: CubeState, seat: int) -> str:
+        """The step the game is at, as the reason a move of another step is refused."""
+        if state.phase == "setup":
+            return ("the game is at the setup, where each player places starting cubes on their "
+                    "edge before any action")
+        if state.phase == "attack":
+            side = ("the defence" if state.attack and seat == state.attack["defender"]
+                    else "your attack")
+            return f"a fight is on, and you pick a card in secret for {side} first"
+        if state.phase == "choose":
+            return ("a fight is on, and your Outpost's defence waits for you to choose which "
+                    "of your two cards to use")
+        return "your turn is at its action (a fight's picks come only after an attack)"
 
     def _refuse_attack(self, state: CubeState, seat: int, target: int, source: int
                        ) -> IllegalMove:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from collections.abc import Collection
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,7 +19,12 @@ from bot.service import recap
 from bot.service.pictures import Picture, Pictures
 from bot.service.table import Shown, Table, private_part
 from bot.store import Store
+from bot.store.errors import StoreUnavailable
 from render import kit
+from rules.core import listing
+from rules.guide import guide
+
+log = logging.getLogger("boardroom.service")
 
 
 @dataclass(frozen=True)
@@ -30,9 +37,23 @@ class Commands:
     start: str = "/game start"
     export: str = "/game export"
     end: str = "/game end"
+    topic: str = "`/rules topic:{}`"  # how a line names a topic of the game's guide
 
 
 DISCORD = Commands()
+
+
+def opening(table: Table, state: Any) -> tuple[str, list[tuple[int | None, rules.Event]]]:
+    """The start message, built here alone (the deal's reply and the outbox's catch-up of
+    an unannounced start both use it): the line saying who plays, the fair shuffle's
+    commitment, and the game's own opening events (``Game.opening``: who starts and how
+    they were drawn, the words the first turns use), told like any event (names put in).
+    ``state`` is the dealt state."""
+    game = table.game
+    lines = [f"{game.name} begins: {listing(table.labels())}."]
+    if table.commitment:
+        lines.append(fairness.announced(table.commitment))
+    return "\n".join(lines), [(None, event) for event in game.opening(state)]
 
 
 @dataclass(frozen=True)
@@ -122,14 +143,17 @@ class Narrator:
     async def reply(self, table: Table, said: list[tuple[int | None, rules.Event]],
                     before: dict[int, dict[str, Any]], caller: int | None, *,
                     opening: str = "", header: str = "", step: bool = False,
-                    steady: frozenset[int] = frozenset()) -> Reply:
+                    steady: frozenset[int] = frozenset(), again: Collection[int] = ()
+                    ) -> Reply:
         """The reply after an action: ``said`` holds the events and the seat that caused
         each; ``before`` the private parts as they were (``Table.private_parts``), so that
         only the seats whose view changed get it again. ``step``: a step of play, during
-        which the seats ``steady`` stayed awaited (``Reply.newly``)."""
+        which the seats ``steady`` stayed awaited (``Reply.newly``). ``again``: the
+        versions a catch-up tells again (``cite``)."""
         game = table.game
         public_lines = [line for line in (header, opening) if line]
-        public_lines += [table.annotate(e.text) for _, e in said if e.to is None]
+        public_lines += await self.cite(table, [table.annotate(e.text) for _, e in said
+                                                if e.to is None], again)
         outcome = game.outcome(table.state)
         ended = None
         if outcome is not None:
@@ -183,6 +207,43 @@ class Narrator:
                      game=table.id, over=outcome is not None, drawing=dm_pictures,
                      recap=None if ended is None else ended.picture,
                      animation=None if ended is None else ended.animation)
+
+    async def cite(self, table: Table, lines: list[str], again: Collection[int] = ()
+                   ) -> list[str]:
+        """The channel's lines, the first of the game to use a term a topic of its guide
+        explains (``Guide.cites``) naming that topic as the surface asks for it, "(`rules
+        life`)": once per game, across restarts and processes (``Store.cite``, with the
+        version of the reply). A reply told ``again`` (a catch-up of those versions, never
+        posted) names what their first telling named. Only the channel's own lines are
+        given, so no topic is ever named from a private line."""
+        if not self.commands.topic or not lines:
+            return lines
+        book = guide(table.game.id)
+        found = [[t.key for t in book.cites(line)] for line in lines]
+
+        def told(key: str) -> bool:  # named by a reply already posted
+            return key in table.cited and table.cited[key] not in again
+
+        if all(told(key) for keys in found for key in keys):
+            return lines
+        # another process may have named some (busy: what this process knows will do)
+        with contextlib.suppress(StoreUnavailable):
+            table.cited = {**await self.store.cited(table.id), **table.cited}
+        named: list[str] = []
+        out = []
+        for line, keys in zip(lines, found, strict=True):
+            fresh = [key for key in keys if not told(key) and key not in named]
+            named += fresh
+            out.append(f"{line} ({', '.join(self.commands.topic.format(k) for k in fresh)})"
+                       if fresh else line)
+        new = [key for key in named if key not in table.cited]
+        if new:
+            table.cited.update(dict.fromkeys(new, table.version))
+            try:  # the move is written already: a full database costs only the naming
+                await self.store.cite(table.id, new, table.version)
+            except StoreUnavailable:
+                log.warning("Could not keep the topics named in game %s", table.id)
+        return out
 
     def revealed(self, table: Table) -> list[str]:
         """The line revealing a finished game's seed and salt (none for a game that never

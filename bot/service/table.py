@@ -85,6 +85,9 @@ class Table:
     salt: str | None = None  # secret until the game is over (``bot.fairness``)
     commitment: str | None = None  # SHA-256 of the seed and the salt, posted at the start
     rated: Rated | None = None  # how the last move counted for the ratings
+    # The guide topics its lines have named, each with the version whose reply named it
+    # (``Narrator.cite``), as far as this process knows; the store holds them all.
+    cited: dict[str, int] = field(default_factory=dict)
 
     # -- moves
 
