@@ -371,12 +371,18 @@ def _gained(state: CrystalliaState, seat: int, colour: str, count: int, why: str
     c = COLOURS.index(colour)
     have = state.crystals[seat][c]
     said = f"{player(seat)} gains {count} {colour} crystal{'s' if count != 1 else ''} " \
-           f"for {why}: {have} now"
+           f"for {why}: {have} {colour} now"
     over = 0 if state.flipped[seat][c] else min(count, have - RING)
-    if over > 0:
-        said += f", {over} over {RING}: -{over} point{'s' if over != 1 else ''}"
+    if over > 0:  # the platform's total, what lies over 9, and what its points became
+        now = platform_points(state, seat, c)
+        change = now - (min(have - count, RING) - max(0, have - count - RING))
+        said += (f", {have - RING} over {RING} at -1 point each, so their {colour} platform "
+                 f"scores {now} point{'s' if now != 1 else ''}, "
+                 + (f"{-change} fewer than before" if change < 0 else
+                    f"{change} more than before" if change else "as before"))
     return Event(said + ".", kind="gain",
-                 data={"seat": seat, "colour": colour, "count": count, "over": max(0, over)})
+                 data={"seat": seat, "colour": colour, "count": count, "over": max(0, over),
+                       "now": have})
 
 
 def _give(state: CrystalliaState, seat: int, colour: str, count: int, events: list[Event],
@@ -567,6 +573,10 @@ def _go_on(state: CrystalliaState, seat: int, events: list[Event]) -> None:
         elif state.streak >= 2:
             events.append(Event(f"{SQUARES[square]} shows another turn, but nobody takes more "
                                 "than two turns in a row.", kind="ability"))
+        elif all(p < 0 for p in state.pyramid):  # the game ends with this turn
+            events.append(Event(f"{player(seat)} covered another turn on {SQUARES[square]}, "
+                                "but no stone is left in the pyramid for a second turn.",
+                                kind="ability"))
         else:
             state.extra = True
             events.append(Event(f"{player(seat)} covered another turn on {SQUARES[square]} "
@@ -662,10 +672,14 @@ def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = Fals
     state.talisman_last[seat] = talisman
     fours = _fours(state.crystal)
     new_fours = sorted(set(fours) - set(state.fours))
+    ending = state.loser >= 0 or all(p < 0 for p in state.pyramid)
     if new_fours and not talisman:
         lines = listing([_four_words(k) for k in new_fours])
         made = f"a line of 4 ({lines})" if len(new_fours) == 1 else f"lines of 4 ({lines})"
-        if state.streak < 2:
+        if ending and state.streak < 2:
+            events.append(Event(f"{player(seat)} made {made}, but the game ends with this "
+                                "turn, so there is no second turn.", kind="four"))
+        elif state.streak < 2:
             state.extra = True
             events.append(Event(f"{player(seat)} made {made} and must take a second turn.",
                                 kind="four"))
@@ -678,8 +692,11 @@ def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = Fals
     elif all(p < 0 for p in state.pyramid):
         state.result = "Every stone has left the pyramid."
     if state.result:
+        owed = state.extra and state.streak < 2  # said at once: no second turn follows
         state.phase = "over"
-        events.append(Event(f"The game ends: {state.result}", kind="end"))
+        _, _, verdict = _verdict(state)
+        unowed = f", with no second turn for {player(seat)}" if owed else ""
+        events.append(Event(f"The game ends{unowed}: {verdict}", kind="end"))
         return
     if state.extra and state.streak < 2:
         state.streak = 2
@@ -859,6 +876,18 @@ def _price(events: list[Event]) -> str:
     return "uses the last talisman" if left == 1 else f"uses 1 of {left} talismans left"
 
 
+def _verdict(state: CrystalliaState) -> tuple[tuple[int, ...], frozenset[int], str]:
+    """A finished game's points, its winners (the best score but the 13-crystal loser's)
+    and the sentence saying why it ended and who won."""
+    scores = tuple(score(state, s) for s in range(state.players))
+    eligible = [s for s in range(state.players) if s != state.loser]
+    best = max(scores[s] for s in eligible)
+    winners = frozenset(s for s in eligible if scores[s] == best)
+    names = listing([player(s) for s in sorted(winners)])
+    return scores, winners, (f"{state.result} {names} win{'s' if len(winners) == 1 else ''} "
+                             f"with {best} point{'s' if best != 1 else ''}.")
+
+
 # --------------------------------------------------------------------------- the game
 
 VERBS = ("take", "place", "move", "rotate", "skip", "gain", "talisman", "flip", "ready",
@@ -906,14 +935,8 @@ class Crystallia(Game[CrystalliaState]):
     def outcome(self, state: CrystalliaState) -> Outcome | None:
         if state.phase != "over":
             return None
-        scores = tuple(score(state, s) for s in range(state.players))
-        eligible = [s for s in range(state.players) if s != state.loser]
-        best = max(scores[s] for s in eligible)
-        winners = frozenset(s for s in eligible if scores[s] == best)
-        names = listing([player(s) for s in sorted(winners)])
-        return Outcome(scores, winners,
-                       f"{state.result} {names} win{'s' if len(winners) == 1 else ''} with "
-                       f"{best} point{'s' if best != 1 else ''}.",
+        scores, winners, reason = _verdict(state)
+        return Outcome(scores, winners, reason,
                        ending="crystal loss" if state.loser >= 0 else "stones ran out")
 
     def evaluate(self, state: CrystalliaState, seat: int) -> float:
