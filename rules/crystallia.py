@@ -576,11 +576,11 @@ def _go_on(state: CrystalliaState, seat: int, events: list[Event]) -> None:
         elif all(p < 0 for p in state.pyramid):  # the game ends with this turn
             events.append(Event(f"{player(seat)} covered another turn on {SQUARES[square]}, "
                                 "but no stone is left in the pyramid for a second turn.",
-                                kind="ability"))
+                                kind="again"))
         else:
             state.extra = True
             events.append(Event(f"{player(seat)} covered another turn on {SQUARES[square]} "
-                                "and must take a second turn.", kind="ability"))
+                                "and must take a second turn.", kind="again"))
     _activate(state, seat, events)
 
 
@@ -888,6 +888,50 @@ def _verdict(state: CrystalliaState) -> tuple[tuple[int, ...], frozenset[int], s
                              f"with {best} point{'s' if best != 1 else ''}.")
 
 
+# --------------------------------------------------------------------------- told in short
+
+# A fold tells every event whole but these: the abilities used and the crystals gained
+# are summed up in a line each per turn, and the prompts and the squares that paid
+# nothing are left to the log.
+ABILITY_STEPS = ("move", "rotate", "skip")
+DROPPED = ("ability", "nothing", "alone")
+
+
+def _fold_turn(seat: int, events: list[Event]) -> list[Event]:
+    """One turn of a long run told in short: what was taken and placed, the abilities
+    used in one line, the crystals gained in one line (each colour's count now), and every
+    black crystal, supercrystal, loss, line of 4, second turn and the end as they were."""
+    out: list[Event] = []
+    shifts = [e for e in events if e.kind in ABILITY_STEPS]
+    gains = [e for e in events if e.kind == "gain"]
+    for event in events:
+        if event.kind in ABILITY_STEPS and event is shifts[0]:
+            moved = sum(1 for e in shifts if e.kind == "move")
+            turned = sum(1 for e in shifts if e.kind == "rotate")
+            skipped = len(shifts) - moved - turned
+            used = [f"moves {_count(moved, 'stone')}" if moved else "",
+                    f"rotates {_count(turned, 'stone')}" if turned else "",
+                    f"skips {skipped}" if skipped else ""]
+            out.append(Event(f"{player(seat)} uses the abilities they covered: "
+                             f"{listing([u for u in used if u])}.", kind="abilities"))
+        elif event.kind == "gain" and len(gains) > 1 and event is gains[-1]:
+            per: dict[str, list[int]] = {}  # colour -> [crystals gained, count now]
+            for e in gains:
+                got = per.setdefault(e.data["colour"], [0, 0])
+                got[0] += e.data["count"]
+                got[1] = e.data["now"]
+            parts = [f"{n} {colour} ({now} now"
+                     + (f", {now - RING} over {RING}" if now > RING else "") + ")"
+                     for colour, (n, now) in per.items()]
+            total = sum(n for n, _ in per.values())
+            out.append(Event(f"{player(seat)} gains {_count(total, 'crystal')} in all: "
+                             f"{listing(parts)}.", kind="gains"))
+        elif event.kind not in (*ABILITY_STEPS, *DROPPED, "gain") or \
+                (event.kind == "gain" and len(gains) == 1):
+            out.append(event)
+    return out
+
+
 # --------------------------------------------------------------------------- the game
 
 VERBS = ("take", "place", "move", "rotate", "skip", "gain", "talisman", "flip", "ready",
@@ -938,6 +982,18 @@ class Crystallia(Game[CrystalliaState]):
         scores, winners, reason = _verdict(state)
         return Outcome(scores, winners, reason,
                        ending="crystal loss" if state.loser >= 0 else "stones ran out")
+
+    def fold(self, seat: int, steps: list[list[Event]]) -> list[Event]:
+        """A computer's long turn (an ability chain) told in short, turn by turn
+        (``_fold_turn``); the log keeps every line."""
+        out: list[Event] = []
+        turn: list[Event] = []
+        for event in (e for step in steps for e in step):
+            turn.append(event)
+            if event.kind == "turn":  # a second turn begins after this line
+                out += _fold_turn(seat, turn)
+                turn = []
+        return out + _fold_turn(seat, turn)
 
     def evaluate(self, state: CrystalliaState, seat: int) -> float:
         """The seat's points less the best other seat's, mid-game too (points are public

@@ -624,6 +624,43 @@ def test_a_second_turn_the_end_cuts_off_is_never_promised_and_the_end_names_the_
     assert GAME.to_act(after) == frozenset()
 
 
+def test_a_long_turn_told_in_short_keeps_what_was_placed_what_it_paid_and_how_it_ended(
+        ) -> None:
+    """Issue 38: a computer's ability chain filled the channel. Told in short (the channel
+    does so past 25 lines; the log keeps every line), a turn keeps what was taken and
+    placed, sums the abilities up in one line and the crystals in another (each colour's
+    count now), and keeps every line of 4, second turn and the end as they were."""
+    state = position(board="c4=move f8=rotate f9=purple", stones=[("a1 a2", "blue green")],
+                     holding="red red")
+    steps = []
+    for move in ("place c4 c5", "move a1 to f8", "skip"):
+        state, events = GAME.play(state, 0, move)
+        steps.append(events)
+    told = [e.text for step in steps for e in step]
+    assert any("covered the move ability" in line for line in told)
+    short = [e.text for e in GAME.fold(0, steps)]
+    assert short == [
+        "Player 1 places red/red on c4 c5: red on both.",
+        "Player 1 uses the abilities they covered: moves 1 stone and skips 1.",
+        "Player 1 gains 2 crystals in all: 1 purple (1 now) and 1 red (1 now)."]
+    # two turns in a row, the second ending the game: each turn in short, the end whole
+    first = position(stones=[("a1 b1", "red red"), ("a5 b5", "blue blue")],
+                     holding="red red", pyramid=1, crystals=[{"red": 9}, {}])
+    after, one = GAME.play(first, 0, "place c1 d1")
+    after, two = GAME.play(after, 0, "take 1")
+    after = GAME.load({**GAME.dump(after), "holding": STONES.index(["green", "green"])})
+    after, three = GAME.play(after, 0, "place f8 f9")
+    short = [e.text for e in GAME.fold(0, [one, two, three])]
+    assert short[0] == "Player 1 places red/red on c1 d1: red on both."
+    assert short[1].startswith("Player 1 gains 3 red crystals for a row of 4 red, a1 to d1 "
+                               "(4 - 1): 12 red now, 3 over 9")  # one gain: told whole
+    assert short[2:4] == ["Player 1 made a line of 4 (red, a1 to d1) and must take a second "
+                          "turn.", "Player 1 takes a second turn."]
+    assert short[-1].startswith("The game ends: Every stone has left the pyramid. Player 1 "
+                                "wins with")
+    assert GAME.outcome(after) is not None
+
+
 def test_determinize_redeals_only_face_down_stones() -> None:
     state = GAME.new(3, seed=8)
     seen = set()
