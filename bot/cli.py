@@ -47,7 +47,8 @@ COMMANDS = ("'board' ('board text': the table as text), 'hand', 'rules' ('rules 
 # What the service's sentences say of commands: everyone is seated by the options given,
 # and the move log is saved with 'export'.
 TERMINAL = Commands(join="", start="", export="'export' (saved by itself at the end)",
-                    end="", topic="`rules {}`")
+                    end="", topic="`rules {}`",
+                    log="'replay {first}' to 'replay {last}' show them one by one")
 LISTED = 30  # lines a list of moves shows at most: more are grouped by their next word
 CLEAR = "\033[2J\033[H"  # clear a terminal screen, cursor to the top
 

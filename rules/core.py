@@ -364,6 +364,18 @@ class Game(ABC, Generic[S]):
         the move turns out for it (0 to 1), when its level makes one."""
         return None
 
+    def fold(self, seat: int, steps: list[list[Event]]) -> list[Event]:
+        """A long run of ``seat``'s steps told in short: the channel gets these events in
+        place of a computer's turn whose lines would fill a screen (every line stays in
+        the log). ``steps`` holds each step's public events, oldest first. By default the
+        first event of each step and the run's last one (how it ended); a game may sum up
+        the run its own way."""
+        out = [events[0] for events in steps if events]
+        last = next((events[-1] for events in reversed(steps) if events), None)
+        if last is not None and (not out or last is not out[-1]):
+            out.append(last)
+        return out
+
     # -- storing and hidden information
 
     def dump(self, state: S) -> dict[str, Any]:

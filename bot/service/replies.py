@@ -14,7 +14,7 @@ from typing import Any
 
 import render
 import rules
-from bot import fairness, steps
+from bot import fairness, history, steps, undo
 from bot.records import SeatRow
 from bot.service import recap
 from bot.service.pictures import Picture, Pictures
@@ -39,9 +39,58 @@ class Commands:
     export: str = "/game export"
     end: str = "/game end"
     topic: str = "`/rules topic:{}`"  # how a line names a topic of the game's guide
+    # where a computer's turn told in short is read whole: {count} moves, {first} to {last}
+    log: str = ("`/log {count}` lists them, and `/game replay move:{first}` steps through them "
+                "one by one")
 
 
 DISCORD = Commands()
+FOLD = 25  # public lines of one computer's run of steps beyond which it is told in short
+
+
+@dataclass(frozen=True)
+class Made:
+    """A computer's move made after a command (``Turns.play_on``): its seat, where its
+    events lie in the step's ``said`` (``start`` to ``end``) and the version it made."""
+
+    seat: int
+    start: int
+    end: int
+    version: int
+
+
+def fold(table: Table, said: list[tuple[int | None, rules.Event]], made: list[Made],
+         commands: Commands) -> None:
+    """Tell each computer's run of moves in short where its public lines would be more
+    than ``FOLD`` (an ability chain fills a screen): the game sums the run up
+    (``Game.fold``) and a line says how many lines there were and where to read them
+    (``/log``, which replays every move with all its events). ``said`` is changed in
+    place; private events are kept as they were, and a short run is left whole."""
+    runs: list[list[Made]] = []
+    for move in made:  # one seat's moves back to back, nothing else between them
+        if runs and runs[-1][-1].seat == move.seat and runs[-1][-1].end == move.start:
+            runs[-1].append(move)
+        else:
+            runs.append([move])
+    for run in reversed(runs):  # the last first, so the earlier runs' places hold
+        seat, start, end = run[0].seat, run[0].start, run[-1].end
+        told = sum(1 for _, e in said[start:end] if e.to is None)
+        if told <= FOLD:
+            continue
+        try:
+            short = table.game.fold(seat, [[e for _, e in said[m.start:m.end]
+                                            if e.to is None and e.kind != "remark"]
+                                           for m in run])
+        except Exception:  # the whole run, rather than no turn at all
+            continue
+        count = min(len(run), history.LOG_MOST)
+        where = commands.log.format(count=count, first=undo.number(run[0].version),
+                                    last=undo.number(run[-1].version))
+        moves = f"{len(run)} move{'s' if len(run) != 1 else ''}"
+        pointer = rules.Event(f"({table.who(seat)}'s {moves}, {told} lines, told in short: "
+                              f"{where}.)", kind="folded")
+        said[start:end] = [*((seat, e) for e in short if e.to is None), (seat, pointer),
+                           *((s, e) for s, e in said[start:end] if e.to is not None)]
 
 
 def opening(table: Table, state: Any) -> tuple[str, list[tuple[int | None, rules.Event]]]:
@@ -159,7 +208,9 @@ class Narrator:
         ended = None
         if outcome is not None:
             scores = ", ".join(f"{table.who(s)} {p}" for s, p in enumerate(outcome.scores))
-            public_lines.append(f"Game over: {table.annotate(outcome.reason)} "
+            reason = table.annotate(outcome.reason)
+            told = any(reason in line for line in public_lines)  # the game's end said it
+            public_lines.append(f"Game over{'.' if told else ': ' + reason} "
                                 f"Final score: {scores}.")
             public_lines += self.revealed(table)  # only now may the seed and salt be told
             ended = await recap.build(  # points, length, ratings

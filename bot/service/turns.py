@@ -21,7 +21,7 @@ from bot import ratings, steps, undo
 from bot.moves import Choices, plain
 from bot.service.clocks import Clocks
 from bot.service.computers import Computers
-from bot.service.replies import Narrator, Reply
+from bot.service.replies import Made, Narrator, Reply, fold
 from bot.service.table import Conflict, Table, TableError, move_digest
 from bot.service.tables import Tables
 from bot.store import Store
@@ -222,8 +222,17 @@ class Turns:
 
         Each move is its own version. A computer's choice is drawn from the game's seed
         and the version, so a game replays the same with the same seed. If anything fails,
-        the chain stops where it is; the outbox finishes it after a restart.
+        the chain stops where it is; the outbox finishes it after a restart. A computer's
+        run of moves too long for the channel is told in short (``replies.fold``).
         """
+        made: list[Made] = []
+        forced = await self._chain(table, said, steady, made)
+        fold(table, said, made, self.narrator.commands)
+        return forced
+
+    async def _chain(self, table: Table, said: Said, steady: set[int] | None,
+                     made: list[Made]) -> set[int]:
+        """``play_on``'s moves, each computer's move noted in ``made``."""
         computers = set(table.computers())
         forced: set[int] = set()
         for _ in range(CHAIN_LIMIT):
@@ -264,6 +273,9 @@ class Turns:
                 log.exception("A computer player could not move in channel %s",
                               table.channel_id)
                 return forced
+            if not notes:  # a computer's move (a forced step is told whole)
+                made.append(Made(seat, len(said), len(said) + len(events) + len(remarks),
+                                 table.version))
             said.extend([*notes, *((seat, e) for e in events), *remarks])
             if steady is not None:
                 steady &= table.awaited()
