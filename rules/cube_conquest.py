@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter, deque
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -308,15 +308,16 @@ def _route(state: CubeState, seat: int, start: int, limit: int = SIZE * SIZE
     far = SIZE * SIZE
     dist, parent = [far] * (SIZE * SIZE), [-1] * (SIZE * SIZE)
     dist[start] = 0
-    queue = deque([start])
-    while queue:
-        i = queue.popleft()
-        if dist[i] == limit:
-            continue
-        for j in NEIGHBOURS[i]:
-            if dist[j] == far and state.owner[j] in (-1, seat):
-                dist[j], parent[j] = dist[i] + 1, i
-                queue.append(j)
+    owner, frontier, steps = state.owner, [start], 0
+    while frontier and steps < limit:  # breadth first, one distance at a time
+        steps += 1
+        reached = []
+        for i in frontier:
+            for j in NEIGHBOURS[i]:
+                if dist[j] == far and (owner[j] == -1 or owner[j] == seat):
+                    dist[j], parent[j] = steps, i
+                    reached.append(j)
+        frontier = reached
     return dist, parent
 
 
@@ -404,19 +405,19 @@ class _Routes:
         return out
 
 
-def _routes(ways: _Routes, candidates: list[Candidate], pips: int
-            ) -> dict[tuple[int, frozenset[int]], tuple[int | None, list[int]]]:
+def _routes(candidates: list[Candidate], pips: int
+            ) -> dict[tuple[int, frozenset[int]], tuple[int | None, int]]:
     """The moves worth telling apart with a card of ``pips``: (end, face-down tiles
-    revealed) -> (via square or None, route).
+    revealed) -> (via square or None, start); ``_Routes.route`` gives the squares.
 
     A route matters only by where it ends and which tiles it turns over, so each such pair
     is listed once: by the shortest route when that one does it (no ``via``), else by the
     first square in board order whose ``via`` route does it within the pips.
     """
-    out: dict[tuple[int, frozenset[int]], tuple[int | None, list[int]]] = {}
+    out: dict[tuple[int, frozenset[int]], tuple[int | None, int]] = {}
     for length, end, via, start, revealed in candidates:
-        if length <= pips and (end, revealed) not in out:
-            out[end, revealed] = (via, ways.route(start, via, end))
+        if length <= pips:
+            out.setdefault((end, revealed), (via, start))
     return out
 
 
@@ -590,7 +591,7 @@ def _resolve(state: CubeState, used: int | None) -> list[Event]:
 
 # ``evaluate``'s weights when data/weights/cube-conquest.json lacks one
 WEIGHTS = {"points": 2.0, "cubes": 1.0, "immobile": 1.5, "arrow": 1.0, "crown": 0.3,
-           "arrow_in_pile": 0.3, "strike": 0.7, "threat": 0.8}
+           "arrow_in_pile": 0.3, "strike": 0.7, "threat": 0.8, "wipe": 3.0}
 
 
 def _defence(state: CubeState, target: int, cards: list[int]) -> int:
@@ -621,11 +622,13 @@ def _strikes(state: CubeState, seat: int) -> list[tuple[int, int, int]]:
 
 def _strike_value(state: CubeState, seat: int, weights: dict[str, float],
                   against: int | None = None) -> float:
-    """What ``seat``'s best sure attack would gain (a point and the cubes destroyed);
-    ``against``: only attacks on that seat's cubes."""
-    return max((weights["points"] + weights["cubes"] * cubes
-                for cubes, _, target in _strikes(state, seat)
-                if against is None or state.owner[target] == against), default=0.0)
+    """What ``seat``'s best sure attack would gain (a point and the cubes destroyed, and
+    the end of the game when they are the defender's last); ``against``: only attacks on
+    that seat's cubes."""
+    return max((weights["points"] + weights["cubes"] * cubes + weights["wipe"] * (
+        cubes == _cubes_on_board(state, state.owner[target]))
+        for cubes, _, target in _strikes(state, seat)
+        if against is None or state.owner[target] == against), default=0.0)
 
 
 def _hand_value(state: CubeState, seat: int, weights: dict[str, float]) -> float:
@@ -643,33 +646,24 @@ def _safe(state: CubeState, seat: int, square: int) -> bool:
 
 
 def _pick_policy(state: CubeState, seat: int, moves: dict[str, Any]) -> str:
-    """The attacker plays its best card. The defender plays the cheapest card that beats
-    the best the attacker could hold, else its cheapest (a lost fight should cost little);
-    an Outpost puts up its cheapest and its best, and uses one that wins."""
+    """Both sides fight with their best card (the defender counting the tile's +1); an
+    Outpost's defender puts up its two best and uses the cheapest that wins, else the
+    cheapest."""
     attack = state.attack
     assert attack is not None
-    hand = state.hands[seat]
     if state.phase == "choose":
         strike = PIPS[attack["attacker_card"]]
         cards = sorted(set(attack["defender_cards"]), key=lambda c: PIPS[c])
         wins = [c for c in cards if _defence(state, attack["to"], [c]) > strike]
         return f"use {SYMBOLS[(wins or cards)[0]]}"
     if seat == attack["attacker"]:
-        return f"pick {SYMBOLS[max(hand, key=lambda c: PIPS[c])]}"
-    # what the attacker may have picked: its hand and its pick, never the pick alone
-    pool = state.hands[attack["attacker"]] + [
-        c for c in [attack["attacker_card"]] if c is not None]
-    strike = max((PIPS[c] for c in pool), default=0)
-    by_pips = sorted(hand, key=lambda c: PIPS[c])
-    wins = [c for c in by_pips if _defence(state, attack["to"], [c]) > strike]
-    first = wins[0] if wins else by_pips[0]
-    if attack["outpost"] and len(hand) >= 2:
-        second = by_pips[-1] if first != by_pips[-1] or hand.count(first) > 1 else by_pips[0]
-        pair = sorted([first, second])
-        name = f"pick {SYMBOLS[pair[0]]} {SYMBOLS[pair[1]]}"
-        if name in moves:
-            return name
-    return f"pick {SYMBOLS[first]}"
+        return f"pick {SYMBOLS[max(state.hands[seat], key=lambda c: PIPS[c])]}"
+    tile = state.tiles[attack["to"]]
+    best = sorted(state.hands[seat], key=lambda c: (PIPS[c] + (c == tile), -PIPS[c]))
+    if attack["outpost"] and len(best) >= 2:
+        pair = sorted(best[-2:])
+        return f"pick {SYMBOLS[pair[0]]} {SYMBOLS[pair[1]]}"
+    return f"pick {SYMBOLS[best[-1]]}"
 
 
 def _action_policy(state: CubeState, seat: int, moves: dict[str, Any],
@@ -689,7 +683,7 @@ def _action_policy(state: CubeState, seat: int, moves: dict[str, Any],
     if adds:
         return rng.choice(adds)
     calm = [m for m, d in moves.items() if d[0] == "move" and d[1] != arrow
-            and _safe(state, seat, d[2][-1])]
+            and _safe(state, seat, d[2][2])]
     if calm and rng.random() < 0.5:
         return rng.choice(calm)
     return rng.choice(list(moves))
@@ -877,12 +871,13 @@ class CubeConquest(Game[CubeState]):
                 continue
             candidates = ways.candidates(i)
             for c in hand:
-                routes = _routes(ways, candidates, PIPS[c])
-                for (j, _), (via, path) in sorted(routes.items(), key=lambda r: (
+                routes = _routes(candidates, PIPS[c])
+                for (j, _), (via, _) in sorted(routes.items(), key=lambda r: (
                         r[0][0], -1 if r[1][0] is None else r[1][0])):
                     by = f" via {SQUARES[via]}" if via is not None else ""
+                    # the route's squares are worked out when the move is made
                     out[f"move {SQUARES[i]} {SQUARES[j]}{by} with {SYMBOLS[c]}"] = (
-                        "move", c, path)
+                        "move", c, (i, via, j))
         if len(state.hands[seat]) >= 2:
             for a, b in sorted(set(combinations(state.hands[seat], 2))):
                 for t in sorted(set(state.discards[seat]) | {a, b}):
@@ -930,7 +925,8 @@ class CubeConquest(Game[CubeState]):
         if kind == "attack":
             return _declare_attack(state, seat, detail[1], detail[2])
         if kind == "move":
-            _, symbol, path = detail
+            _, symbol, (start, via, end) = detail
+            path = _Routes(state, seat).route(start, via, end)
             events = _move(state, seat, symbol, path)
         elif kind == "prepare":
             events = _prepare(state, seat, detail[1], detail[2])
@@ -1033,7 +1029,7 @@ class CubeConquest(Game[CubeState]):
         path = ways.via(start, via, end)
         if path is None or len(path) - 1 > PIPS[symbol]:
             return typed
-        named, _ = _routes(ways, ways.candidates(start), PIPS[symbol])[
+        named, _ = _routes(ways.candidates(start), PIPS[symbol])[
             (end, ways.revealed(path))]
         by = f" via {SQUARES[named]}" if named is not None else ""
         return f"move {SQUARES[start]} {SQUARES[end]}{by} with {SYMBOLS[symbol]}"

@@ -88,20 +88,28 @@ def test_a_fight_surely_won_is_taken() -> None:
         == "attack b3 from b2"
 
 
-def test_the_playouts_take_the_arrow_back_and_defend_cheaply_when_the_fight_is_lost() -> None:
+def test_the_playouts_take_the_arrow_back_and_fight_with_their_best_card() -> None:
     state = position(cubes={"b2": (BLUE, 1), "e5": (RED, 1)},
                      hands=[["drop", "hammers", "circles", "bricks"], ["crown"]],
                      discards=[["arrow"], []])
     moves = GAME.moves(state, BLUE)
     assert GAME.policy(state, BLUE, moves, random.Random(1)) == \
         "prepare drop hammers take arrow"
-    # Red defends b3 against an arrow it cannot beat: it throws its cheapest card
+    # Red's bricks on the bricks tile b3 defends at 5, as much as its crown, and is cheaper
     duel = position(cubes={"b2": (BLUE, 1), "b3": (RED, 1), "e5": (RED, 1)},
-                    hands=[["arrow", "drop"], ["drop", "crown"]])
+                    hands=[["arrow", "drop"], ["drop", "bricks", "crown"]])
     duel, _ = GAME.play(duel, BLUE, "attack b3 from b2")
-    picks = GAME.moves(duel, RED)
-    assert GAME.policy(duel, RED, picks, random.Random(1)) == "pick drop"
+    assert GAME.policy(duel, RED, GAME.moves(duel, RED), random.Random(1)) == "pick bricks"
     assert GAME.policy(duel, BLUE, GAME.moves(duel, BLUE), random.Random(1)) == "pick arrow"
+    # an Outpost puts up its two best and uses the cheapest that wins
+    post = position(cubes={"b2": (BLUE, 1), "b3": (RED, 2), "e5": (RED, 1)},
+                    hands=[["crown", "drop"], ["drop", "bricks", "arrow"]])
+    post, _ = GAME.play(post, BLUE, "attack b3 from b2")
+    assert GAME.policy(post, RED, GAME.moves(post, RED), random.Random(1)) == \
+        "pick bricks arrow"
+    post, _ = GAME.play(post, RED, "pick bricks arrow")
+    post, _ = GAME.play(post, BLUE, "pick crown")
+    assert GAME.policy(post, RED, GAME.moves(post, RED), random.Random(1)) == "use bricks"
 
 
 def test_evaluate_counts_the_strike_of_the_player_to_move() -> None:
