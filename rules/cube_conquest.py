@@ -694,7 +694,7 @@ def _action_policy(state: CubeState, seat: int, moves: dict[str, Any],
 
 class CubeConquest(Game[CubeState]):
     id = "cube-conquest"
-    thinking = Thinking(budget=60, rollout=4)  # measured: rules/cube-conquest.md
+    thinking = Thinking(budget=130, rollout=0)  # measured: rules/cube-conquest.md
     name = "Cube Conquest"
     min_players = 2
     max_players = 4

@@ -3,7 +3,7 @@
 - ``attacker``: attacks whenever its best card is likely to win (an arrow, or a crown
   against a lone cube), taking the fight that pays most (an Outpost is two cubes); else
   reinforces, else closes in on the nearest enemy.
-- ``arrow``: keeps an arrow, attacks with it, then takes it back (``prepare ... take
+- ``arrow-keeper``: keeps an arrow, attacks with it, then takes it back (``prepare ... take
   arrow``) and does it again; between fights it reinforces or walks towards the enemy.
 - ``builder``: reinforces away from enemy cubes (the tie-break counts cubes on the board)
   and attacks only when it holds an arrow.
@@ -138,4 +138,4 @@ def builder(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
     return _prepare(view, legal) or rng.choice(legal)
 
 
-PEOPLE = {"attacker": attacker, "arrow": arrow, "builder": builder}
+PEOPLE = {"attacker": attacker, "arrow-keeper": arrow, "builder": builder}
