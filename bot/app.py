@@ -25,7 +25,6 @@ from bot.discord.client import Boardroom, ShardedBoardroom, discord_clock
 from bot.shards import Shards
 from bot.store import Store
 from bot.store.sqlite import check_file
-from rules.computer import DEFAULT
 
 log = logging.getLogger("boardroom")
 
@@ -47,12 +46,14 @@ async def registration() -> list[dict[str, Any]]:
 
 def create_bot(database: str | Store | None = None, *, images: bool = True,
                now: Callable[[], float] = discord_clock, shards: Shards | None = None,
-               sweep: bool | None = None, level: str = DEFAULT) -> Boardroom:
+               sweep: bool | None = None, level: str | None = None) -> Boardroom:
     """The bot over a database path or URL (opened and closed by the bot) or an open store;
     ``now`` is its clock (Discord's, unless a test gives another). ``sweep``: whether its
     scheduler sweeps the outbox for replies other processes never posted (default: when
     it runs some of the shards, as one of several processes). ``level``: the computer level
-    a table takes when none is chosen (its computer players, stand-ins, resigned seats)."""
+    tables take when none is chosen (their computer players, stand-ins, resigned seats);
+    None: hard, and expert at tables whose turns may take an hour or more and for
+    stand-ins (``bot.service.computers.Levels``)."""
     if shards is not None:
         return ShardedBoardroom(database, images=images, now=now, shards=shards, sweep=sweep,
                                 level=level)

@@ -3,13 +3,14 @@
 The same table service and database as the bot: each seat in turn is asked for a move,
 computer players fill the last seats when asked for, the channel's text and each picture's
 one-line summary are printed, and every picture is saved as a PNG. The terminal has its own
-commands (``COMMANDS``), and the service's sentences name them, never Discord's. Input may
-be piped: the end of input stops cleanly, and the game stays saved (``--resume`` continues
-it). When a game ends, its move log is saved beside the database as a file named by game,
-table and date (``export``; never over an earlier one), so ``boardroom verify`` can be tried
-on it offline, and the finished table stays open for ``export``, ``replay N`` and ``board``
-until ``quit``. A picture is saved once: one identical to a picture already saved is
-named by the file it is in.
+commands (``commands``: its 'moves' example from the player's own moves), and the
+service's sentences name them, never Discord's (a line naming a guide topic says `rules
+<topic>`). Input may be piped: the end of input stops cleanly, and the game stays saved
+(``--resume`` continues it). When a game ends, its move log is saved beside the database
+as a file named by game, table and date (``export``; never over an earlier one), so
+``boardroom verify`` can be tried on it offline, and the finished table stays open for
+``export``, ``replay N`` and ``board`` until ``quit``. A picture is saved once: one
+identical to a picture already saved is named by the file it is in.
 
     boardroom try cube-conquest --players 2 --computers 1
 """
@@ -40,15 +41,14 @@ from rules.core import listing, quote
 
 DEFAULT_DB = "boardroom-try.db"
 DEFAULT_IMAGES = "boardroom-images"
-COMMANDS = ("Type a move, or: 'moves' (your legal moves; 'moves place 1' lists what follows "
-            "'place 1'), 'board' ('board text': the table as text), 'hand', 'rules' ('rules "
-            "<topic>': one part of the game explained), 'replay [N]' (move N as you saw it; "
-            "0, the deal, when left out), 'export' (the move log, once the game is over), "
-            "'quit'.")
+COMMANDS = ("'board' ('board text': the table as text), 'hand', 'rules' ('rules <topic>': "
+            "one part of the game explained), 'replay [N]' (move N as you saw it; 0, the "
+            "deal, when left out), 'export' (the move log, once the game is over), 'quit'.")
 # What the service's sentences say of commands: everyone is seated by the options given,
 # and the move log is saved with 'export'.
 TERMINAL = Commands(join="", start="", export="'export' (saved by itself at the end)",
-                    end="")
+                    end="", topic="`rules {}`",
+                    log="'replay {first}' to 'replay {last}' show them one by one")
 LISTED = 30  # lines a list of moves shows at most: more are grouped by their next word
 CLEAR = "\033[2J\033[H"  # clear a terminal screen, cursor to the top
 
@@ -82,6 +82,25 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def commands(game: rules.Game[Any], choices: Choices) -> str:
+    """The terminal's commands, with a 'moves' example that narrows the player's own list
+    of moves now (``Choices.example``), so that it never answers "No legal move"; where
+    their list cannot be narrowed (a few moves alike), the game's own example and when it
+    applies (``rulebook.example``)."""
+    found = choices.example()
+    if found:
+        moves = (f"'moves' (your legal moves; 'moves {found[0]}' lists the {found[1]} that "
+                 f"start with {quote(found[0], 40)})")
+    else:
+        later = rulebook.example(game.id)
+        when = ("at the start" if not later.step
+                else f"once {later.step} moves are played")
+        moves = ("'moves' (your legal moves; with the first words of a move, those that "
+                 f"start so: in {game.name}, {when}, 'moves {later.narrow}' lists "
+                 f"{later.narrowed} of {later.offered:,})")
+    return f"Type a move, or: {moves}, {COMMANDS}"
+
+
 def listed(choices: Choices, words: str = "") -> list[str]:
     """Lines listing the legal moves that match ``words``, one a line (a costly move with
     its cost, free ones first); where more match than ``LISTED``, grouped by the next word
@@ -113,7 +132,8 @@ def slug(name: str) -> str:
 
 def rules_lines(game: rules.Game[Any], topic: str = "") -> list[str]:
     """The game's guide as the terminal prints it: the overview, or one topic."""
-    return rulebook.page(game.id, topic, ask="rules <topic>").replace("**", "").splitlines()
+    return rulebook.page(game.id, topic, ask="rules <topic>", surface="terminal"
+                         ).replace("**", "").splitlines()
 
 
 class Terminal:
@@ -261,7 +281,8 @@ class Terminal:
             if hint and not rest:
                 self.say(f"Your move now: {hint}")
             if not rest:
-                self.say(COMMANDS)
+                self.say(commands(self.game, await self.service.choices(self.channel_id,
+                                                                        user)))
         elif word == "moves":
             for text in listed(await self.service.choices(self.channel_id, user), rest):
                 self.say(text)
@@ -432,7 +453,9 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             await service.end(channel_id, 1)  # nothing left that --resume cannot start
             print(error, file=sys.stderr)
             return 2
-        term.say(COMMANDS)
+        waiting = await service.waiting(channel_id)
+        term.say(commands(game, await service.choices(channel_id, waiting[0][0])
+                          if waiting else Choices()))
         return await term.loop()
     finally:
         await store.close()

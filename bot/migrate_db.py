@@ -33,7 +33,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "games": ("id", "channel_id", "guild_id", "game", "options", "status", "opener_id",
               "seed", "state", "version", "announced", "last_seat", "last_text", "created",
               "updated", "started", "finished", "damaged", "turn_time", "reminders", "salt",
-              "commitment", "unrated", "bank_start", "bank_add", "end_note"),
+              "commitment", "unrated", "bank_start", "bank_add", "end_note", "cited"),
     "seats": ("game_id", "seat", "user_id", "name", "kind", "level", "handed", "former",
               "bank"),
     "moves": ("game_id", "version", "seat", "text", "time"),

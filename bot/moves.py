@@ -25,33 +25,40 @@ class Entry:
     text: str  # what the player types: a whole move, or the start of ``count`` moves
     count: int = 1
     cost: str = ""  # what a whole move costs ('' when free)
+    note: str = ""  # what a whole move does, in a few words ('covers c4 c5 d4'), or ''
 
     @property
     def whole(self) -> bool:
         return self.count == 1
 
     def label(self) -> str:
-        """'place 1 … 120 moves', 'place 4o at a1 · 1 skip: -2', or the move itself."""
+        """'place 1 … 120 moves', 'place 4o at a1 · 1 skip: -2', '4o r0 a1 · covers a1 a2
+        b1 b2', or the move itself."""
         if not self.whole:
             return f"{self.text}{MORE}{self.count} moves"
-        return f"{self.text}{PRICE}{self.cost}" if self.cost else self.text
+        return PRICE.join(part for part in (self.text, self.note, self.cost) if part)
 
 
 @dataclass(frozen=True)
 class Choices:
-    """A seat's legal moves, free ones first (each part in the game's order), and what the
-    costly ones cost."""
+    """A seat's legal moves, free ones first (each part in the game's order: that of its
+    ``notes`` where it gives them), what the costly ones cost and what each does."""
 
     moves: list[str] = field(default_factory=list)
     costs: dict[str, str] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, legal: list[str], costs: dict[str, str]) -> Choices:
-        free = [m for m in legal if m not in costs]
-        return cls(free + [m for m in legal if m in costs], costs)
+    def of(cls, legal: list[str], costs: dict[str, str],
+           notes: dict[str, str] | None = None) -> Choices:
+        notes = notes or {}
+        known = set(legal)
+        order = [m for m in notes if m in known] + [m for m in legal if m not in notes]
+        free = [m for m in order if m not in costs]
+        return cls(free + [m for m in order if m in costs], costs, notes)
 
     def entry(self, move: str) -> Entry:
-        return Entry(move, 1, self.costs.get(move, ""))
+        return Entry(move, 1, self.costs.get(move, ""), self.notes.get(move, ""))
 
     def matching(self, typed: str) -> list[str]:
         """The moves that begin with what is typed (its last word may be unfinished); if
@@ -82,6 +89,23 @@ class Choices:
                           _groups(found, split, depth, 1))
         return [self.entry(moves[0]) if len(moves) == 1 else Entry(text, len(moves))
                 for text, moves in list(groups.items())[:limit]]
+
+    def example(self) -> tuple[str, int] | None:
+        """The first words of a move that narrow this list to some of its moves (two or
+        more, not all; the fewest words; the first met that leave at most half the list,
+        else those that leave the fewest), with how many they leave: a real example for a
+        guide or a help line. None when no such words exist."""
+        total = len(self.moves)
+        for depth in (1, 2, 3):
+            starts = dict.fromkeys(" ".join(m.split()[:depth]) for m in self.moves
+                                   if len(m.split()) > depth)
+            counts = [(words, len(self.matching(words))) for words in starts]
+            fit = [(words, n) for words, n in counts if 2 <= n < total]
+            # at most half the list where some words do that, else the fewest moves
+            half = [(words, n) for words, n in fit if n <= total // 2]
+            if half or fit:
+                return half[0] if half else min(fit, key=lambda found: found[1])
+        return None
 
     def unfinished(self, typed: str) -> str | None:
         """A sentence for text that only begins several moves ('place 1'), naming what may

@@ -45,6 +45,13 @@ def renderer(game_id: str) -> ModuleType:
             from None
 
 
+def hand_every_turn(game_id: str) -> bool:
+    """Whether a seat's own picture goes to its player at each of their turns even when
+    nothing only they know changed: a game with nothing hidden whose ``hand`` is what a
+    player plays from (a renderer says so with ``HAND_EVERY_TURN = True``)."""
+    return bool(getattr(RENDERERS.get(game_id), "HAND_EVERY_TURN", False))
+
+
 def image(game_id: str, view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The picture of ``view`` as a Pillow image, ``width`` pixels wide (height follows)."""
     _check(width)

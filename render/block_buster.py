@@ -27,6 +27,10 @@ from render import kit
 from render.kit import INK, MUTED, PAPER, RGB, SHADE, Box, Grid, SeatColour
 
 NAME = "Block Buster"
+# A seat's picture (the table with its blocks still to place under it) goes to the player
+# at each of their turns, though nothing in it is secret: it is what they place from
+# (``render.hand_every_turn``).
+HAND_EVERY_TURN = True
 
 _DATA: dict[str, Any] = json.loads(
     resources.files("data").joinpath("block-buster.json").read_text(encoding="utf-8"))
@@ -181,7 +185,8 @@ def summary(view: dict[str, Any]) -> str:
         lead = f"{_spoken(view, view['owners'][turn], _colour_word(view, turn))} to place a block"
     scores = ", ".join(f"{_spoken(view, s, _seat_words(view, s))} {view['scores'][s]}"
                        for s in range(int(view["players"])))
-    word = "Scores" if result is not None else "Scores if it ended now"
+    word = "Scores" if result is not None else \
+        "Scores if it ended now (every square not yet placed counts -1)"
     parts = [f"{NAME}, {lead}.", f"{word}: {scores}."]
     if result is None and view.get("last"):
         parts.append(_last(view))
@@ -214,6 +219,7 @@ def describe(view: dict[str, Any]) -> str:
                                           rule(view)) if w))
         lines += [f"{_spoken(view, s, _seat_words(view, s))}: {_seat_line(view, s)}."
                   for s in range(int(view["players"]))]
+        lines.append(COUNTED)
     standing: list[str] = []
     for p in view["point_blocks"]:
         held = sorted(((n, c) for c, n in enumerate(p["counts"]) if n), reverse=True)
@@ -324,20 +330,34 @@ def _around(view: dict[str, Any], at: kit.Layout) -> tuple[Image.Image, Image.Im
         result = {**view["result"], "reason": _said(view, str(view["result"]["reason"]))}
         return top, kit.result_box({**view, "result": result}, at, lines)
     players = range(int(view["players"]))
-    return top, kit.seat_rows(seated, at, [_seat_line(view, s) for s in players])
+    rows = kit.seat_rows(seated, at, [_seat_line(view, s) for s in players])
+    return top, kit.stack([rows, _footnote(at, COUNTED)])
+
+
+# What the seat rows' points count: they start far below zero (-59), which reads as a
+# mistake unless said.
+COUNTED = "Points if it ended now: each square not yet placed counts -1."
+
+
+def _footnote(at: kit.Layout, line: str) -> Image.Image:
+    """One line in small type under the seat rows."""
+    block = kit.canvas(at.width, at.px(44))
+    kit.text(block, (at.margin, at.px(4)), line, at.px(kit.SMALL), MUTED)
+    return block
 
 
 def _grid(view: dict[str, Any], at: kit.Layout, top_: Image.Image, bottom: Image.Image
           ) -> Grid:
-    """The board's squares as large as fits between ``top_`` and ``bottom``, rank numbers
-    on the left and file letters under it."""
+    """The board's squares as large as fits between ``top_`` and ``bottom``, with rank
+    numbers on its left and right and file letters over and under it (a square far from
+    one edge is read off the nearer one)."""
     room = at.tallest - top_.height - bottom.height
     files, ranks = int(view["files"]), int(view["ranks"])
     numbers = kit.text_width(str(ranks), at.px(kit.SMALL), bold=True) + at.px(10)
     letters = at.px(kit.SMALL) + at.px(18)
-    top = at.px(10)  # room for the boundary and the last block's ring
-    cell = min((at.body - numbers) // files, (room - top - letters) // ranks)
-    return Grid(files, ranks, (at.width - files * cell + numbers) // 2, top, cell)
+    top = letters  # the letters over it, with room for the boundary and the last ring
+    cell = min((at.body - 2 * numbers) // files, (room - 2 * letters) // ranks)
+    return Grid(files, ranks, (at.width - files * cell) // 2, top, cell)
 
 
 def _board(view: dict[str, Any], at: kit.Layout, grid: Grid) -> Image.Image:
@@ -386,14 +406,16 @@ def _ground(outside: str, grid: Grid, width: int) -> Image.Image:
         if i <= grid.ranks:
             draw.line((grid.left, y, grid.right, y), fill=ink, width=thick)
     _outline(draw, _edges(inside, grid), INK, max(3, at.px(7)))
-    for f in range(grid.files):
+    for f in range(grid.files):  # the file letters under and over the board
         x0, _, x1, _ = _cell(grid, f, 0)
-        kit.text(image, ((x0 + x1) / 2, grid.bottom + at.px(10)), chr(ord("a") + f), size,
-                 INK, anchor="mt", bold=True)
-    for r in range(grid.ranks):
+        for y, anchor in ((grid.bottom + at.px(10), "mt"), (grid.top - at.px(10), "mb")):
+            kit.text(image, ((x0 + x1) / 2, y), chr(ord("a") + f), size, INK, anchor=anchor,
+                     bold=True)
+    for r in range(grid.ranks):  # the rank numbers left and right of it
         _, y0, _, y1 = _cell(grid, 0, r)
-        kit.text(image, (grid.left - at.px(10), (y0 + y1) / 2), str(r + 1), size, INK,
-                 anchor="rm", bold=True)
+        for x, anchor in ((grid.left - at.px(10), "rm"), (grid.right + at.px(10), "lm")):
+            kit.text(image, (x, (y0 + y1) / 2), str(r + 1), size, INK, anchor=anchor,
+                     bold=True)
     return image
 
 

@@ -28,7 +28,9 @@ from rules.core import (
     Thinking,
     listing,
     load_data,
+    out_of_step,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -474,9 +476,163 @@ def _end_turn(state: TilesState, seat: int) -> list[Event]:
     return events
 
 
+# --------------------------------------------------------------------------- the computer's sense
+# What the computer players know of the game (rules/computer.py calls these through
+# ``BattleTiles.evaluate``, ``policy`` and ``remark``): what a placement defeats and pays,
+# and which owned scoring tiles lie open to the tiles the opponent has left. They read
+# whole worlds the search sampled (``determinize``), never the table's state.
+
+
+def _defeated(state: TilesState, square: int, sides: list[int]) -> list[int]:
+    """The squares a tile with ``sides`` on the empty ``square`` would defeat, chains
+    included, without placing it (no rotate, no chaos)."""
+    out = []
+    for d in range(4):
+        at, attack = square, sides[d]
+        while True:
+            target = NEXT[at][d]
+            if target < 0 or state.tile[target] < 0:
+                break
+            if not beats(attack, state.sides[target][(d + 2) % 4]):
+                break
+            out.append(target)
+            at, attack = target, state.sides[target][d]
+    return out
+
+
+def _pays(state: TilesState, seat: int, square: int, tile: int, scoring: bool) -> float:
+    """The points a placement swings now: a new scoring tile of one's own 1, a capture of
+    an opponent's marked tile 3 (2 without a marker to put on it), a neutral one 1; and
+    defeating a death token loses every own marker on the grid."""
+    markers = state.markers[seat]
+    pays = 0.0
+    if scoring and markers > 0:
+        pays, markers = 1.0, markers - 1
+    struck = False
+    for target in _defeated(state, square, TILE_SIDES[tile]):
+        struck = struck or state.token[target] == "death"
+        if not state.scoring[target] or state.marker[target] == seat:
+            continue
+        pays += 2.0 if state.marker[target] >= 0 else 0.0
+        if markers > 0:
+            pays, markers = pays + 1.0, markers - 1
+    if struck:
+        pays -= state.marker.count(seat) + state.markers[seat] - markers
+    return pays
+
+
+class _Threats:
+    """Of the tiles in ``attackers`` (those the other player has left), the share that
+    would defeat a side of a given value facing a given direction from the empty square
+    beyond it; each worked out once."""
+
+    __slots__ = ("attackers", "shares")
+
+    def __init__(self, attackers: list[int]) -> None:
+        self.attackers = attackers
+        self.shares: dict[tuple[int, int], float] = {}
+
+    def share(self, direction: int, defence: int) -> float:
+        found = self.shares.get((direction, defence))
+        if found is None:
+            facing = (direction + 2) % 4
+            beaten = sum(beats(TILE_SIDES[t][facing], defence) for t in self.attackers)
+            found = self.shares[direction, defence] = beaten / max(1, len(self.attackers))
+        return found
+
+
+def _exposure(state: TilesState, square: int, sides: list[int], threats: _Threats) -> float:
+    """How open a tile with ``sides`` on ``square`` is: the largest share of the other's
+    tiles that would defeat it from one of its empty neighbours."""
+    worst = 0.0
+    for d in range(4):
+        there = NEXT[square][d]
+        if there >= 0 and state.tile[there] < 0:
+            worst = max(worst, threats.share(d, sides[d]))
+    return worst
+
+
+def _features(state: TilesState, seat: int) -> dict[str, float]:
+    """The seat's standing less the other's, feature by feature (``evaluate``'s terms)."""
+    other = 1 - seat
+    left = [state.hands[s] + state.stacks[s] for s in (0, 1)]
+    threats = [_Threats(left[1]), _Threats(left[0])]  # against each seat's tiles
+    open_ = [0.0, 0.0]
+    for i in range(SIZE * SIZE):
+        owner = state.marker[i]
+        if owner >= 0:
+            open_[owner] += _exposure(state, i, state.sides[i], threats[owner])
+    return {
+        "points": _score(state, seat) - _score(state, other),
+        "held": state.held[seat] - state.held[other],
+        "markers": min(state.markers[seat], len(left[seat]))
+        - min(state.markers[other], len(left[other])),
+        "open": open_[seat] - open_[other],
+        "tokens": len(state.tokens[seat]) - len(state.tokens[other]),
+    }
+
+
+def _placing(state: TilesState, seat: int, rng: random.Random) -> tuple[int, int, bool]:
+    """The playouts' placement: the hand tile and square that pay most now, less what an
+    own scoring tile placed there leaves open to the other's hand (ties at random); and
+    whether to make it a scoring tile with the life token (a fighter nobody can take)."""
+    other = 1 - seat
+    empty = [i for i in range(SIZE * SIZE) if state.tile[i] < 0]
+    threats = _Threats(state.hands[other])
+    best, choice = -99.0, (0, empty[0])
+    for slot, tile in enumerate(state.hands[seat]):
+        sides, scoring = TILE_SIDES[tile], TILE_SCORING[tile]
+        for square in empty:
+            value = _pays(state, seat, square, tile, scoring) + rng.random() * 0.01
+            if scoring and value > 0.5:
+                value -= 3 * _exposure(state, square, sides, threats)
+            if value > best:
+                best, choice = value, (slot, square)
+    slot, square = choice
+    tile = state.hands[seat][slot]
+    life = (not TILE_SCORING[tile] and "life" in state.tokens[seat]
+            and state.markers[seat] > 0
+            and _exposure(state, square, TILE_SIDES[tile], threats) == 0)
+    return slot, square, life
+
+
+def _remark_rotate(public: dict[str, Any], who: str, name: str, way: str) -> str:
+    """'Red turns c4 clockwise with the rotate token, so that its 6 faces north and attacks
+    c5', from the public view: the chain goes on straight from the tile placed."""
+    grid, square = public["grid"], INDEX[name]
+    placed = INDEX[public["last"]["square"]] if public.get("last") else square
+    direction = next((d for d in range(4) if _in_line(placed, square, d)), 0)
+    sides = grid[square]["sides"]
+    turned = sides[-1:] + sides[:-1] if way == "right" else sides[1:] + sides[:1]
+    facing = side_word(_ICONS.get(turned[direction], turned[direction]))
+    how = "clockwise" if way == "right" else "counter-clockwise"
+    ahead = NEXT[square][direction]
+    attacks = (f" and attacks {SQUARES[ahead]}" if ahead >= 0 and grid[ahead]["sides"]
+               and facing != "barrier" else "")
+    return (f"{who} turns {name} {how} with the rotate token, so that its {facing} faces "
+            f"{DIRECTIONS[direction]}{attacks}")
+
+
+def _in_line(start: int, end: int, direction: int) -> bool:
+    """Whether ``end`` lies straight on from ``start`` in ``direction``."""
+    at = NEXT[start][direction]
+    while at >= 0:
+        if at == end:
+            return True
+        at = NEXT[at][direction]
+    return False
+
+
 # --------------------------------------------------------------------------- the game
 
 TOKEN_WORDS = set(TOKENS)
+# The step a turn is at, for a move of another step: why it is refused now.
+STEPS = {"place": "your turn is at placing a tile (the rotate and chaos tokens ask their "
+                  "questions only after a placement that uses them)",
+         "rotate": "your rotate token waits for your answer on the tile just defeated, "
+                   "before anything else",
+         "chaos": "your chaos token waits for you to choose the tiles left neutral, before "
+                  "anything else"}
 # What a move that uses a power token costs, as a list of moves shows it beside the move.
 TOKEN_COSTS = {**{t: f"spends the {t} token" for t in TOKENS},
                "rotate": "spent only if it turns a tile", "turn": "spends the rotate token"}
@@ -488,11 +644,12 @@ FILLER = {"at", "on", "with", "the", "tile", "token", "using", "to", "use", "pow
 
 class BattleTiles(Game[TilesState]):
     id = "battle-tiles"
-    thinking = Thinking(budget=550)
+    thinking = Thinking(budget=400, widening=2.0, rollout=0)
     name = "Battle Tiles"
     min_players = 2
     max_players = 2
     state_type = TilesState
+    hidden = "your hand of tiles and both face-down stacks"
     summary = (
         "Place tiles from your hidden hand of 3 on a 5x5 grid. A placed tile attacks every "
         "neighbour: a greater number on the touching sides defeats it, and a defeated tile "
@@ -509,6 +666,16 @@ class BattleTiles(Game[TilesState]):
         self.check_players(players)
         self.check_options(options)
         return _deal(players, seed)
+
+    def opening(self, state: TilesState) -> list[Event]:
+        return [starts(colour(state.first)), Event(
+            "A tile is named by its four side numbers clockwise from the top, north-east-"
+            "south-west: a tile 4-2-5-3 shows 4 on its north side, 2 east, 5 south and 3 "
+            "west; a piercer side beats any number, a barrier side is never beaten. "
+            "Placed, a tile attacks its neighbours: the greater number on the touching "
+            "sides wins."), Event(
+            f"Each player has four power tokens, {listing(TOKENS)}, one use each, to add to "
+            "a non-scoring tile as it is placed ('place 2 at c3 with life').")]
 
     def to_act(self, state: TilesState) -> frozenset[int]:
         if state.phase == "over":
@@ -545,8 +712,65 @@ class BattleTiles(Game[TilesState]):
         return Outcome(scores, winners, f"{state.result} {how[0].upper()}{how[1:]}", ending)
 
     def evaluate(self, state: TilesState, seat: int) -> float:
-        """The point difference: what a one-step look-ahead player maximises."""
-        return _score(state, seat) - _score(state, 1 - seat)
+        """How far ``seat`` is ahead: the point difference, and (weighted by
+        ``self.weights``) opponent markers held (points no attack takes back), markers left
+        to place, own scoring tiles open to the tiles the other has left (less the other's)
+        and power tokens left; a finished game adds its win."""
+        features = _features(state, seat)
+        value = sum(self.weights.get(name, 0.0) * x for name, x in features.items())
+        value += features["points"]
+        result = self.outcome(state)
+        if result is not None:
+            value += 50.0 if result.winners == {seat} else -50.0 if seat not in result.winners \
+                else 0.0
+        return value
+
+    def policy(self, state: TilesState, seat: int, moves: dict[str, Any], rng: random.Random
+               ) -> str | None:
+        """The playouts' placement (``_placing``): what pays most now without leaving an
+        own scoring tile open; the life token on a fighter nobody can take. The rotate and
+        chaos choices are left to the generic policy."""
+        if state.phase != "place":
+            return None
+        slot, square, life = _placing(state, seat, rng)
+        move = f"place {slot + 1} at {SQUARES[square]}"
+        return f"{move} with life" if life and f"{move} with life" in moves else move
+
+    def remark(self, public: dict[str, Any], seat: int, move: str, chance: float | None
+               ) -> str | None:
+        """One line on a notable choice, from the spectators' view before it: a power
+        token, an attack on the other's scoring tiles, a tile turned by rotate. The tile
+        placed is still hidden in ``public``, so the line names its square, never its
+        sides."""
+        words = move.split()
+        who, other = colour(seat), colour(1 - seat)
+        grid = public["grid"]
+        odds = f" (its search rates the move {round(100 * chance)}%)" if chance is not None else ""
+        if words[0] == "rotate":
+            return _remark_rotate(public, who, words[1], words[2]) + odds + "."
+        if words[0] != "place":
+            return None
+        name, power = words[3], words[5] if len(words) > 5 else None
+        square = INDEX[name]
+        if power == "death":
+            return (f"{who} leaves the death token on {name}: whoever defeats it loses every "
+                    f"marker they have on the grid{odds}.")
+        if power == "life":
+            return f"{who} makes {name} a scoring tile with the life token{odds}."
+        if power == "chaos":
+            turned = [f"{grid[j]['square']} to {COLOURS[1 - grid[j]['marker']]}"
+                      for j in DIAGONALS[square] if grid[j].get("marker") is not None]
+            what = f"turning {listing(turned)}" if turned else "though no corner has a marker"
+            return f"{who} plays chaos on {name}, {what}{odds}."
+        if power == "rotate":
+            return f"{who} brings the rotate token to {name}, to turn a tile it defeats{odds}."
+        targets = [SQUARES[j] for j in NEXT[square]
+                   if j >= 0 and grid[j]["sides"] is not None and grid[j]["marker"] == 1 - seat]
+        if not targets:
+            return None
+        tiles = "tile" if len(targets) == 1 else "tiles"
+        return (f"{who} places on {name} to attack {other}'s scoring {tiles} "
+                f"{listing(targets)}{odds}.")
 
     # -- legal moves: canonical text -> what ``apply`` needs
 
@@ -656,9 +880,7 @@ class BattleTiles(Game[TilesState]):
         verb = "rotate" if move == "no rotate" else words[0]
         expected = {"place": "place", "rotate": "rotate", "chaos": "neutral"}[state.phase]
         if verb != expected:
-            doing = {"place": "place a tile", "rotate": "rotate a tile",
-                     "neutral": "leave a tile neutral"}[verb]
-            return IllegalMove(f"You can't {doing} now. {self.notation_hint(state, seat)}")
+            return out_of_step(move, STEPS[state.phase], self.notation_hint(state, seat))
         if verb == "rotate":
             assert state.pending is not None
             return IllegalMove(f"The rotate token can only turn the tile just defeated, "

@@ -33,6 +33,7 @@ from rules.core import (
     listing,
     load_data,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -51,9 +52,12 @@ CONNECTS = ("previous", "any")
 
 EMPTY, POINT, OUTSIDE = ".", "#", "-"
 
-# The computer players' rating of a position (``evaluate``): each unplaced square that the
-# colour can still reach weighs ROOM_WEIGHT of a point (measured: benchmarks/computers.py)
-ROOM_WEIGHT = 0.5
+# The computer players' rating of a position (``evaluate``) weighs what the points as they
+# stand do not see by ``data/weights/block-buster.json`` (the file says how they were set);
+# these are the weights when the file lacks one. See ``BlockBuster.evaluate``.
+WEIGHTS = {"secured": 2.0, "room": 0.5, "reach": 0.0, "margin": 0.0, "skips": 0.0,
+           "set": 0.0, "free_skip": 0.0}
+POLICY_SAMPLE = 12  # placements the playouts' default policy rates per move
 
 
 def square_name(x: int, y: int) -> str:
@@ -91,6 +95,11 @@ _FREE = str.maketrans({c: "0" for c in "#-0123"} | {".": "1"})
 
 def _bit(x: int, y: int) -> int:
     return y * W + x
+
+
+RING_BITS = [sum(1 << _bit(x, y) for y, x in ring) for ring in RINGS]
+_MARKS = [str.maketrans({c: "1" if c == str(colour) else "0" for c in ".#-0123"})
+          for colour in range(len(COLOURS))]
 
 
 # Blocks: each shape's cells as drawn (x right, y up), and its distinct orientations.
@@ -140,6 +149,10 @@ for _name in BLOCK_NAMES:
                 _name, _o, _cells, tuple(y * W + x for x, y in _cells), f"{_name} {_o} "))
         CANONICAL[_name, _o] = _seen[_cells]
 ORIENTATION_OF = {(o.block, o.name): o for shapes in SHAPES.values() for o in shapes}
+# Each orientation's bit offsets in board order (by file, then rank), as lists name the
+# squares a placement covers.
+COVERED = {key: tuple(dy * W + dx for dx, dy in sorted(o.cells))
+           for key, o in ORIENTATION_OF.items()}
 
 
 def _area_rows(key: str) -> list[str]:
@@ -331,6 +344,95 @@ def _room(state: BlockState, colour: int, free: int) -> int:
     return min(unplaced, region.bit_count())
 
 
+def _reach(state: BlockState, free: int) -> list[int]:
+    """Per colour, how many of its unplaced squares fit in the free squares it reaches
+    before every other colour (steps from the previous block; a square reached at once by
+    two colours counts for neither): the room to go on once the others take theirs."""
+    colours = range(len(state.owners))
+    fronts = [0 if state.passed[c] else _grow(_reference_bits(state, c)) & free
+              for c in colours]
+    owned = [0] * len(fronts)
+    taken = 0
+    while len(fronts) == 2 and any(fronts):  # the hot path: two colours
+        a, b = fronts[0] & ~taken, fronts[1] & ~taken
+        owned[0] |= a & ~b
+        owned[1] |= b & ~a
+        taken |= a | b
+        fronts = [_grow(a) & free & ~taken, _grow(b) & free & ~taken]
+    while any(fronts):
+        fresh = [front & ~taken for front in fronts]
+        for c, new in enumerate(fresh):
+            rivals = 0
+            for d, other in enumerate(fresh):
+                if d != c:
+                    rivals |= other
+            owned[c] |= new & ~rivals
+        for new in fresh:
+            taken |= new
+        fronts = [_grow(new) & free & ~taken if new else 0 for new in fresh]
+    return [0 if state.passed[c] else min(_unplaced(state, c), owned[c].bit_count())
+            for c in colours]
+
+
+def _skipped_freely(state: BlockState) -> int:
+    """The spaces the last block skipped although a block of its colour could have touched
+    the previous one (0 for any other last move): paying -2 a space for nothing."""
+    last = state.last
+    if not last or last["kind"] != "place" or not last["skipped"]:
+        return 0
+    colour = last["colour"]
+    own = [p["squares"] for p in state.placed if p["colour"] == colour]
+    if len(own) < 2:
+        return 0
+    board = [list(row) for row in state.board]
+    for square in last["squares"]:
+        x, y = square_xy(square)
+        board[y][x] = EMPTY
+    free = _free_bits(["".join(row) for row in board])
+    reference = sum(SQUARE_BITS[s] for squares in (own[:-1] if state.connect == "any"
+                                                   else own[-2:-1]) for s in squares)
+    near = _grow(reference)
+    for block in dict.fromkeys([*state.blocks[colour], last["block"]]):
+        for o in SHAPES[block]:
+            fits, reach = free, 0
+            for off in o.offsets:
+                fits &= free >> off
+                reach |= near >> off
+            if fits & reach:
+                return int(last["skipped"])
+    return 0
+
+
+def _colour_bits(board: list[str], colour: int) -> int:
+    """Bits of the squares holding the colour's blocks."""
+    text = "".join(row + OUTSIDE for row in board)
+    return int(text.translate(_MARKS[colour])[::-1], 2)
+
+
+def _firmness(state: BlockState, sides: list[list[int]], marks: list[int], free: int
+              ) -> float:
+    """How firmly the first side leads the point blocks not yet won for good, less how
+    firmly the others lead them: per point block, the lead in spaces (the side's best
+    colour against the others' best) over the spaces still empty, at most 1 either way."""
+    own = [[marks[c] for c, o in enumerate(state.owners) if o in side] for side in sides]
+    total = 0.0
+    if [len(side) for side in own] == [1, 1]:  # two colours, one a side: the hot path
+        mark, other = own[0][0], own[1][0]
+        for point, ring in enumerate(RING_BITS):
+            lead = (mark & ring).bit_count() - (other & ring).bit_count()
+            if lead and state.secured[point] < 0:
+                total += max(-1.0, min(1.0, lead / ((ring & free).bit_count() + 1)))
+        return total
+    for point, ring in enumerate(RING_BITS):
+        if state.secured[point] >= 0:
+            continue
+        best = [max((m & ring).bit_count() for m in side) for side in own]
+        lead = best[0] - max(best[1:], default=0)
+        if lead:
+            total += max(-1.0, min(1.0, lead / ((ring & free).bit_count() + 1)))
+    return total
+
+
 def _max_skip(state: BlockState, colour: int) -> int:
     """Spaces a colour may skip now: one -2 token each, never below the floor, never more
     tokens than the supply holds."""
@@ -438,15 +540,58 @@ def _leader(counts: list[int]) -> int | None:
 
 
 def _secure(state: BlockState, point: int) -> int:
-    """The colour that has won the point block for good, or -1: its lead is larger than
-    the spaces still empty, so no other colour can catch up."""
+    """The colour that has won the point block for good, or -1: it holds more of the 12
+    spaces than any other colour can still reach, that colour's spaces plus the spaces
+    still empty, or its spaces alone once it has passed (it places no more blocks)."""
     counts = _counts(state, point)
     empty = _ring(state, point).count(EMPTY)
     leader = _leader(counts)
     if leader is None:
         return -1
-    second = max(c for n, c in enumerate(counts) if n != leader) if len(counts) > 1 else 0
-    return leader if counts[leader] > second + empty else -1
+    reach = [n + (0 if state.passed[c] else empty) for c, n in enumerate(counts)]
+    return leader if all(counts[leader] > r for c, r in enumerate(reach) if c != leader) else -1
+
+
+def _secured_by_pass(state: BlockState, colour: int) -> list[Event]:
+    """The point blocks a pass settles: those whose leader only the colour that passed
+    could still have caught up with (it places no more blocks), each said; none once every
+    colour has passed (the final count settles them all)."""
+    events: list[Event] = []
+    if all(state.passed):
+        return events
+    flat = "".join(state.board)
+    for point, held in enumerate(state.secured):
+        if held >= 0 or (owner := _secure(state, point)) < 0:
+            continue
+        state.secured[point] = owner
+        counts = _counts(state, point, flat)
+        second = max(n for c, n in enumerate(counts) if c != owner)
+        why = "" if owner == colour else f"{colour_name(colour)} has passed, so "
+        events.append(Event(
+            f"{why}{colour_name(owner)} has won the "
+            f"{POINT_NAME[point]} for good ({counts[owner]} to {second}): no colour still "
+            "placing can catch up.", kind="secure", data={"colour": owner, "point": point}))
+    return events
+
+
+def _set_won(state: BlockState, events: list[Event]) -> bool:
+    """Whether a seat has now won the winning number of point blocks of one shape for
+    good: then the game ends at once (said in ``events``, with the final count)."""
+    need = _shape_win(state)
+    for s in range(state.players):
+        sets = _sets(state, s, state.secured)
+        kind = next((k for k, n in enumerate(sets) if n >= need), None)
+        if kind is not None:
+            state.shape_winner = s
+            state.result = f"{seat_name(state, s)} won {need} {KINDS[kind]} point blocks"
+            team = _team_of(state, s)
+            if len(team) > 1:  # couples: the partner wins too
+                state.result += f": {_side_name(state, team)} win"
+            state.result += "."
+            events.append(Event(f"The game ends at once: {state.result}", kind="end"))
+            events.extend(_final_count(state))
+            return True
+    return False
 
 
 def _sets(state: BlockState, seat: int, holders: list[int]) -> list[int]:
@@ -479,9 +624,11 @@ def _final_holders(state: BlockState) -> list[int]:
     return [_ring_leader("".join(chars(flat))) for chars in RING_CHARS]
 
 
-def _own_scores(state: BlockState) -> list[int]:
-    """Each seat's points if the game ended now: sets, penalty tokens, unplaced squares."""
-    holders = _final_holders(state)
+def _own_scores(state: BlockState, holders: list[int] | None = None) -> list[int]:
+    """Each seat's points if the game ended now: sets, penalty tokens, unplaced squares
+    (``holders``: ``_final_holders``, when the caller has them)."""
+    if holders is None:
+        holders = _final_holders(state)
     sets = [[0] * len(KINDS) for _ in range(state.players)]  # ``_sets`` of every seat
     for point, colour in enumerate(holders):
         if colour >= 0:
@@ -495,9 +642,9 @@ def _own_scores(state: BlockState) -> list[int]:
     return scores
 
 
-def _scores(state: BlockState) -> list[int]:
+def _scores(state: BlockState, holders: list[int] | None = None) -> list[int]:
     """Scores as the game counts them: with couples, each seat gets its team's total."""
-    own = _own_scores(state)
+    own = _own_scores(state, holders)
     return [sum(own[s] for s in _team_of(state, seat)) for seat in range(state.players)]
 
 
@@ -544,26 +691,19 @@ def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Even
     state.last = {"colour": colour, "kind": "place", "block": block,
                   "orientation": orientation, "squares": squares, "skipped": skipped}
     events = [Event(text + ".", kind="place", data={"colour": colour, "squares": squares})]
+    if skipped and not state.supply[str(SKIP_TOKEN)]:
+        what = "any block of its colour" if state.connect == "any" else \
+            "its colour's previous block"
+        events.append(Event(f"That was the last -2 penalty token: skipping is over for "
+                            f"everyone, and every block from now on must touch {what}.",
+                            kind="supply"))
     flat = "".join(state.board)
     for point in points:
         if state.secured[point] < 0:
             state.secured[point] = _secure(state, point)
         events.append(_standing(state, colour, point, *before[point], flat))
-    need = _shape_win(state)
-    for s in range(state.players):
-        sets = _sets(state, s, state.secured)
-        kind = next((k for k, n in enumerate(sets) if n >= need), None)
-        if kind is not None:
-            state.shape_winner = s
-            state.result = f"{seat_name(state, s)} won {need} {KINDS[kind]} point blocks"
-            team = _team_of(state, s)
-            if len(team) > 1:  # couples: the partner wins too
-                state.result += f": {_side_name(state, team)} win"
-            state.result += "."
-            events.append(Event(f"The game ends at once: {state.result}", kind="end"))
-            events.extend(_final_count(state))
-            return events
-    _advance(state, events)
+    if not _set_won(state, events):
+        _advance(state, events)
     return events
 
 
@@ -684,9 +824,11 @@ class BlockBuster(Game[BlockState]):
 
     id = "block-buster"
     # Block Buster's best moves are few and its lines long (a colour is lost by getting
-    # stuck several moves on), so a narrower, deeper tree plays better (40 games at 150
-    # playouts against greedy: 52.5% at widening 2.0, 62.5% at 1.0, 81% at 0.5, 77.5% at 0.25)
-    thinking = Thinking(budget=150, widening=0.5)
+    # stuck several moves on), so a narrow tree (40 games at 150 playouts against greedy:
+    # 52.5% at widening 2.0, 62.5% at 1.0, 81% at 0.5, 77.5% at 0.25) whose playouts roll 4
+    # moves on with ``policy`` (against chain open, 10 games: 50% at rollout 0, 90% at 4)
+    # at 100 playouts (150: no stronger, 1.5 times the CPU). See block-buster.md.
+    thinking = Thinking(budget=100, widening=0.5, rollout=4)
     name = "Block Buster"
     min_players = 2
     max_players = 4
@@ -713,6 +855,28 @@ class BlockBuster(Game[BlockState]):
         if wanted is not None and players != wanted:
             raise IllegalMove(f"The {variant} variant is for {wanted} players, not {players}.")
         return _deal(players, seed, variant, connect)
+
+    def opening(self, state: BlockState) -> list[Event]:
+        events = [starts(colour_said(state, state.turn), "drawn by lot")]
+        held = [(seat, state.tokens[seat]) for seat in
+                dict.fromkeys(state.owners[c] for c in state.order) if state.tokens[seat]]
+        if held:
+            said = [f"{seat_name(state, seat)}{', second,' if n else ' starts'} with "
+                    + (f"a {tokens[0]}" + ("" if n else " penalty token") if len(tokens) == 1
+                       else f"{'' if n else 'penalty '}tokens {listing([str(t) for t in tokens])}")
+                    for n, (seat, tokens) in enumerate(held)]
+            events.append(Event(f"Going first is an advantage, so {listing(said)} (points "
+                                "off at the end)."))
+        events.append(Event(
+            "A move names a block (its size and shape letter: '5p' is the P of 5 squares), "
+            "how it lies ('r0' as your pieces picture draws it; r90, r180, r270 turn it "
+            "clockwise, f0 to f270 mirror it) and the square of its anchor, the leftmost "
+            "square of its lowest row: '5p r0 at l3'."))
+        events.append(Event(
+            "The 2 x 2 point blocks (circle, triangle, diamond, star, hexagon) are named by "
+            "shape and lower-left square, 'the star point block on j10'; at the end each "
+            "goes to the colour holding most of the 12 spaces around it."))
+        return events
 
     def to_act(self, state: BlockState) -> frozenset[int]:
         if state.result is not None:
@@ -748,7 +912,9 @@ class BlockBuster(Game[BlockState]):
             why = f"cannot place a block and passes for good: {cost}"
         events = [Event(f"{colour_said(state, colour)} {why}.", kind="pass",
                         data={"colour": colour, "left": left})]
-        _advance(state, events)
+        events += _secured_by_pass(state, colour)
+        if not _set_won(state, events):
+            _advance(state, events)
         return events
 
     def costs(self, state: BlockState, seat: int) -> dict[str, str]:
@@ -764,6 +930,35 @@ class BlockBuster(Game[BlockState]):
         left = _unplaced(state, state.turn)
         if "pass" in found and left:
             out["pass"] = f"no more blocks: -{left} point{'s' if left != 1 else ''}"
+        return out
+
+    def notes(self, state: BlockState, seat: int) -> dict[str, str]:
+        """Every move of the colour to place as lists show them: by block (in the order the
+        colour holds them, the largest first), then turn (r0 ... f270), then anchor square
+        in board order (files a-t, each from rank 1 up), 'pass' last; beside each
+        placement the squares it covers, in the same order ('covers c4 c5 c6 d4')."""
+        if seat not in self.to_act(state):
+            return {}
+        found = self.moves(state, seat)
+        rank = {b: n for n, b in enumerate(dict.fromkeys(state.blocks[state.turn]))}
+        turn = {o: n for n, o in enumerate(ORIENTATIONS)}
+
+        def order(move: str) -> tuple[int, int, int, int]:
+            detail = found[move]
+            if detail[0] != "place":
+                return len(rank), 0, 0, 0
+            y, x = divmod(detail[3], W)
+            return rank[detail[1]], turn[detail[2]], x, y
+
+        out = {}
+        for move in sorted(found, key=order):
+            detail = found[move]
+            if detail[0] != "place":
+                out[move] = ""
+                continue
+            anchor = detail[3]
+            out[move] = "covers " + " ".join(
+                [BIT_SQUARE[anchor + off] for off in COVERED[detail[1], detail[2]]])
         return out
 
     # -- reading what players type
@@ -792,9 +987,13 @@ class BlockBuster(Game[BlockState]):
         if not words:
             raise InvalidMove(f"That is not a move I understand. {hint}")
         block = _block_word(words[0])
+        kit = _kit(state)
         if block is None:
             raise InvalidMove(f"There is no block called {quote(words[0])}. Blocks are "
-                              f"{listing(BLOCK_NAMES, 'or')}. {hint}")
+                              f"{listing(kit, 'or')}. {hint}")
+        if block not in kit:
+            raise InvalidMove(f"The {block} is not used with {state.players} players; the "
+                              f"blocks are {listing(kit, 'or')}.")
         orientation, squares, flip = "r0", [], False
         turned: str | None = None
         for word in words[1:]:
@@ -922,33 +1121,147 @@ class BlockBuster(Game[BlockState]):
         return Outcome(tuple(scores), winners, reason + ".", ending="shape at count")
 
     def evaluate(self, state: BlockState, seat: int) -> float:
-        """The seat's standing: its (team's) points if the game ended now less the best
-        other side's, and 2 for each point block its side has won for good more than the
-        best other side (they lead to the immediate win); once over, the base's rating."""
+        """The seat's standing against the best other side: the points if the game ended
+        now, and by ``self.weights`` (``WEIGHTS``) the point blocks won for good (they lead
+        to the immediate win), the unplaced squares each side can still reach (``_room``:
+        a colour is lost by getting stuck), how firmly it leads each open point block
+        (``_firmness``), the spaces it skipped beyond their -2 tokens, and holding a set
+        that wins at the count; once over, the base's rating."""
         if self.outcome(state) is not None:
             return super().evaluate(state, seat)
-        scores = _scores(state)
+        w = {**WEIGHTS, **self.weights}
+        holders = _final_holders(state)
+        scores = _scores(state, holders)
         mine = _team_of(state, seat)
-        others = [t for t in _teams(state) if t != mine]
-
-        def held(team: list[int]) -> int:
-            return sum(1 for c in state.secured if c >= 0 and state.owners[c] in team)
-
+        sides = [mine] + [t for t in _teams(state) if t != mine]
         free = _free_bits(state.board)
+        need = _shape_win(state)
+        starting = _starting_tokens(state)
+        reach = _reach(state, free) if w["reach"] else [0] * len(state.owners)
 
-        def room(team: list[int]) -> float:
-            return sum(_room(state, c, free) for c, owner in enumerate(state.owners)
-                       if owner in team)
+        def rate(team: list[int]) -> float:
+            colours = [c for c, owner in enumerate(state.owners) if owner in team]
+            held = sum(1 for c in state.secured if c >= 0 and state.owners[c] in team)
+            room = sum(_room(state, c, free) for c in colours)
+            skips = sum(state.tokens[s].count(SKIP_TOKEN) - starting[s].count(SKIP_TOKEN)
+                        for s in team)
+            sets = max(max(_sets(state, s, holders)) for s in team) >= need
+            return (w["secured"] * held + w["room"] * room - w["skips"] * skips
+                    + w["reach"] * sum(reach[c] for c in colours)
+                    + w["set"] * sets)
 
-        lead = scores[seat] - max((scores[t[0]] for t in others), default=0)
-        return (lead + 2 * (held(mine) - max((held(t) for t in others), default=0))
-                + ROOM_WEIGHT * (room(mine) - max((room(t) for t in others), default=0)))
+        lead = scores[seat] - max((scores[t[0]] for t in sides[1:]), default=0)
+        firm = 0.0
+        if w["margin"]:
+            marks = [_colour_bits(state.board, c) for c in range(len(state.owners))]
+            firm = _firmness(state, sides, marks, free)
+        wasted = _skipped_freely(state) if w["free_skip"] else 0
+        if wasted and state.last is not None:  # the last block's: its side pays for it
+            wasted *= 1 if state.owners[state.last["colour"]] in mine else -1
+        return (lead + rate(mine) - max((rate(t) for t in sides[1:]), default=0.0)
+                + w["margin"] * firm - w["free_skip"] * wasted)
+
+    def policy(self, state: BlockState, seat: int, moves: dict[str, Any],
+               rng: random.Random) -> str | None:
+        """The playouts' default move, as a sensible player makes it: never skip while a
+        block touches the previous one, skip the fewest spaces when none does rather than
+        pass for good (unless the tokens cost more than the squares left over), and among
+        those the biggest block, where it covers most spaces of point blocks still open
+        and leaves most free squares around it (a few candidates rated)."""
+        places = [d for d in moves.values() if d[0] == "place"]
+        if not places:
+            return "pass"
+        fewest = min(d[-1] for d in places)
+        colour = state.turn
+        if fewest and "pass" in moves and \
+                -SKIP_TOKEN * fewest > max(_unplaced(state, colour) // 2, 1):
+            return "pass"
+        places = [d for d in places if d[-1] == fewest]
+        biggest = max(SIZE_OF[d[1]] for d in places)
+        places = [d for d in places if SIZE_OF[d[1]] == biggest]
+        if len(places) > POLICY_SAMPLE:
+            places = rng.sample(places, POLICY_SAMPLE)
+        free = _free_bits(state.board)
+        open_rings = sum(ring for ring, c in zip(RING_BITS, state.secured, strict=True)
+                         if c < 0)
+        best, chosen = -1, places[0]
+        for d in places:
+            bits = sum(1 << (d[3] + off) for off in ORIENTATION_OF[d[1], d[2]].offsets)
+            value = 4 * (bits & open_rings).bit_count() + (_grow(bits) & free & ~bits
+                                                          ).bit_count()
+            if value > best:
+                best, chosen = value, d
+        return f"{chosen[1]} {chosen[2]} {BIT_SQUARE[chosen[3]]}"
+
+    def remark(self, public: dict[str, Any], seat: int, move: str, chance: float | None
+               ) -> str | None:
+        """Why a computer skipped spaces or passed for good, from the spectators' view
+        before the move (there is nothing hidden): 'Blue is blocked: no block can touch its
+        previous one, so it skips 1 space for -2 rather than leave 40 squares unplaced.'
+        None for a placement touching the previous block, and for the pass of a colour
+        with no block left."""
+        state = _from_view(public)
+        colour = state.turn
+        found = self.moves(state, seat)
+        detail = found.get(move)
+        if detail is None:
+            return None
+        who, left = colour_said(state, colour), _unplaced(state, colour)
+        what = "any of its blocks" if state.connect == "any" else "its previous one"
+        blocked = not any(d[-1] == 0 for d in found.values() if d[0] == "place")
+        if detail[0] == "pass":
+            if not left:
+                return None
+            skips = [d[-1] for d in found.values() if d[0] == "place"]
+            if not skips:
+                why = ("it may take no more -2 tokens to skip" if not public["max_skip"]
+                       else f"none fits within {_plural(public['max_skip'], 'space')} of it")
+                return (f"{who} passes for good: no block can touch {what} and {why}, so "
+                        f"its {_plural(left, 'square')} left over cost {left}.")
+            return (f"{who} passes for good rather than skip: no block can touch {what}, "
+                    f"and skipping at least {_plural(min(skips), 'space')} "
+                    f"({SKIP_TOKEN * min(skips)}) would not pay with "
+                    f"{_plural(left, 'square')} left ({-left}).")
+        skipped = detail[-1]
+        if not skipped:
+            return None
+        cost = f"{_plural(skipped, 'space')} for {SKIP_TOKEN * skipped}"
+        if blocked:
+            return (f"{who} is blocked: no block can touch {what}, so it skips {cost} "
+                    f"rather than pass with {_plural(left, 'square')} left ({-left}).")
+        cells = _cells_at(ORIENTATION_OF[detail[1], detail[2]], *square_xy(move.split()[2]))
+        points = sorted({RING_OF[xy] for xy in cells})
+        return (f"{who} skips {cost} to take spaces around "
+                f"{listing([f'the {POINT_NAME[p]}' for p in points])} first.")
 
     def determinize(self, state: BlockState, seat: int | None, seed: int) -> BlockState:
         """Nothing is hidden: the same state, with a fresh random seed."""
         out = self.load(self.dump(state))
         out.seed = random.Random(f"determinize/{seed}").randrange(2**31)
         return out
+
+
+def _kit(state: BlockState) -> list[str]:
+    """The block names this game plays with: the standard game with 2 or 3 players sets
+    some aside (``set_aside`` in the data)."""
+    if state.variant != "standard":
+        return list(BLOCK_NAMES)
+    return [b for b in BLOCK_NAMES if b not in DATA["set_aside"][str(state.players)]]
+
+
+def _from_view(view: dict[str, Any]) -> BlockState:
+    """The position a view shows (every view shows all of it; the seed and the starting
+    player, which no move depends on, are left at 0)."""
+    return BlockState(
+        players=view["players"], seed=0, draws=1, variant=view["variant"],
+        connect=view["connect"], start=0, owners=list(view["owners"]),
+        order=list(view["order"]), turn=view["turn"], board=list(view["board"]),
+        blocks=[list(b) for b in view["blocks"]],
+        previous=[list(p) for p in view["previous"]],
+        tokens=[list(t) for t in view["tokens"]], supply=dict(view["supply"]),
+        passed=list(view["passed"]), placed=[dict(p) for p in view["placed"]],
+        secured=[-1 if p["secured"] is None else p["secured"] for p in view["point_blocks"]],
+        last=dict(view["last"]) if view["last"] else None, result=None, shape_winner=None)
 
 
 def _block_word(word: str) -> str | None:

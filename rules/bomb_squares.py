@@ -30,7 +30,9 @@ from rules.core import (
     clone,
     listing,
     load_data,
+    out_of_step,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -955,6 +957,23 @@ LEADS = {"start": "Start your turn", "place": "Your drawn square card",
          "challenge": "The won attack", "tokens": "Your set of tokens",
          "landmine": "Your landmine", "tower": "Your lookout tower"}
 
+# The step the game is at, for a move of another step: why it is refused now.
+STEPS = {"start": "your turn is at its start (draw a square card, or sell, first)",
+         "place": "your turn is at placing the square card you drew",
+         "bomb": "your turn is at putting the bomb you drew on a card",
+         "meeple": "your turn is at placing the meeple you drew",
+         "act": "your turn is at the dice step (roll first for an attack or a move of "
+                "meeples; or shop, play a bought card or end the turn)",
+         "rolled": "your turn is after the roll (attack, or move meeples with the yellow "
+                   "die)",
+         "switch": "your turn is at the bomb switch (choose the bomb to take)",
+         "sale": "the table is at a sale of mint tin cards (everyone answers it first)",
+         "bets": "the table is at the bets on the green die (everyone bets first)",
+         "challenge": "the table is at the challenge of a won attack",
+         "tokens": "your turn is at your set of tokens",
+         "landmine": "your turn is at placing the landmine you bought",
+         "tower": "your turn is at placing the lookout tower you bought"}
+
 
 class BombSquares(Game[BombState]):
     """Bomb Squares, for 2 to 4 players."""
@@ -969,6 +988,8 @@ class BombSquares(Game[BombState]):
                "while the others bet on the green die. Mint tin cards, landmines, airplanes "
                "and towers help; the first to 75 crystals wins.")
     state_type = BombState
+    hidden = ("the square card you drew, the mint tin "
+              "cards and what the deck and the bags hold")
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> BombState:
@@ -977,6 +998,20 @@ class BombSquares(Game[BombState]):
         state = _deal(players, seed)
         _begin_turn(state, [])
         return state
+
+    def opening(self, state: BombState) -> list[Event]:
+        first = card_code(state.colour[START_CELL], state.sections[START_CELL])
+        return [starts(player(state.start)), Event(
+            f"The table starts with {card_name(first)} on "
+            f"{CELLS[START_CELL]}. A square card has 1 to 6 sections and a colour: on your "
+            "turn you draw one and place it beside a card ('place d5'), then put a bomb on "
+            "a card and a meeple in a section; a card filled with meeples earns crystals."),
+            Event(f"Everyone starts with {crystals(DATA['starting_crystals'])} and holds 3 "
+                  "mint tin cards, face down: instead of drawing, a player may sell them "
+                  "('sell'), and each other player may buy one, unseen, for 1 crystal "
+                  "('buy' or 'no buy'), to play later (crystals, an extra meeple, bomb or "
+                  "square card, or a turn lost for a rival). The first to "
+                  f"{TO_WIN} crystals wins.")]
 
     def to_act(self, state: BombState) -> frozenset[int]:
         if state.result is not None or state.winner >= 0:
@@ -1757,7 +1792,65 @@ class BombSquares(Game[BombState]):
             return IllegalMove(f"You hold no bought '{words[1]}' card.")
         if verb in ("landmine", "tower", "unmine", "airplane") and state.phase == "act":
             return IllegalMove(self._shop_refusal(state, seat, verb, cell))
-        return IllegalMove(f"You can't {quote(move)} now. {hint}")
+        if state.phase == "act" and move == "second card":
+            return IllegalMove(("No square card is left to draw." if not state.deck else
+                                "You hold a square card already, so you draw no second one."
+                                if state.held[seat] >= 0 else
+                                "No empty place touches a card, so a second card has nowhere "
+                                "to go.") + f" {hint}")
+        if state.phase == "act" and verb == "switch":
+            return IllegalMove("A bomb is switched with the bag or with a bomb of another "
+                               "colour on a card, and "
+                               + (f"{CELLS[cell]} has no bomb of its own (a token card keeps "
+                                  "its token)." if cell >= 0 else "no bomb can be now.")
+                               + f" {hint}")
+        if state.phase == "rolled" and verb == "attack":
+            return IllegalMove(f"{self._attack_refusal(state, seat, INDEX[words[1]], cell)} "
+                               f"{hint}")
+        if state.phase == "rolled" and verb in ("from", "to", "fly"):
+            return IllegalMove(f"{self._meeple_move_refusal(state, seat, verb, cell)} {hint}")
+        return out_of_step(move, STEPS.get(state.phase, "it is another step of the game"),
+                           hint)
+
+    def _attack_refusal(self, state: BombState, seat: int, target: int, source: int) -> str:
+        """Why an attack after the roll is not one the dice allow."""
+        blue = state.dice[1]
+        if not blue:
+            return "Only the yellow die was rolled, so there is no attack this turn."
+        if source not in _attackers(state):
+            return (f"The card on {CELLS[source]} cannot attack: only a card filled with "
+                    "meeples and carrying a bomb (or a token) attacks.")
+        mine = _bomb_of(state, source)
+        if _bomb_of(state, target) != OPPOSITE[mine]:
+            return (f"The card on {CELLS[target]} carries no {COLOURS[OPPOSITE[mine]]} bomb, "
+                    f"the opposite of the {COLOURS[mine]} bomb on {CELLS[source]}.")
+        far = _distances(state, source, SIZE * SIZE).get(target)
+        if far is None or far > blue:
+            away = "is not joined to it by cards" if far is None else f"is {far} cards away"
+            return (f"{CELLS[target]} {away}: the blue die's reach is {blue} from "
+                    f"{CELLS[source]}.")
+        if state.token[target] == 2:
+            return f"The token on {CELLS[target]} was laid this turn: it is not in play yet."
+        return "You have laid your set of tokens, so you may not attack a token card."
+
+    def _meeple_move_refusal(self, state: BombState, seat: int, verb: str, cell: int) -> str:
+        """Why a move of meeples after the roll is not one the yellow die allows."""
+        if state.moving_over:
+            return "Your move of meeples is over for this turn."
+        source = state.source if verb != "from" else cell
+        if verb == "from" and state.source >= 0:
+            return (f"You are already moving meeples from {CELLS[state.source]}: say where "
+                    "to ('to ...').")
+        if verb != "from" and state.source < 0:
+            return "Say first which card the meeples move from ('from ...')."
+        if state.meeples[source] < 2:
+            return (f"Meeples move only from a card holding 2 or more, and {CELLS[source]} "
+                    f"holds {state.meeples[source]}.")
+        if verb == "fly":
+            return "Only an airplane you own (and, after its first flight, can fuel) flies."
+        return (f"Meeples move to a card within {state.dice[2]} cards of {CELLS[source]} "
+                "(the yellow die) that takes their colour (a blank card or one of its "
+                "colour) and has a free section.")
 
     def _refuse_joined(self, state: BombState, seat: int, first: str, rest: str
                        ) -> IllegalMove:

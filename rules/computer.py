@@ -26,6 +26,14 @@ Levels, named for players by strength (``LEVELS``), each one of three ways of pl
   The root's moves are tried in the greedy order and every node widens with its visits;
   other seats picking at the same time as the mover make a sampled pick, chosen before
   the mover's move is applied.
+- ``expert`` (``PATIENT``, for tables whose turns may take hours, and for stand-ins) plays
+  the same search with ``EXPERT_FACTOR`` times the game's playouts, stopped after
+  ``EXPERT_SECONDS`` of CPU time (``time.process_time``) so it never runs away. An
+  explicit ``budget`` is exact instead (no clock is read): deterministic for a seed, as
+  tests and benchmarks need. The bot runs it in a worker process (bot/service/computers.py).
+
+``decide`` says what the search thought of its move (``Choice.chance``: the estimated reward
+of the chosen move at the root, for the levels that search); ``choose`` is its move alone.
 """
 
 from __future__ import annotations
@@ -33,16 +41,38 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rules.core import Game, State, clone
 
-LEVELS = ("easy", "normal", "hard")  # as players choose them, weakest first
-PLAYS = {"easy": "random", "normal": "greedy", "hard": "strong"}  # how each level plays
+LEVELS = ("easy", "normal", "hard", "expert")  # as players choose them, weakest first
+# how each level plays (expert: the same search as hard, longer)
+PLAYS = {"easy": "random", "normal": "greedy", "hard": "strong", "expert": "strong"}
 DEFAULT = "hard"  # the strongest level that answers within a second (benchmarks/computers.py)
-LEVEL_WORDS = {"easy": "plays at random", "normal": "looks one move ahead",
-               "hard": "plays out many games first"}  # what each does, for players
+PATIENT = "expert"  # the level for tables whose turns may take hours, and for stand-ins
+LEVEL_WORDS = {"easy": "plays at random, at once",
+               "normal": "looks one move ahead, at once",
+               "hard": "plays out many games first, about a second a move",
+               "expert": "plays out ten times as many, up to 10 s a move"
+               }  # what each does and how long it thinks, for players
+EXPERT_FACTOR = 10  # expert's playouts: this many times the game's (``Game.thinking``)
+EXPERT_SECONDS = 10.0  # expert's CPU time a move at most (``time.process_time``)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A computer player's move and what it thought of it: ``chance``, the search's
+    estimated reward of the move at the root (0 to 1: a win is 1, an unfinished game is
+    rated by ``evaluate``'s change, 0.5 meaning no change), for the levels that search
+    (hard, expert); None for the others, or when there was nothing to choose.
+    ``playouts``: how many the search played (0 without one)."""
+
+    move: str
+    chance: float | None = None
+    playouts: int = 0
 
 
 def level_of(name: str) -> str:
@@ -83,33 +113,48 @@ SCALE = 5.0  # evaluate difference that counts as clearly ahead (tanh(1) of the 
 def choose(game: Rules, state: State, seat: int, *, level: str, seed: int,
            budget: int | None = None) -> str:
     """A legal move of ``seat`` chosen by the computer player ``level`` (one of ``LEVELS``,
-    or the way it plays: ``random``, ``greedy``, ``strong``).
+    or the way it plays: ``random``, ``greedy``, ``strong``): ``decide``'s move."""
+    return decide(game, state, seat, level=level, seed=seed, budget=budget).move
+
+
+def decide(game: Rules, state: State, seat: int, *, level: str, seed: int,
+           budget: int | None = None,
+           clock: Callable[[], float] = time.process_time) -> Choice:
+    """The computer player ``level``'s move for ``seat``, and what it thought of it.
 
     ``seed`` drives every random choice: the same view, legal moves and seed give the same
-    move. ``budget`` is ``strong``'s number of playouts (default: ``default_budget``).
+    move. ``budget`` is the search's number of playouts (hard and expert; default:
+    ``default_budget``), exact when given. Without one, expert stops after
+    ``EXPERT_SECONDS`` of ``clock`` (CPU time; a test gives a clock of its own).
     Raises ``ValueError`` for an unknown level or a seat that has no move.
     """
-    plays = PLAYS[level_of(level)]
+    named = level_of(level)
+    plays = PLAYS[named]
     legal = game.legal_moves(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has no move to make")
     rng = random.Random(f"computer/{plays}/{seed}")
     if plays == "random" or len(legal) == 1:
-        return rng.choice(legal)
+        return Choice(rng.choice(legal))
 
     def sample() -> State:
         world: State = game.determinize(state, seat, rng.randrange(2**31))
         return world
 
     if plays == "greedy":
-        return greedy(game, sample, seat, legal, rng)
+        return Choice(greedy(game, sample, seat, legal, rng))
+    capped = named == "expert" and budget is None
     return strong(game, sample, seat, legal, rng,
-                  default_budget(game) if budget is None else budget)
+                  default_budget(game, named) if budget is None else budget,
+                  clock=clock if capped else None)
 
 
-def default_budget(game: Rules) -> int:
-    """``strong``'s playouts per move in ``game`` unless told otherwise."""
-    return game.thinking.budget
+def default_budget(game: Rules, level: str = DEFAULT) -> int:
+    """The search's playouts per move in ``game`` at ``level`` (hard or expert) unless told
+    otherwise: the game's own (``Game.thinking``), ``EXPERT_FACTOR`` times that for
+    expert."""
+    factor = EXPERT_FACTOR if level_of(level) == "expert" else 1
+    return factor * game.thinking.budget
 
 
 # --------------------------------------------------------------------------- greedy
@@ -175,23 +220,33 @@ class _Node:
 
 
 def strong(game: Rules, sample: Callable[[], State], seat: int, legal: list[str],
-           rng: random.Random, budget: int) -> str:
-    """Information-set MCTS with ``budget`` playouts; the most visited root move."""
+           rng: random.Random, budget: int, *, clock: Callable[[], float] | None = None,
+           seconds: float = EXPERT_SECONDS) -> Choice:
+    """Information-set MCTS with ``budget`` playouts (fewer if ``clock`` is given and
+    ``seconds`` of it pass first, counted from before the greedy prior; at least one);
+    the most visited root move, with its mean reward."""
+    start = 0.0 if clock is None else clock()
     prior = one_step_values(game, sample, seat, legal, rng, worlds=2,
                             cap=PRIOR_APPLICATIONS)
     tree: dict[str, _Node] = {}
     root = _Node()
     root.order = sorted(legal, key=lambda m: -prior[m])
     base: dict[int, float] = {}
-    for _ in range(max(1, budget)):
+    played = 0
+    while played < max(1, budget):
         world = sample()
         if not base:
             base = {s: game.evaluate(world, s) for s in range(world.players)}
         _playout(game, world, seat, root, tree, rng, base)
+        played += 1
+        if clock is not None and clock() - start >= seconds:
+            break
     if not root.stats:
-        return root.order[0]
-    return max(legal, key=lambda m: (root.stats[m][0], root.stats[m][1], prior[m])
+        return Choice(root.order[0], None, played)
+    move = max(legal, key=lambda m: (root.stats[m][0], root.stats[m][1], prior[m])
                if m in root.stats else (-1.0, 0.0, prior[m]))
+    visits, total, _ = root.stats[move]
+    return Choice(move, total / visits if visits else None, played)
 
 
 def _playout(game: Rules, world: State, seat: int, root: _Node, tree: dict[str, _Node],

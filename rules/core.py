@@ -147,6 +147,19 @@ def quote(typed: object, limit: int = QUOTE_LIMIT) -> str:
     return f"'{text}'" if len(text) <= limit else f"'{text[: limit - 1]}…'"
 
 
+def starts(who: str, how: str = "drawn at random") -> Event:
+    """The opening's first line: who moves first and how they were chosen, e.g. 'Blue
+    starts: drawn at random.'"""
+    return Event(f"{who} starts: {how}.", kind="start")
+
+
+def out_of_step(move: str, step: str, hint: str) -> IllegalMove:
+    """The refusal of a well-formed move that belongs to another step of the game: what was
+    typed, the step the game is at and why that rules the move out (``step``: 'your turn is
+    at the dice step (roll first)'), then what to type now (``hint``)."""
+    return IllegalMove(f"You can't {quote(move)} now: {step}. {hint}")
+
+
 def listing(words: list[str], last: str = "and") -> str:
     """'a', 'a and b', 'a, b and c' (or 'a, b or c' with ``last="or"``, for choices)."""
     if len(words) <= 1:
@@ -175,6 +188,9 @@ class Game(ABC, Generic[S]):
     option_values: ClassVar[dict[str, tuple[str | bool, ...]]] = {}
     state_type: ClassVar[type[State]]
     thinking: ClassVar[Thinking] = Thinking()  # how the computer's search plays this game
+    # What the game hides from a player, in the game's words, as the guide says it to them
+    # ("your hand of tiles and both stacks"); empty when nothing is hidden.
+    hidden: ClassVar[str] = ""
 
     def __init__(self) -> None:
         # ``evaluate``'s weights, if the game has any; a tuner tries others on a copy
@@ -207,6 +223,14 @@ class Game(ABC, Generic[S]):
                               + (f"{quote(value)}." if value is not True else "nothing: "
                                  f"write e.g. '{name}={accepted[0]}'."))
 
+    def opening(self, state: S) -> list[Event]:
+        """The start message's own lines, told once after the deal (public events): who
+        starts and how that was drawn (``starts``), then a few lines defining the words the
+        first turns use (the notation of a move, the names events give to pieces, tokens
+        and cards), so that no line uses a word before the table has said what it means.
+        Seats are named as the game's events name them."""
+        return []
+
     def players(self) -> str:
         """How many play, as a sentence says it: '2 players', '2-4 players'."""
         if self.min_players == self.max_players:
@@ -238,6 +262,13 @@ class Game(ABC, Generic[S]):
         """What each legal move of ``seat`` that costs something costs, in a few words a
         player reads beside the move ('2 skips: -4 points'); free moves are left out. Every
         list of moves shows it, free moves first; playing such a move says what it cost."""
+        return {}
+
+    def notes(self, state: S, seat: int) -> dict[str, str]:
+        """The legal moves of ``seat`` in the order lists of moves show them, each with a
+        few words a player reads beside it on what it does (Block Buster: the squares a
+        placement covers; '' for nothing). Empty (the base): lists keep ``moves``' order
+        and show nothing beside a move but its cost."""
         return {}
 
     @abstractmethod
@@ -332,6 +363,18 @@ class Game(ABC, Generic[S]):
         line can name nothing hidden; ``chance`` is the computer's own estimate of how well
         the move turns out for it (0 to 1), when its level makes one."""
         return None
+
+    def fold(self, seat: int, steps: list[list[Event]]) -> list[Event]:
+        """A long run of ``seat``'s steps told in short: the channel gets these events in
+        place of a computer's turn whose lines would fill a screen (every line stays in
+        the log). ``steps`` holds each step's public events, oldest first. By default the
+        first event of each step and the run's last one (how it ended); a game may sum up
+        the run its own way."""
+        out = [events[0] for events in steps if events]
+        last = next((events[-1] for events in reversed(steps) if events), None)
+        if last is not None and (not out or last is not out[-1]):
+            out.append(last)
+        return out
 
     # -- storing and hidden information
 

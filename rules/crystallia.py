@@ -33,7 +33,9 @@ from rules.core import (
     clone,
     listing,
     load_data,
+    out_of_step,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -371,12 +373,18 @@ def _gained(state: CrystalliaState, seat: int, colour: str, count: int, why: str
     c = COLOURS.index(colour)
     have = state.crystals[seat][c]
     said = f"{player(seat)} gains {count} {colour} crystal{'s' if count != 1 else ''} " \
-           f"for {why}: {have} now"
+           f"for {why}: {have} {colour} now"
     over = 0 if state.flipped[seat][c] else min(count, have - RING)
-    if over > 0:
-        said += f", {over} over {RING}: -{over} point{'s' if over != 1 else ''}"
+    if over > 0:  # the platform's total, what lies over 9, and what its points became
+        now = platform_points(state, seat, c)
+        change = now - (min(have - count, RING) - max(0, have - count - RING))
+        said += (f", {have - RING} over {RING} at -1 point each, so their {colour} platform "
+                 f"scores {now} point{'s' if now != 1 else ''}, "
+                 + (f"{-change} fewer than before" if change < 0 else
+                    f"{change} more than before" if change else "as before"))
     return Event(said + ".", kind="gain",
-                 data={"seat": seat, "colour": colour, "count": count, "over": max(0, over)})
+                 data={"seat": seat, "colour": colour, "count": count, "over": max(0, over),
+                       "now": have})
 
 
 def _give(state: CrystalliaState, seat: int, colour: str, count: int, events: list[Event],
@@ -567,10 +575,14 @@ def _go_on(state: CrystalliaState, seat: int, events: list[Event]) -> None:
         elif state.streak >= 2:
             events.append(Event(f"{SQUARES[square]} shows another turn, but nobody takes more "
                                 "than two turns in a row.", kind="ability"))
+        elif all(p < 0 for p in state.pyramid):  # the game ends with this turn
+            events.append(Event(f"{player(seat)} covered another turn on {SQUARES[square]}, "
+                                "but no stone is left in the pyramid for a second turn.",
+                                kind="again"))
         else:
             state.extra = True
             events.append(Event(f"{player(seat)} covered another turn on {SQUARES[square]} "
-                                "and must take a second turn.", kind="ability"))
+                                "and must take a second turn.", kind="again"))
     _activate(state, seat, events)
 
 
@@ -662,10 +674,14 @@ def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = Fals
     state.talisman_last[seat] = talisman
     fours = _fours(state.crystal)
     new_fours = sorted(set(fours) - set(state.fours))
+    ending = state.loser >= 0 or all(p < 0 for p in state.pyramid)
     if new_fours and not talisman:
         lines = listing([_four_words(k) for k in new_fours])
         made = f"a line of 4 ({lines})" if len(new_fours) == 1 else f"lines of 4 ({lines})"
-        if state.streak < 2:
+        if ending and state.streak < 2:
+            events.append(Event(f"{player(seat)} made {made}, but the game ends with this "
+                                "turn, so there is no second turn.", kind="four"))
+        elif state.streak < 2:
             state.extra = True
             events.append(Event(f"{player(seat)} made {made} and must take a second turn.",
                                 kind="four"))
@@ -678,8 +694,11 @@ def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = Fals
     elif all(p < 0 for p in state.pyramid):
         state.result = "Every stone has left the pyramid."
     if state.result:
+        owed = state.extra and state.streak < 2  # said at once: no second turn follows
         state.phase = "over"
-        events.append(Event(f"The game ends: {state.result}", kind="end"))
+        _, _, verdict = _verdict(state)
+        unowed = f", with no second turn for {player(seat)}" if owed else ""
+        events.append(Event(f"The game ends{unowed}: {verdict}", kind="end"))
         return
     if state.extra and state.streak < 2:
         state.streak = 2
@@ -969,7 +988,7 @@ def _remark(public: dict[str, Any], seat: int, move: str, chance: float | None) 
     rest (taking and laying stones, a lone stone's colour)."""
     words = move.split()
     board = {b["square"]: b for b in public["board"]}
-    odds = f" (it rates its chances at {round(100 * chance)}%)" if chance is not None else ""
+    odds = f" (its search rates the move {round(100 * chance)}%)" if chance is not None else ""
     if words[0] == "talisman":
         colour = words[1]
         have = public["platforms"][seat][COLOURS.index(colour)]["crystals"]
@@ -1005,6 +1024,62 @@ def _remark(public: dict[str, Any], seat: int, move: str, chance: float | None) 
     return None
 
 
+def _verdict(state: CrystalliaState) -> tuple[tuple[int, ...], frozenset[int], str]:
+    """A finished game's points, its winners (the best score but the 13-crystal loser's)
+    and the sentence saying why it ended and who won."""
+    scores = tuple(score(state, s) for s in range(state.players))
+    eligible = [s for s in range(state.players) if s != state.loser]
+    best = max(scores[s] for s in eligible)
+    winners = frozenset(s for s in eligible if scores[s] == best)
+    names = listing([player(s) for s in sorted(winners)])
+    return scores, winners, (f"{state.result} {names} win{'s' if len(winners) == 1 else ''} "
+                             f"with {best} point{'s' if best != 1 else ''}.")
+
+
+# --------------------------------------------------------------------------- told in short
+
+# A fold tells every event whole but these: the abilities used and the crystals gained
+# are summed up in a line each per turn, and the prompts and the squares that paid
+# nothing are left to the log.
+ABILITY_STEPS = ("move", "rotate", "skip")
+DROPPED = ("ability", "nothing", "alone")
+
+
+def _fold_turn(seat: int, events: list[Event]) -> list[Event]:
+    """One turn of a long run told in short: what was taken and placed, the abilities
+    used in one line, the crystals gained in one line (each colour's count now), and every
+    black crystal, supercrystal, loss, line of 4, second turn and the end as they were."""
+    out: list[Event] = []
+    shifts = [e for e in events if e.kind in ABILITY_STEPS]
+    gains = [e for e in events if e.kind == "gain"]
+    for event in events:
+        if event.kind in ABILITY_STEPS and event is shifts[0]:
+            moved = sum(1 for e in shifts if e.kind == "move")
+            turned = sum(1 for e in shifts if e.kind == "rotate")
+            skipped = len(shifts) - moved - turned
+            used = [f"moves {_count(moved, 'stone')}" if moved else "",
+                    f"rotates {_count(turned, 'stone')}" if turned else "",
+                    f"skips {skipped}" if skipped else ""]
+            out.append(Event(f"{player(seat)} uses the abilities they covered: "
+                             f"{listing([u for u in used if u])}.", kind="abilities"))
+        elif event.kind == "gain" and len(gains) > 1 and event is gains[-1]:
+            per: dict[str, list[int]] = {}  # colour -> [crystals gained, count now]
+            for e in gains:
+                got = per.setdefault(e.data["colour"], [0, 0])
+                got[0] += e.data["count"]
+                got[1] = e.data["now"]
+            parts = [f"{n} {colour} ({now} now"
+                     + (f", {now - RING} over {RING}" if now > RING else "") + ")"
+                     for colour, (n, now) in per.items()]
+            total = sum(n for n, _ in per.values())
+            out.append(Event(f"{player(seat)} gains {_count(total, 'crystal')} in all: "
+                             f"{listing(parts)}.", kind="gains"))
+        elif event.kind not in (*ABILITY_STEPS, *DROPPED, "gain") or \
+                (event.kind == "gain" and len(gains) == 1):
+            out.append(event)
+    return out
+
+
 # --------------------------------------------------------------------------- the game
 
 VERBS = ("take", "place", "move", "rotate", "skip", "gain", "talisman", "flip", "ready",
@@ -1015,6 +1090,14 @@ ALIASES = {"pass": "skip", "no": "skip", "decline": "skip", "choose": "gain", "p
 FILLER = {"stone", "at", "the", "to", "on", "a", "from", "crystal", "platform", "aside",
           "number", "no.", "onto", "with"}
 
+# The step a turn is at, for a move of another step: why it is refused now.
+STEPS = {"flip": "the game is at its start, where each player flips platforms to the "
+                 "advanced side and says 'ready'",
+         "take": "your turn is at taking a stone (placing it, abilities and gains come "
+                 "after)",
+         "place": "your turn is at placing the stone you took",
+         "gain": "your turn is at choosing the crystal your lone stone gives"}
+
 
 class Crystallia(Game[CrystalliaState]):
     id = "crystallia"
@@ -1023,6 +1106,7 @@ class Crystallia(Game[CrystalliaState]):
     min_players = 2
     max_players = 4
     state_type = CrystalliaState
+    hidden = "the face-down stones of the pyramid and those left in the box"
     summary = (
         "Take an available stone from the pyramid and lay it on two squares of the 6x9 board. "
         "Take a crystal for each colour you cover, use abilities you cover (move or rotate a "
@@ -1044,6 +1128,20 @@ class Crystallia(Game[CrystalliaState]):
         advanced = bool((options or {}).get("advanced", False))
         return _deal(players, seed, advanced)
 
+    def opening(self, state: CrystalliaState) -> list[Event]:
+        return [starts(player(state.start)), Event(
+            "A stone is a domino of two crystals, named by its colours ('green/yellow'; "
+            "yellow is wild): you take one the pyramid leaves free by its number ('take 3') "
+            "and lay it on two empty squares side by side ('place c4 c5' puts its first "
+            "crystal on c4)."), Event(
+            "Colour squares you cover pay a crystal of their colour, and a move, rotate or "
+            "again square gives you that ability. Your crystals go on four platforms, red, "
+            "blue, green and purple: a point each up to 9 of a colour, a point off for each "
+            "over 9, and 13 of one colour loses at once."), Event(
+            f"Instead of taking a stone you may use a talisman ({TALISMANS} for the whole "
+            "table): name a colour nobody named yet and gain a crystal of it "
+            "('talisman blue').")]
+
     def to_act(self, state: CrystalliaState) -> frozenset[int]:
         if state.phase == "over":
             return frozenset()
@@ -1052,15 +1150,21 @@ class Crystallia(Game[CrystalliaState]):
     def outcome(self, state: CrystalliaState) -> Outcome | None:
         if state.phase != "over":
             return None
-        scores = tuple(score(state, s) for s in range(state.players))
-        eligible = [s for s in range(state.players) if s != state.loser]
-        best = max(scores[s] for s in eligible)
-        winners = frozenset(s for s in eligible if scores[s] == best)
-        names = listing([player(s) for s in sorted(winners)])
-        return Outcome(scores, winners,
-                       f"{state.result} {names} win{'s' if len(winners) == 1 else ''} with "
-                       f"{best} point{'s' if best != 1 else ''}.",
+        scores, winners, reason = _verdict(state)
+        return Outcome(scores, winners, reason,
                        ending="crystal loss" if state.loser >= 0 else "stones ran out")
+
+    def fold(self, seat: int, steps: list[list[Event]]) -> list[Event]:
+        """A computer's long turn (an ability chain) told in short, turn by turn
+        (``_fold_turn``); the log keeps every line."""
+        out: list[Event] = []
+        turn: list[Event] = []
+        for event in (e for step in steps for e in step):
+            turn.append(event)
+            if event.kind == "turn":  # a second turn begins after this line
+                out += _fold_turn(seat, turn)
+                turn = []
+        return out + _fold_turn(seat, turn)
 
     def evaluate(self, state: CrystalliaState, seat: int) -> float:
         """The seat's points less its rival's (the best other seat), mid-game too (points
@@ -1255,7 +1359,10 @@ class Crystallia(Game[CrystalliaState]):
                     "ability": ("move", "skip") if state.phase == "ability"
                     and state.board[state.pending[0]] == "move" else ("rotate", "skip")}
         if verb not in expected[state.phase]:
-            return IllegalMove(f"You can't {move} now. {self.notation_hint(state, seat)}")
+            step = STEPS[state.phase] if state.phase != "ability" else (
+                f"your turn is at the {state.board[state.pending[0]]} ability you covered "
+                "(use it or skip it first)")
+            return out_of_step(move, step, self.notation_hint(state, seat))
         if verb == "flip":
             return IllegalMove(f"Your {words[1]} platform is already flipped.")
         if verb == "take":

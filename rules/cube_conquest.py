@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter, deque
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
@@ -27,7 +27,9 @@ from rules.core import (
     Thinking,
     listing,
     load_data,
+    out_of_step,
     quote,
+    starts,
 )
 
 # --------------------------------------------------------------------------- components
@@ -122,6 +124,8 @@ class CubeState(State):
     last_action: dict[str, Any] | None  # who did it and what: {"seat", "kind"}
     result: str | None  # why the game ended
     turns: int = 0  # actions taken since setup, by every player (the end at the turn limit)
+    # cards each seat is known by everyone to hold: taken back by Prepare, not shown since
+    shown: list[list[int]] = field(default_factory=list)
 
 
 def _shared_deck(state: CubeState) -> bool:
@@ -131,6 +135,13 @@ def _shared_deck(state: CubeState) -> bool:
 
 def _deck_of(state: CubeState, seat: int) -> int:
     return 0 if _shared_deck(state) else seat
+
+
+def _forget(state: CubeState, seat: int, symbol: int) -> None:
+    """``seat`` has shown ``symbol`` leaving its hand: if everyone knew it held one, they
+    know one fewer."""
+    if len(state.shown) > seat and symbol in state.shown[seat]:
+        state.shown[seat].remove(symbol)
 
 
 def _cubes_on_board(state: CubeState, seat: int) -> int:
@@ -246,6 +257,7 @@ def _draw(state: CubeState, seat: int, events: list[Event]) -> None:
 
 def _discard(state: CubeState, seat: int, symbol: int) -> None:
     state.hands[seat].remove(symbol)
+    _forget(state, seat, symbol)
     state.discards[seat].append(symbol)
 
 
@@ -298,15 +310,16 @@ def _route(state: CubeState, seat: int, start: int, limit: int = SIZE * SIZE
     far = SIZE * SIZE
     dist, parent = [far] * (SIZE * SIZE), [-1] * (SIZE * SIZE)
     dist[start] = 0
-    queue = deque([start])
-    while queue:
-        i = queue.popleft()
-        if dist[i] == limit:
-            continue
-        for j in NEIGHBOURS[i]:
-            if dist[j] == far and state.owner[j] in (-1, seat):
-                dist[j], parent[j] = dist[i] + 1, i
-                queue.append(j)
+    owner, frontier, steps = state.owner, [start], 0
+    while frontier and steps < limit:  # breadth first, one distance at a time
+        steps += 1
+        reached = []
+        for i in frontier:
+            for j in NEIGHBOURS[i]:
+                if dist[j] == far and (owner[j] == -1 or owner[j] == seat):
+                    dist[j], parent[j] = steps, i
+                    reached.append(j)
+        frontier = reached
     return dist, parent
 
 
@@ -318,8 +331,8 @@ def _path(parent: list[int], start: int, end: int) -> list[int]:
 
 
 REACH = max(PIPS)  # no card moves farther
-# A possible route: its length, end, via square (None: the shortest), squares, tiles revealed.
-Candidate = tuple[int, int, int | None, list[int], frozenset[int]]
+# A possible route: its length, end, via square (None: the shortest), start, tiles revealed.
+Candidate = tuple[int, int, int | None, int, frozenset[int]]
 
 
 class _Routes:
@@ -328,6 +341,8 @@ class _Routes:
     def __init__(self, state: CubeState, seat: int, limit: int = REACH) -> None:
         self.state, self.seat, self.limit = state, seat, limit
         self.trees: dict[int, tuple[list[int], list[int]]] = {}
+        self.turned: dict[int, list[frozenset[int]]] = {}
+        self.routes: dict[tuple[int, int | None, int], list[int]] = {}
         self.hidden = not all(state.face_up)
 
     def tree(self, square: int) -> tuple[list[int], list[int]]:
@@ -347,46 +362,64 @@ class _Routes:
     def revealed(self, path: list[int]) -> frozenset[int]:
         return frozenset(i for i in path[1:] if not self.state.face_up[i])
 
+    def turns_over(self, square: int) -> list[frozenset[int]]:
+        """The face-down tiles the shortest route from ``square`` to each square turns over
+        (worked out along the tree, each from the one before it)."""
+        if square not in self.turned:
+            dist, parent = self.tree(square)
+            far, up = SIZE * SIZE, self.state.face_up
+            out = [frozenset[int]()] * (SIZE * SIZE)
+            for j in sorted((j for j in range(SIZE * SIZE) if 0 < dist[j] < far),
+                            key=dist.__getitem__):
+                out[j] = out[parent[j]] if up[j] else out[parent[j]] | {j}
+            self.turned[square] = out
+        return self.turned[square]
+
+    def route(self, start: int, via: int | None, end: int) -> list[int]:
+        """The squares of a candidate route (``via`` None: the shortest)."""
+        key = (start, via, end)
+        if key not in self.routes:
+            path = _path(self.tree(start)[1], start, end) if via is None else \
+                self.via(start, via, end)
+            assert path is not None
+            self.routes[key] = path
+        return self.routes[key]
+
     def candidates(self, start: int) -> list[Candidate]:
         """Every route a card could give the cube on ``start``, in the order that decides
         which name a route is listed under: the shortest route to each square first, then
         the routes by way of each square in board order (a1, b1, ... e5)."""
         state = self.state
-        dist, parent = self.tree(start)
+        dist = self.tree(start)[0]
         ends = [j for j in range(SIZE * SIZE) if 0 < dist[j] <= REACH and state.owner[j] == -1]
-        out: list[Candidate] = []
-        for j in ends:
-            path = _path(parent, start, j)
-            out.append((dist[j], j, None, path, self.revealed(path)))
+        turned = self.turns_over(start)
+        out: list[Candidate] = [(dist[j], j, None, start, turned[j]) for j in ends]
         if not self.hidden:
             return out  # every tile is face up: all routes to a square are alike
         for via in range(SIZE * SIZE):
             if via == start or not dist[via] < REACH or state.owner[via] not in (-1, self.seat):
                 continue
-            onward, steps = self.tree(via)
-            head = _path(parent, start, via)
-            seen = self.revealed(head)
+            onward = self.tree(via)[0]
+            seen, further = turned[via], self.turns_over(via)
             for j in ends:
                 if j != via and dist[via] + onward[j] <= REACH:
-                    tail = _path(steps, via, j)
-                    out.append((len(head) + len(tail) - 2, j, via, head + tail[1:],
-                                seen | self.revealed(tail)))
+                    out.append((dist[via] + onward[j], j, via, start, seen | further[j]))
         return out
 
 
 def _routes(candidates: list[Candidate], pips: int
-            ) -> dict[tuple[int, frozenset[int]], tuple[int | None, list[int]]]:
+            ) -> dict[tuple[int, frozenset[int]], tuple[int | None, int]]:
     """The moves worth telling apart with a card of ``pips``: (end, face-down tiles
-    revealed) -> (via square or None, route).
+    revealed) -> (via square or None, start); ``_Routes.route`` gives the squares.
 
     A route matters only by where it ends and which tiles it turns over, so each such pair
     is listed once: by the shortest route when that one does it (no ``via``), else by the
     first square in board order whose ``via`` route does it within the pips.
     """
-    out: dict[tuple[int, frozenset[int]], tuple[int | None, list[int]]] = {}
-    for length, end, via, path, revealed in candidates:
+    out: dict[tuple[int, frozenset[int]], tuple[int | None, int]] = {}
+    for length, end, via, start, revealed in candidates:
         if length <= pips:
-            out.setdefault((end, revealed), (via, path))
+            out.setdefault((end, revealed), (via, start))
     return out
 
 
@@ -410,6 +443,9 @@ def _prepare(state: CubeState, seat: int, spent: tuple[int, int], taken: int) ->
         _discard(state, seat, symbol)
     state.discards[seat].remove(taken)
     state.hands[seat] = sorted(state.hands[seat] + [taken])
+    if len(state.shown) < state.players:  # a game stored before cards were remembered
+        state.shown = [[] for _ in range(state.players)]
+    state.shown[seat].append(taken)
     _mark(state, seat, "prepare", [])
     return [Event(f"{colour(seat)} prepares: discards {card(spent[0])} and {card(spent[1])}, "
                   f"takes {card(taken)} back from their discard pile.", kind="prepare",
@@ -483,6 +519,7 @@ def _pick(state: CubeState, seat: int, cards: tuple[int, ...]) -> list[Event]:
                     kind="secret")]
     if attack["attacker_card"] is None or attack["defender_cards"] is None:
         return events
+    _forget(state, attack["attacker"], attack["attacker_card"])  # shown to all now
     if len(attack["defender_cards"]) == 2:
         state.phase = "choose"
         events.append(Event(f"{colour(attack['attacker'])} reveals "
@@ -504,6 +541,8 @@ def _resolve(state: CubeState, used: int | None) -> list[Event]:
     source, target = attack["from"], attack["to"]
     attack_value = PIPS[attack["attacker_card"]]
     defence = 0 if used is None else PIPS[used]
+    if used is not None:
+        _forget(state, defender, used)
     bonuses = []
     tile = state.tiles[target]
     if used is not None and used == tile:
@@ -546,16 +585,123 @@ def _resolve(state: CubeState, used: int | None) -> list[Event]:
     return events
 
 
+# ------------------------------------------------------------------------- the computer's knowledge
+# What the computer players of rules/computer.py read about this game: ``evaluate`` (its
+# weights in data/weights/cube-conquest.json), the default policy of the search's playouts
+# and the remark on a notable choice. All of it reads a world the computer sampled (or,
+# for the remark, the spectators' view), never the table's hidden cards.
+
+# ``evaluate``'s weights when data/weights/cube-conquest.json lacks one
+WEIGHTS = {"points": 2.0, "cubes": 1.0, "immobile": 1.5, "arrow": 1.0, "crown": 0.3,
+           "arrow_in_pile": 0.3, "strike": 0.7, "threat": 0.8, "wipe": 3.0}
+
+
+def _defence(state: CubeState, target: int, cards: list[int]) -> int:
+    """The best the defender of ``target`` can put up with ``cards``: pips, +1 for a card of
+    the tile's suit, +1 for an Outpost."""
+    tile = state.tiles[target]
+    best = max((PIPS[c] + (c == tile) for c in cards), default=0)
+    return best + (state.height[target] == 2)
+
+
+def _strikes(state: CubeState, seat: int) -> list[tuple[int, int, int]]:
+    """Every attack of ``seat`` its best card wins whatever the defender holds (ties go to
+    the attacker): (cubes destroyed, source, target), the most cubes first."""
+    hand = state.hands[seat]
+    if not hand:
+        return []
+    best = max(PIPS[c] for c in hand)
+    out = []
+    for i in range(SIZE * SIZE):
+        if state.owner[i] != seat or state.height[i] != 1:
+            continue
+        for j in NEIGHBOURS[i]:
+            enemy = state.owner[j]
+            if enemy not in (-1, seat) and best >= _defence(state, j, state.hands[enemy]):
+                out.append((state.height[j], i, j))
+    return sorted(out, reverse=True)
+
+
+def _strike_value(state: CubeState, seat: int, weights: dict[str, float],
+                  against: int | None = None) -> float:
+    """What ``seat``'s best sure attack would gain (a point and the cubes destroyed, and
+    the end of the game when they are the defender's last); ``against``: only attacks on
+    that seat's cubes."""
+    return max((weights["points"] + weights["cubes"] * cubes + weights["wipe"] * (
+        cubes == _cubes_on_board(state, state.owner[target]))
+        for cubes, _, target in _strikes(state, seat)
+        if against is None or state.owner[target] == against), default=0.0)
+
+
+def _hand_value(state: CubeState, seat: int, weights: dict[str, float]) -> float:
+    """Arrows and crowns in hand win fights; an arrow in the discard pile can be taken back."""
+    hand = state.hands[seat]
+    return (weights["arrow"] * min(2, hand.count(SYMBOLS.index("arrow")))
+            + weights["crown"] * min(1, hand.count(SYMBOLS.index("crown")))
+            + weights["arrow_in_pile"] * (SYMBOLS.index("arrow") in state.discards[seat]))
+
+
+def _safe(state: CubeState, seat: int, square: int) -> bool:
+    """No enemy cube that can attack (a single cube) stands next to ``square``."""
+    return not any(state.owner[j] not in (-1, seat) and state.height[j] == 1
+                   for j in NEIGHBOURS[square])
+
+
+def _pick_policy(state: CubeState, seat: int, moves: dict[str, Any]) -> str:
+    """Both sides fight with their best card (the defender counting the tile's +1); an
+    Outpost's defender puts up its two best and uses the cheapest that wins, else the
+    cheapest."""
+    attack = state.attack
+    assert attack is not None
+    if state.phase == "choose":
+        strike = PIPS[attack["attacker_card"]]
+        cards = sorted(set(attack["defender_cards"]), key=lambda c: PIPS[c])
+        wins = [c for c in cards if _defence(state, attack["to"], [c]) > strike]
+        return f"use {SYMBOLS[(wins or cards)[0]]}"
+    if seat == attack["attacker"]:
+        return f"pick {SYMBOLS[max(state.hands[seat], key=lambda c: PIPS[c])]}"
+    tile = state.tiles[attack["to"]]
+    best = sorted(state.hands[seat], key=lambda c: (PIPS[c] + (c == tile), -PIPS[c]))
+    if attack["outpost"] and len(best) >= 2:
+        pair = sorted(best[-2:])
+        return f"pick {SYMBOLS[pair[0]]} {SYMBOLS[pair[1]]}"
+    return f"pick {SYMBOLS[best[-1]]}"
+
+
+def _action_policy(state: CubeState, seat: int, moves: dict[str, Any],
+                   rng: random.Random) -> str:
+    """Attack where the best card surely wins (most cubes first); take an arrow back;
+    reinforce where no enemy can strike; else a move that ends out of reach of a strike."""
+    strikes = _strikes(state, seat)
+    if strikes:
+        _, source, target = strikes[0]
+        return f"attack {SQUARES[target]} from {SQUARES[source]}"
+    hand, arrow = state.hands[seat], SYMBOLS.index("arrow")
+    if arrow not in hand and arrow in state.discards[seat] and len(hand) >= 2:
+        low = sorted(sorted(hand, key=lambda c: PIPS[c])[:2])
+        return f"prepare {SYMBOLS[low[0]]} {SYMBOLS[low[1]]} take arrow"
+    adds = [m for m, d in moves.items() if d[0] == "reinforce" and d[1] != arrow
+            and state.owner[d[2]] == -1 and _safe(state, seat, d[2])]
+    if adds:
+        return rng.choice(adds)
+    calm = [m for m, d in moves.items() if d[0] == "move" and d[1] != arrow
+            and _safe(state, seat, d[2][2])]
+    if calm and rng.random() < 0.5:
+        return rng.choice(calm)
+    return rng.choice(list(moves))
+
+
 # --------------------------------------------------------------------------- the game
 
 
 class CubeConquest(Game[CubeState]):
     id = "cube-conquest"
-    thinking = Thinking(budget=130)
+    thinking = Thinking(budget=130, rollout=0)  # measured: rules/cube-conquest.md
     name = "Cube Conquest"
     min_players = 2
     max_players = 4
     state_type = CubeState
+    hidden = "your cards, the decks, the secret picks and the face-down tiles"
     summary = (
         "Spread your cubes over a 5x5 field of face-down tiles and win fights: each fight won "
         "scores 1 point, and the first to 10 points wins. Each turn draw to 4 cards, then do "
@@ -571,6 +717,18 @@ class CubeConquest(Game[CubeState]):
         self.check_players(players)
         self.check_options(options)
         return _deal(players, seed)
+
+    def opening(self, state: CubeState) -> list[Event]:
+        cards = listing([f"{name} {pips}" for name, pips in zip(SYMBOLS, PIPS, strict=True)])
+        return [starts(colour(state.start)), Event(
+            f"The field is {SIZE * SIZE} face-down tiles, a1 at the bottom left to "
+            f"{SQUARES[-1]} at the top right; a tile turns face up when a cube arrives, "
+            "showing one of six symbols."), Event(
+            f"Cards show the same six symbols, each worth its pips: {cards}. A card moves "
+            "a cube up to its pips and counts them in a fight; a tile's symbol lets a "
+            "matching card reinforce there, and defend it at +1."), Event(
+            f"First, in turn, each player places {STARTING_CUBES} starting cubes on their "
+            "home edge ('place b1').")]
 
     def to_act(self, state: CubeState) -> frozenset[int]:
         if state.phase == "over":
@@ -615,12 +773,15 @@ class CubeConquest(Game[CubeState]):
         return Outcome(tuple(state.points), winners, f"{state.result} {why}", ending)
 
     def evaluate(self, state: CubeState, seat: int) -> float:
-        """Points lead, then cubes on the board (the tie-break), less a penalty when no cube
-        of the seat can move or attack any more (all in Outposts); an attack under way is
-        judged by the best cards each side holds (greedy self-play reads the true state)."""
+        """Points lead, then cubes on the board (the tie-break), the fights the hands can
+        win (arrows and crowns held, an arrow to take back), the sure attack of the player
+        to move (theirs against the seat's cubes counts against it), less a penalty when no
+        cube of the seat can move or attack any more (all in Outposts). An attack under way
+        is judged by the best cards each side holds. Weights: ``self.weights``."""
+        w = {**WEIGHTS, **self.weights}
         result = self.outcome(state)
         if result is not None:
-            return (1000.0 if seat in result.winners else 0.0) + 2.0 * (
+            return (1000.0 if seat in result.winners else 0.0) + w["points"] * (
                 result.scores[seat] - max(p for s, p in enumerate(result.scores) if s != seat))
         points, cubes = list(state.points), [_cubes_on_board(state, s)
                                              for s in range(state.players)]
@@ -631,9 +792,7 @@ class CubeConquest(Game[CubeState]):
             strike = PIPS[hit] if hit is not None else max(
                 (PIPS[c] for c in state.hands[attacker]), default=0)
             held = attack["defender_cards"] or state.hands[defender]
-            guard = max((PIPS[c] + (c == state.tiles[target]) for c in held), default=0)
-            guard += attack["outpost"]
-            if strike >= guard:
+            if strike >= _defence(state, target, held):
                 points[attacker] += 1
                 cubes[defender] -= state.height[target]
             else:
@@ -642,8 +801,55 @@ class CubeConquest(Game[CubeState]):
         others = [s for s in range(state.players) if s != seat]
         mobile = any(o == seat and h == 1 for o, h in zip(state.owner, state.height,
                                                           strict=True))
-        return 2.0 * (points[seat] - max(points[s] for s in others)) + (
-            cubes[seat] - max(cubes[s] for s in others)) - (0.0 if mobile else 1.5)
+        value = w["points"] * (points[seat] - max(points[s] for s in others)) + w["cubes"] * (
+            cubes[seat] - max(cubes[s] for s in others)) - (0.0 if mobile else w["immobile"])
+        value += _hand_value(state, seat, w) - max(_hand_value(state, s, w) for s in others)
+        if state.phase == "action":
+            if state.turn == seat:
+                value += w["strike"] * _strike_value(state, seat, w)
+            else:
+                value -= w["threat"] * _strike_value(state, state.turn, w, against=seat)
+        return value
+
+    def policy(self, state: CubeState, seat: int, moves: dict[str, Any], rng: random.Random
+               ) -> str | None:
+        if state.phase in ("attack", "choose"):
+            return _pick_policy(state, seat, moves)
+        if state.phase == "action":
+            return _action_policy(state, seat, moves, rng)
+        return None
+
+    def remark(self, public: dict[str, Any], seat: int, move: str, chance: float | None
+               ) -> str | None:
+        """An attack, with the computer's estimate and the defender's arrows already seen
+        in their discard pile; an arrow taken back to strike again; an Outpost raised
+        next to enemy cubes. Only what the spectators see: never a card in a hand."""
+        words = move.split()
+        me = colour(seat)
+        cells = {cell["square"]: cell for cell in public["board"]}
+        if words[0] == "attack":
+            target = cells[words[1]]
+            enemy = target["owner"]
+            whose = (f"{colour(enemy)}'s Outpost on {words[1]}" if target["cubes"] == 2
+                     else f"{colour(enemy)}'s cube on {words[1]}")
+            line = f"{me} attacks {whose} from {words[3]}"
+            if chance is not None:
+                line += (f", expecting to win ({chance:.0%})" if chance >= 0.5
+                         else f", taking a chance ({chance:.0%})")
+            shown = public["discards"][enemy].count("arrow")
+            if not public["shared_deck"]:
+                line += (f"; {shown} of {colour(enemy)}'s "
+                         f"{DATA['cards_per_symbol_per_deck']} arrows are in their discard pile")
+            return line + "."
+        if words[0] == "prepare" and words[-1] == "arrow":
+            return (f"{me} takes an arrow back from their discard pile: an arrow (6) wins "
+                    "most fights.")
+        if words[0] == "outpost":
+            square = INDEX[words[1]]
+            if any(cells[SQUARES[j]]["owner"] not in (None, seat) for j in NEIGHBOURS[square]):
+                return (f"{me} makes an Outpost on {words[1]}, next to enemy cubes: it defends "
+                        "at +1, with two cards to choose from.")
+        return None
 
     # -- legal moves: canonical text -> what ``apply`` needs
 
@@ -681,11 +887,12 @@ class CubeConquest(Game[CubeState]):
             candidates = ways.candidates(i)
             for c in hand:
                 routes = _routes(candidates, PIPS[c])
-                for (j, _), (via, path) in sorted(routes.items(), key=lambda r: (
+                for (j, _), (via, _) in sorted(routes.items(), key=lambda r: (
                         r[0][0], -1 if r[1][0] is None else r[1][0])):
                     by = f" via {SQUARES[via]}" if via is not None else ""
+                    # the route's squares are worked out when the move is made
                     out[f"move {SQUARES[i]} {SQUARES[j]}{by} with {SYMBOLS[c]}"] = (
-                        "move", c, path)
+                        "move", c, (i, via, j))
         if len(state.hands[seat]) >= 2:
             for a, b in sorted(set(combinations(state.hands[seat], 2))):
                 for t in sorted(set(state.discards[seat]) | {a, b}):
@@ -733,7 +940,8 @@ class CubeConquest(Game[CubeState]):
         if kind == "attack":
             return _declare_attack(state, seat, detail[1], detail[2])
         if kind == "move":
-            _, symbol, path = detail
+            _, symbol, (start, via, end) = detail
+            path = _Routes(state, seat).route(start, via, end)
             events = _move(state, seat, symbol, path)
         elif kind == "prepare":
             events = _prepare(state, seat, detail[1], detail[2])
@@ -836,7 +1044,8 @@ class CubeConquest(Game[CubeState]):
         path = ways.via(start, via, end)
         if path is None or len(path) - 1 > PIPS[symbol]:
             return typed
-        named, _ = _routes(ways.candidates(start), PIPS[symbol])[(end, ways.revealed(path))]
+        named, _ = _routes(ways.candidates(start), PIPS[symbol])[
+            (end, ways.revealed(path))]
         by = f" via {SQUARES[named]}" if named is not None else ""
         return f"move {SQUARES[start]} {SQUARES[end]}{by} with {SYMBOLS[symbol]}"
 
@@ -848,7 +1057,7 @@ class CubeConquest(Game[CubeState]):
         expected = {"setup": ("place",), "attack": ("pick",), "choose": ("use",),
                     "action": ("move", "prepare", "reinforce", "outpost", "attack", "pass")}
         if verb not in expected[state.phase]:
-            return IllegalMove(f"You can't {verb} now. {self.notation_hint(state, seat)}")
+            return out_of_step(move, self._step(state, seat), self.notation_hint(state, seat))
         cards = [CARD_WORDS[w] for w in words if w in CARD_WORDS]
         squares = [INDEX[w] for w in words if w in INDEX]
         if verb == "place":
@@ -886,6 +1095,12 @@ class CubeConquest(Game[CubeState]):
         square, symbol = squares[0], cards[0]
         if verb == "outpost" and state.height[square] == 2:
             return IllegalMove(f"{SQUARES[square]} is already an Outpost.")
+        if verb == "outpost" and state.owner[square] != seat:
+            return IllegalMove(f"{SQUARES[square]} holds no cube of yours: an Outpost is a "
+                               "second cube stacked on one of your own.")
+        if verb == "outpost" and not state.face_up[square]:
+            return IllegalMove(f"{SQUARES[square]} is face down; you can only match a "
+                               "revealed tile.")
         if verb == "reinforce":
             if state.owner[square] != -1:
                 return IllegalMove(f"{SQUARES[square]} is not empty.")
@@ -896,6 +1111,20 @@ class CubeConquest(Game[CubeState]):
                                    "revealed tile.")
         return IllegalMove(f"The tile on {SQUARES[square]} is {SYMBOLS[state.tiles[square]]}, "
                            f"not {SYMBOLS[symbol]}.")
+
+    def _step(self, state: CubeState, seat: int) -> str:
+        """The step the game is at, as the reason a move of another step is refused."""
+        if state.phase == "setup":
+            return ("the game is at the setup, where each player places starting cubes on their "
+                    "edge before any action")
+        if state.phase == "attack":
+            side = ("the defence" if state.attack and seat == state.attack["defender"]
+                    else "your attack")
+            return f"a fight is on, and you pick a card in secret for {side} first"
+        if state.phase == "choose":
+            return ("a fight is on, and your Outpost's defence waits for you to choose which "
+                    "of your two cards to use")
+        return "your turn is at its action (a fight's picks come only after an attack)"
 
     def _refuse_attack(self, state: CubeState, seat: int, target: int, source: int
                        ) -> IllegalMove:
@@ -963,6 +1192,9 @@ class CubeConquest(Game[CubeState]):
                 dict(state.last_action) if state.last_action else None),
             "shared_deck": _shared_deck(state), "attack": None, "result": None,
             "points_to_win": POINTS_TO_WIN,
+            # cards everyone knows a player holds: taken back by Prepare, not played since
+            "shown": [[SYMBOLS[c] for c in (state.shown[p] if len(state.shown) > p else [])]
+                      for p in range(state.players)],
         }
         if state.attack is not None:
             a = state.attack
@@ -1008,35 +1240,47 @@ class CubeConquest(Game[CubeState]):
 
     def _reshuffle_unknown(self, out: CubeState, rng: random.Random, deck_index: int,
                            others: list[int]) -> None:
-        """Pool a deck with the hands and hidden picks of ``others``, shuffle, deal back."""
+        """Pool a deck with the hands and hidden picks of ``others``, shuffle, deal back; a
+        card everyone knows a player holds (taken back by Prepare) stays among theirs."""
         a = out.attack
-        hidden_picks = []
+        picks: dict[int, list[str]] = {p: [] for p in others}  # each one's hidden picks
         if a is not None:
             if a["attacker"] in others and a["attacker_card"] is not None \
                     and out.phase != "choose":
-                hidden_picks.append(("attacker_card", a["attacker"]))
+                picks[a["attacker"]].append("attacker_card")
             if a["defender"] in others and a["defender_cards"]:
-                hidden_picks.append(("defender_cards", a["defender"]))
+                picks[a["defender"]].append("defender_cards")
         pool = list(out.decks[deck_index])
+        held: dict[int, list[int]] = {}  # each one's hand and hidden picks, in that order
         for p in others:
-            pool += out.hands[p]
-        for key, _ in hidden_picks:
-            assert a is not None
-            pool += [a[key]] if key == "attacker_card" else a[key]
+            held[p] = list(out.hands[p])
+            for key in picks[p]:
+                assert a is not None
+                held[p] += [a[key]] if key == "attacker_card" else a[key]
+            pool += held[p]
+        known: dict[int, list[int]] = {}
+        for p in others:
+            shown = Counter(out.shown[p] if len(out.shown) > p else [])
+            known[p] = list((shown & Counter(held[p])).elements())
+            for c in known[p]:
+                pool.remove(c)
         pool.sort()  # so the deal depends on what the pool holds, never on its true order
         rng.shuffle(pool)
         size = len(out.decks[deck_index])
         out.decks[deck_index] = pool[:size]
         del pool[:size]
         for p in others:
-            n = len(out.hands[p])
-            out.hands[p] = sorted(pool[:n])
-            del pool[:n]
-        for key, _ in hidden_picks:
-            assert a is not None
-            if key == "attacker_card":
-                a[key] = pool.pop()
-            else:
-                n = len(a[key])
-                a[key] = pool[:n]
-                del pool[:n]
+            count = len(held[p]) - len(known[p])
+            cards = known[p] + pool[:count]
+            del pool[:count]
+            rng.shuffle(cards)
+            out.hands[p] = sorted(cards[:len(out.hands[p])])
+            del cards[:len(out.hands[p])]
+            for key in picks[p]:
+                assert a is not None
+                if key == "attacker_card":
+                    a[key] = cards.pop()
+                else:
+                    n = len(a[key])
+                    a[key] = cards[:n]
+                    del cards[:n]

@@ -10,6 +10,7 @@ there is one source. A guide file reads::
 
     ## death: the death token
     also: skull
+    terms: death token, death strikes
     A few sentences with an example in the game's notation, e.g. `place 2 at c3 with death`.
 
 ``rules/guides/table.md`` holds, in the same form, the topics every game shares.
@@ -17,7 +18,10 @@ there is one source. A guide file reads::
 A topic's *key* (before the colon) is what a player types to ask for it; its title says what
 it is; the optional ``also:`` line lists other words that find it (each name a player meets
 in the game, such as a card or an ability, finds its topic). Each topic and the overview
-fit one Discord message.
+fit one Discord message. The optional ``terms:`` line lists the words of the game's own
+lines (events) that this topic explains: the first line of a game that uses one names the
+topic, once per game (``Guide.cites``). Only words a topic alone explains go there, never
+ordinary ones such as 'tile', so that a line names a topic where it helps.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ class Topic:
     title: str  # what it is: 'The death token'
     text: str  # a few sentences for players, with an example
     also: tuple[str, ...] = ()  # other words that find it
+    terms: tuple[str, ...] = ()  # words of the game's lines that this topic explains
 
     def names(self) -> tuple[str, ...]:
         """Every word or phrase that finds this topic."""
@@ -71,6 +76,17 @@ class Guide:
                 return topic
         return None
 
+    def cites(self, line: str) -> list[Topic]:
+        """The topics one of whose ``terms`` the line uses (a whole word or phrase, in any
+        case), in the order the line first uses them."""
+        found = []
+        for topic in self.topics:
+            at = [m.start() for term in topic.terms
+                  if (m := _term(term).search(line)) is not None]
+            if at:
+                found.append((min(at), topic))
+        return [topic for _, topic in sorted(found, key=lambda f: f[0])]
+
     def matching(self, typed: str) -> list[Topic]:
         """Topics whose key, names or title contain what is typed, in guide order."""
         wanted = normalize(typed)
@@ -80,6 +96,13 @@ class Guide:
 
 _HEADING = re.compile(r"^## +(?P<key>[^:]+?) *: *(?P<title>.+?) *$")
 _ALSO = re.compile(r"^also *: *(?P<words>.+)$", re.IGNORECASE)
+_TERMS = re.compile(r"^terms *: *(?P<words>.+)$", re.IGNORECASE)
+
+
+@functools.cache
+def _term(term: str) -> re.Pattern[str]:
+    """A term as a whole word or phrase of a line, in any case."""
+    return re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)", re.IGNORECASE)
 
 
 def parse(text: str) -> Guide:
@@ -102,12 +125,19 @@ def _topic(lines: list[str]) -> Topic:
     if heading is None:
         raise ValueError(f"A topic's heading reads '## key: Title', not {lines[0]!r}.")
     body = "\n".join(lines[1:]).strip().splitlines()
-    also = _ALSO.match(body[0]) if body else None
-    words = tuple(normalize(w) for w in also["words"].split(",") if w.strip()) if also else ()
-    text = "\n".join(body[1:] if also else body).strip()
+    found: dict[str, tuple[str, ...]] = {}
+    while body and len(found) < 2:  # 'also:' and 'terms:', in either order
+        line = _ALSO.match(body[0]) or _TERMS.match(body[0])
+        if line is None:
+            break
+        kind = "also" if line.re is _ALSO else "terms"
+        found[kind] = tuple(normalize(w) for w in line["words"].split(",") if w.strip())
+        body = body[1:]
+    text = "\n".join(body).strip()
     if not text:
         raise ValueError(f"The topic {heading['key']!r} has no text.")
-    return Topic(normalize(heading["key"]), heading["title"], text, words)
+    return Topic(normalize(heading["key"]), heading["title"], text, found.get("also", ()),
+                 found.get("terms", ()))
 
 
 @functools.cache

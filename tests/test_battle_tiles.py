@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import partial
+from random import Random
 from typing import Any
 
 import pytest
@@ -332,7 +333,9 @@ def test_rotate_turns_a_defeated_tile_before_its_chain_goes_on_straight(hand_til
     refused(paused, RED, "rotate c5 left", IllegalMove,
             "The rotate token can only turn the tile just defeated, c4.")
     refused(paused, RED, "place 1 at a1", IllegalMove,
-            "You can't place a tile now. Turn the defeated tile or not: 'rotate c4 left', "
+            "You can't 'place 1 at a1' now: your rotate token waits for your answer on the "
+            "tile just defeated, before anything else. Turn the defeated tile or not: "
+            "'rotate c4 left', "
             "'rotate c4 right' or 'no rotate'.")
     refused(paused, BLUE, "no rotate", NotYourTurn,
             "It is not your turn: the game is waiting for seat 1.")
@@ -527,7 +530,9 @@ def test_forgiving_notation() -> None:
                  "put tile 2 at c3, death."):
         assert GAME.dump(GAME.play(state, RED, text)[0]) == GAME.dump(canonical), text
     refused(state, RED, "neutral b2", IllegalMove,
-            "You can't leave a tile neutral now. Place a tile from your hand by its number, "
+            "You can't 'neutral b2' now: your turn is at placing a tile (the rotate and chaos "
+            "tokens ask their questions only after a placement that uses them). Place a tile "
+            "from your hand by its number, "
             "e.g. 'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
     refused(state, RED, "place 3 at c3", IllegalMove,
             "You hold 2 tiles: choose a number from 1 to 2.")
@@ -537,7 +542,9 @@ def test_forgiving_notation() -> None:
             "I don't know 'fireball'. Place a tile from your hand by its number, e.g. "
             "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
     refused(state, RED, "rotate c3 left", IllegalMove,
-            "You can't rotate a tile now. Place a tile from your hand by its number, e.g. "
+            "You can't 'rotate c3 left' now: your turn is at placing a tile (the rotate and "
+            "chaos tokens ask their questions only after a placement that uses them). Place "
+            "a tile from your hand by its number, e.g. "
             "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
     refused(state, RED, "place c3", InvalidMove,
             "Say which tile of your hand and where. Place a tile from your hand by its "
@@ -718,3 +725,62 @@ def test_moves_that_use_a_power_token_say_what_they_cost(hand_tiles: Any) -> Non
     assert GAME.costs(paused, RED) == {"rotate c4 left": "spends the rotate token",
                                        "rotate c4 right": "spends the rotate token"}
     assert GAME.costs(paused, BLUE) == {}
+
+
+# --------------------------------------------------------------------------- the computer's sense
+
+
+def test_the_playout_policy_takes_the_capture_that_pays(hand_tiles: Any) -> None:
+    red = hand_tiles(6, "5 5 5 5")
+    state = position({"c4": "1 1 1 1 *B", "a1": "1 1 1 1 *R"}, hands=[[0, red], [1]])
+    move = GAME.policy(state, RED, GAME.moves(state, RED), Random(1))
+    assert move is not None and move.startswith("place 2 at ")
+    assert move.split()[3] in {"b4", "d4", "c3", "c5"}  # beside c4, which it captures
+
+
+def test_the_playout_policy_keeps_a_new_scoring_tile_out_of_reach(hand_tiles: Any) -> None:
+    """A weak scoring tile goes where no tile of the other's hand can attack it: a1, closed
+    in by b1 and a2 (which it cannot defeat), not in the open."""
+    red = hand_tiles(0, "1 1 1 1", scoring=True)
+    blue = hand_tiles(6, "5 5 5 5")
+    state = position({"a2": "6 6 6 6", "b1": "6 6 6 6"}, hands=[[red], [blue]])
+    for seed in range(5):
+        assert GAME.policy(state, RED, GAME.moves(state, RED), Random(seed)) == "place 1 at a1"
+
+
+def test_evaluate_rates_an_own_scoring_tile_open_to_attack_below_a_safe_one(
+        hand_tiles: Any) -> None:
+    blue = hand_tiles(6, "5 5 5 5")
+    safe = position({"a1": "6 6 6 6 *R", "a2": "6 6 6 6", "b1": "6 6 6 6"}, hands=[[1], [blue]])
+    open_ = position({"c3": "1 1 1 1 *R", "a2": "6 6 6 6", "b1": "6 6 6 6"},
+                     hands=[[1], [blue]])
+    assert GAME.evaluate(safe, RED) > GAME.evaluate(open_, RED)
+    assert GAME.evaluate(safe, BLUE) < GAME.evaluate(open_, BLUE)
+
+
+def test_the_computer_remarks_on_attacks_and_tokens_from_the_public_view() -> None:
+    state = position({"c4": "1 1 1 1 *B", "d4": "1 1 1 1 *R", "b2": "2 2 2 2 *B"},
+                     hands=[[6, 7], [1]])
+    public = GAME.view(state, None)
+    assert "hand" not in public  # the remark cannot know the tile placed
+    assert GAME.remark(public, RED, "place 1 at c3", 0.71) == (
+        "Red places on c3 to attack Blue's scoring tile c4 (its search rates the move 71%).")
+    assert GAME.remark(public, RED, "place 1 at a5", None) is None  # nothing to attack
+    assert GAME.remark(public, RED, "place 2 at c3 with death", None) == (
+        "Red leaves the death token on c3: whoever defeats it loses every marker they have "
+        "on the grid.")
+    assert GAME.remark(public, RED, "place 2 at c3 with chaos", None) == (
+        "Red plays chaos on c3, turning b2 to red and d4 to blue.")
+    assert GAME.remark(public, RED, "place 2 at e1 with life", 0.5) == (
+        "Red makes e1 a scoring tile with the life token (its search rates the move 50%).")
+
+
+def test_the_computer_remarks_on_a_tile_it_turns_with_rotate(hand_tiles: Any) -> None:
+    red = hand_tiles(6, "5 1 1 1")
+    state = position({"c4": "1 1 1 6", "c5": "1 1 3 1 *B"}, hands=[[red], [1]])
+    paused, _ = GAME.play(state, RED, "place 1 at c3 with rotate")
+    public = GAME.view(paused, None)
+    assert GAME.remark(public, RED, "rotate c4 right", 0.6) == (
+        "Red turns c4 clockwise with the rotate token, so that its 6 faces north and attacks "
+        "c5 (its search rates the move 60%).")
+    assert GAME.remark(public, RED, "no rotate", 0.6) is None

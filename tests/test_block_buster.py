@@ -527,14 +527,24 @@ def test_notation_is_forgiving_and_refuses_nonsense_with_a_sentence() -> None:
     for text in ("L5 e5", "5l r0 e5", "l5 at e5", "place 5L 0 e5", "5l rot0 E5"):
         assert GAME.play(state, BLUE, text)[0].last == GAME.play(state, BLUE, "5l r0 e5")[0].last
     hint = GAME.notation_hint(state, BLUE)
+    # The blocks named are those of this player count: 5v and 5z stay in the box with 2.
     refused(state, BLUE, "9x e5", InvalidMove,
-            "There is no block called '9x'. Blocks are 5i, 5l, 5p, 5t, 5u, 5v, 5z, 4i, 4l, "
+            "There is no block called '9x'. Blocks are 5i, 5l, 5p, 5t, 5u, 4i, 4l, "
             f"4o, 4s, 4t, 3i, 3l, 2i or 1i. {hint}")
     refused(state, BLUE, "5l r45 e5", InvalidMove, f"I don't know 'r45'. {hint}")
     refused(state, BLUE, "5l r90", InvalidMove, f"Name one square for the block. {hint}")
-    refused(state, BLUE, "5z e5", IllegalMove,
-            "Blue has no 5z left (blocks left: 5i, 5l, 5p, 5t, 5u, 4i, 4l, 4o, 4s, 4t, 3i, 3l, "
-            "2i and 1i).")
+    refused(state, BLUE, "5z e5", InvalidMove,
+            "The 5z is not used with 2 players; the blocks are 5i, 5l, 5p, 5t, 5u, 4i, 4l, "
+            "4o, 4s, 4t, 3i, 3l, 2i or 1i.")
+    three = position(3)
+    refused(three, BLUE, "9x e5", InvalidMove,
+            "There is no block called '9x'. Blocks are 5i, 5l, 5p, 5t, 5u, 5v, 4i, 4l, "
+            f"4o, 4s, 4t, 3i, 3l, 2i or 1i. {GAME.notation_hint(three, BLUE)}")
+    four = position(4)
+    with pytest.raises(InvalidMove, match="5u, 5v, 5z, 4i"):
+        GAME.play(four, BLUE, "9x e5")
+    short = position(blocks=[["5i", "2i"], ["1i"]])
+    refused(short, BLUE, "1i e5", IllegalMove, "Blue has no 1i left (blocks left: 5i and 2i).")
 
 
 def test_moves_filter_by_the_block_typed_first() -> None:
@@ -731,3 +741,100 @@ def test_the_notation_hint_says_what_a_move_looks_like_now() -> None:
     any_ = position(squares={"e5": BLUE}, previous=[["e5"], []], options={"connect": "any"})
     assert "any of your blocks" in GAME.notation_hint(any_, BLUE)
     assert len(GAME.notation_hint(any_, BLUE)) < 340  # with a refusal, under 400
+
+
+# --------------------------------------------------------------------------- issue 38
+
+
+def test_the_last_minus_two_token_tells_everyone_that_skipping_is_over() -> None:
+    state = position(squares={"e5": BLUE}, previous=[["e5"], []], supply=1)
+    after, events = GAME.play(state, BLUE, "1i e7")  # skips 1: the supply's last -2
+    assert after.supply["-2"] == 0
+    assert [e.text for e in events if e.kind == "supply"] == [
+        "That was the last -2 penalty token: skipping is over for everyone, and every block "
+        "from now on must touch its colour's previous block."]
+    assert all(e.to is None for e in events)  # the channel hears it
+    _, events = GAME.play(position(squares={"e5": BLUE}, previous=[["e5"], []], supply=2),
+                          BLUE, "1i e7")
+    assert not [e for e in events if e.kind == "supply"]  # one token still left
+    _, events = GAME.play(state, BLUE, "1i e6")  # touching: no token taken
+    assert not [e for e in events if e.kind == "supply"]
+
+
+def test_a_point_block_is_won_for_good_once_every_colour_that_could_catch_up_has_passed(
+) -> None:
+    """The seed: a point block acquired during the game ends it at once with a set; PASS is
+    said by a player who "cannot place his block anymore", so a colour that passed can catch
+    up with nobody (rules/block-buster.md, rule 8)."""
+    six = dict.fromkeys(RING_E5[:6], BLUE) | dict.fromkeys(RING_E5[6:9], RED)
+    state = position(squares=six, previous=[["e6"], ["e7"]], turn=RED,
+                     blocks=[["5i", "1i"], []])
+    assert GAME.view(state, None)["point_blocks"][DIAMOND_E5]["secured"] is None  # 6 to 3+3
+    after, events = GAME.play(state, RED, "pass")  # Red has no block left
+    assert after.secured[DIAMOND_E5] == BLUE
+    assert [e.text for e in events if e.kind == "secure"] == [
+        "Red has passed, so Blue has won the diamond point block on f6 for good (6 to 3): no "
+        "colour still placing can catch up."]
+    assert after.result is None and after.turn == BLUE
+    # A tie the colour that passed holds is no win: nobody can break it but the leader.
+    tied = position(squares=dict.fromkeys(RING_E5[:3], BLUE) | dict.fromkeys(RING_E5[3:6], RED),
+                    previous=[["e6"], ["e7"]], turn=RED, blocks=[["1i"], []])
+    after, _ = GAME.play(tied, RED, "pass")
+    assert after.secured[DIAMOND_E5] == -1
+    # With three colours, a lead is won only once every colour that could catch up passed.
+    three = position(3, squares=dict.fromkeys(RING_E5[:5], BLUE) | {"h8": YELLOW},
+                     previous=[["e6"], [], ["h8"]], turn=RED, blocks=[["1i"], [], ["1i"]])
+    after, _ = GAME.play(three, RED, "pass")
+    assert after.secured[DIAMOND_E5] == -1  # Yellow, still placing, could reach 7
+
+
+def test_a_pass_can_settle_a_set_of_one_shape_and_end_the_game_at_once() -> None:
+    squares = dict.fromkeys(["i5", "j5", "k5", "l5", "i6", "i7", "i8"], BLUE)
+    squares |= dict.fromkeys(["e13", "f13", "g13", "h13", "e14", "e15", "e16"], BLUE)
+    squares |= dict.fromkeys(["i17", "j17", "k17", "l17", "i18", "i19"], BLUE)  # 6 of j18
+    state = position(squares=squares, previous=[["i19"], []], turn=RED,
+                     blocks=[["1i"], []])
+    state = GAME.load({**GAME.dump(state), "secured": [
+        BLUE if p["squares"][0] in ("j6", "f14") else -1 for p in POINT_BLOCKS]})
+    after, events = GAME.play(state, RED, "pass")
+    assert [e.text for e in events if e.kind == "end"] == [
+        "The game ends at once: Blue won 3 circle point blocks."]
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == {BLUE} and outcome.ending == "shape"
+
+
+def test_lists_go_by_block_then_turn_then_square_in_board_order_naming_the_squares_covered(
+) -> None:
+    """The move list and /play's suggestions: by block (largest first), then turn, then
+    anchor square by file and rank ('e ... h ... i', not rank by rank: 'e ... h ... i ... a
+    ... d'), each placement with the squares it covers; skips after the free moves, with
+    their cost."""
+    from bot.moves import Choices
+
+    state = GAME.new(2, seed=5)
+    (seat,) = GAME.to_act(state)
+    notes = GAME.notes(state, seat)
+    assert set(notes) == set(GAME.legal_moves(state, seat))
+    choices = Choices.of(GAME.legal_moves(state, seat), GAME.costs(state, seat), notes)
+    blocks = [m.split()[0] for m in choices.moves]
+    assert list(dict.fromkeys(blocks)) == list(dict.fromkeys(state.blocks[state.turn]))
+    fives = [m for m in choices.moves if m.startswith("5l r0 ")]
+    squares = [square_xy(m.split()[2]) for m in fives]
+    assert squares == sorted(squares)  # by file, then rank
+    groups = [e.text.split()[2] for e in choices.narrow("5l r0", 25) if not e.whole]
+    assert groups == sorted(groups)
+    assert notes["5l r90 e8"] == "covers e8 e9 f9 g9 h9"
+    assert choices.entry("5l r90 e8").label() == "5l r90 e8 · covers e8 e9 f9 g9 h9"
+    for move in random.Random(5).sample(list(notes), 40):  # the squares the move fills
+        played, _ = GAME.play(state, seat, move)
+        assert played.last is not None
+        assert notes[move] == "covers " + " ".join(
+            sorted(played.last["squares"], key=square_xy))
+    # A skip keeps its cost beside it, after the free moves; 'pass' has nothing to cover.
+    blocked = position(squares={"e5": BLUE, "f5": RED, "e6": RED}, previous=[["e5"], ["f5"]])
+    notes = GAME.notes(blocked, BLUE)
+    listed = Choices.of(GAME.legal_moves(blocked, BLUE), GAME.costs(blocked, BLUE), notes)
+    assert listed.entry("1i r0 e7").label() == (
+        "1i r0 e7 · covers e7 · skips 1 space: -2 (1 token)")
+    assert notes["pass"] == "" and list(notes)[-1] == "pass"
+    assert GAME.notes(blocked, RED) == {}  # not Red's turn

@@ -72,3 +72,43 @@ async def test_special_two_player_game_names_each_player_once_with_their_colours
         assert "Ann and Ann" not in end and "Bob and Bob" not in end
     finally:
         await store.close()
+
+
+async def test_each_turn_brings_the_player_their_blocks_without_a_dm_for_their_own_move(
+        tmp_path: Path) -> None:
+    """Nothing is hidden in Block Buster, yet the blocks a player places from come with
+    each of their turns: the DM that starts it carries their picture (the board and their
+    blocks still to place), and the answer to their move shows the blocks left, with no
+    DM of its own; one DM a move in all, to the player whose turn begins."""
+    import rules
+    from tests.test_discord import SEED
+
+    game = rules.GAMES["block-buster"]
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="block-buster"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        state = game.new(2, SEED)  # the same game, followed move by move
+
+        def blocks(seat: int) -> str:
+            return "Your blocks: " + ", ".join(b.upper() for b in state.blocks[seat]) + "."
+
+        rng = random.Random(8)
+        for _ in range(6):
+            ((member, moves),) = [(m, legal) for m in w.players if (legal := await w.moves(m))]
+            seat = w.players.index(member)
+            other = w.players[1 - seat]
+            turn = w.dms(member)[-1]  # the DM their turn began with: their picture
+            assert message_text(turn).startswith("Your turn in <#"), message_text(turn)
+            assert turn.attachments and blocks(seat) in (turn.attachments[0].description or "")
+            count, waiting = len(w.dms(member)), len(w.dms(other))
+            move = rng.choice(moves)
+            version = await w.version()
+            result = await member.slash(w.channel, "play", action=move)
+            said(result)
+            state, _ = game.play(state, seat, move)
+            assert await w.version() == version + 1  # no step the table made for someone
+            assert result.response is not None and result.response.attachments
+            assert blocks(seat) in (result.response.attachments[0].description or "")
+            assert len(w.dms(member)) == count  # no DM for their own move
+            assert len(w.dms(other)) == waiting + 1  # their turn's DM, with their blocks

@@ -115,7 +115,8 @@ def test_summary_says_whose_turn_the_points_and_the_last_move() -> None:
         assert line.startswith("Block Buster, ") and "\n" not in line and "  " not in line
         if view["result"] is None:
             assert f"{view['colours'][view['turn']].capitalize()} to place a block" in line
-            assert "Scores if it ended now: " in line
+            assert ("Scores if it ended now (every square not yet placed counts -1): "
+                    in line)
         else:
             assert "game over" in line and "Scores: " in line
         assert all(str(score) in line for score in view["scores"])
@@ -268,3 +269,69 @@ def test_the_hand_dots_the_square_a_move_names_and_circles_are_rings() -> None:
     assert tile.getpixel((50, 28)) == drawing.PLATE  # the hole in the ring
     assert drawing._plate(100, drawing.PLATE, kit.INK, "hexagon", 4).getpixel((50, 28)) == \
         kit.INK
+
+
+# --------------------------------------------------------------------------- issue 38
+
+
+def test_the_board_carries_file_letters_and_rank_numbers_on_all_four_sides(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every letter a-t over and under the board, every number 1-20 left and right of it,
+    each beside its own column or row."""
+    placed: list[tuple[str, float, float]] = []
+    original = kit.text
+
+    def spy(image: Image.Image, xy: tuple[float, float], line: str, size: int,
+            fill: kit.RGB, **kw: Any) -> kit.Box:
+        placed.append((line, xy[0], xy[1]))
+        return original(image, xy, line, size, fill, **kw)
+
+    monkeypatch.setattr(kit, "text", spy)
+    drawing._ground.cache_clear()
+    for players, options in GAMES[:3]:
+        view = GAME.view(samples(players, tuple(sorted((options or {}).items())))[1], None)
+        placed.clear()
+        drawing.table(view)
+        grid = drawing.board_grid(view)
+        top, _ = drawing._around(view, kit.Layout(1000))
+        files = "abcdefghijklmnopqrst"
+        for f, letter in enumerate(files):
+            x = grid.left + (f + 0.5) * grid.cell
+            ys = sorted(y + top.height for line, lx, y in placed if line == letter
+                        and abs(lx - x) < 1)
+            assert len(ys) == 2 and ys[0] < grid.top and ys[1] > grid.bottom, (letter, ys)
+        for r in range(20):
+            y = grid.top + (19 - r + 0.5) * grid.cell - top.height
+            xs = sorted(lx for line, lx, ly in placed if line == str(r + 1)
+                        and abs(ly - y) < 1)
+            assert len(xs) == 2 and xs[0] < grid.left and xs[1] > grid.right, (r + 1, xs)
+    drawing._ground.cache_clear()
+
+
+def test_the_points_that_start_far_below_zero_say_what_they_count(drawn: Drawn) -> None:
+    """-59 at the start reads as a mistake unless said: every square not yet placed counts
+    against its player. The picture says it under the seat rows, and so do the summary and
+    the text version; the board's squares stay at least 34 px with four players."""
+    start = GAME.new(2, seed=1)
+    view = GAME.view(start, None)
+    assert min(view["scores"]) <= -56
+    drawing.table(view)
+    assert drawing.COUNTED in [line for line, _ in drawn.lines]
+    assert drawing.COUNTED == "Points if it ended now: each square not yet placed counts -1."
+    assert "(every square not yet placed counts -1)" in render.summary(GID, view)
+    assert drawing.COUNTED in render.describe(GID, view).splitlines()
+    drawn.lines.clear()
+    drawing.table(GAME.view(samples(2, ())[-1], None))  # over: the result box says it all
+    assert drawing.COUNTED not in [line for line, _ in drawn.lines]
+    for players, options in GAMES:
+        for state in samples(players, tuple(sorted((options or {}).items()))):
+            assert drawing.board_grid(GAME.view(state, None)).cell >= 34
+
+
+def test_only_block_buster_shows_its_hand_at_every_turn() -> None:
+    """Its hand holds no secret but is what a player places from: the bot sends it at each
+    of their turns (``render.hand_every_turn``); the other games' hands go when they
+    change."""
+    assert render.hand_every_turn(GID)
+    assert [g for g in render.RENDERERS if render.hand_every_turn(g)] == [GID]
+    assert not render.hand_every_turn("no-such-game")

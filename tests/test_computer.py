@@ -4,8 +4,10 @@ chance; with the fairness of ``determinize`` they rely on."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -92,6 +94,65 @@ def test_an_unknown_level_or_a_seat_with_no_move_is_refused() -> None:
     if idle is not None:
         with pytest.raises(ValueError, match="no move"):
             computer.choose(game, state, idle, level="random", seed=1)
+
+
+def ticks(step: float = 1.0) -> Any:
+    """A fake CPU clock that moves ``step`` seconds each time it is read, so a capped
+    search stops after a fixed number of playouts (EXPERT_SECONDS / step)."""
+    read = iter(range(10**9))
+    return lambda: step * next(read)
+
+
+def test_expert_is_deterministic_for_a_seed_with_an_explicit_budget() -> None:
+    """(Every level's determinism in every game: the test above, expert included.)"""
+    def never() -> float:
+        raise AssertionError("an explicit budget is exact: no clock is read")
+
+    game = rules.GAMES["crystallia"]
+    state = positions(game, 2, 2, seed=5)[-1]
+    seat = min(game.to_act(state))
+    assert len(game.legal_moves(state, seat)) > 1
+    first = computer.decide(game, state, seat, level="expert", seed=4, budget=SMALL,
+                            clock=never)
+    assert first == computer.decide(game, state, seat, level="expert", seed=4,
+                                    budget=SMALL, clock=never)
+    assert first.move in game.legal_moves(state, seat) and first.playouts == SMALL
+    assert first.chance is not None and 0.0 <= first.chance <= 1.0
+    assert computer.choose(game, state, seat, level="expert", seed=4,
+                           budget=SMALL) == first.move
+
+
+def test_expert_stops_when_its_cpu_time_is_spent() -> None:
+    game = copy.copy(rules.GAMES["crystallia"])
+    assert computer.default_budget(game, "expert") == \
+        computer.EXPERT_FACTOR * computer.default_budget(game, "hard")
+    game.thinking = replace(game.thinking, budget=3)  # expert: 30 playouts at most
+    state, twin, seat = next((s, t, seat) for s, t, seat in twins(game, 2)
+                             if seat in game.to_act(s) and len(game.legal_moves(s, seat)) > 1)
+    # one second a playout by the fake clock: the cap of 10 s stops it after 10
+    choice = computer.decide(game, state, seat, level="expert", seed=1, clock=ticks(1.0))
+    assert choice.playouts == int(computer.EXPERT_SECONDS)
+    assert computer.decide(game, state, seat, level="expert", seed=1,
+                           clock=ticks(2.5)).playouts == 4
+    # stopped by its clock, it still cannot tell apart states its seat cannot
+    assert computer.decide(game, twin, seat, level="expert", seed=1, clock=ticks(1.0)) \
+        == choice
+    # the clock only stops it: with less CPU a playout, as many playouts as the budget
+    assert computer.decide(game, state, seat, level="expert", seed=1,
+                           clock=ticks(1e-6)).playouts == 30
+    # hard reads no clock
+    assert computer.decide(game, state, seat, level="hard", seed=1,
+                           clock=ticks(100.0)).playouts == 3
+
+
+def test_only_the_searching_levels_estimate_their_chance() -> None:
+    game = rules.GAMES["battle-tiles"]
+    state = positions(game, 2, 1, seed=6)[0]
+    seat = min(game.to_act(state))
+    for level in computer.LEVELS:
+        choice = computer.decide(game, state, seat, level=level, seed=2, budget=SMALL)
+        assert (choice.chance is None) == (level in ("easy", "normal")), level
+        assert computer.level_of(level) in computer.LEVEL_WORDS
 
 
 # --------------------------------------------------------------------------- hidden facts

@@ -215,7 +215,8 @@ def test_a_stone_goes_on_two_adjacent_empty_squares_either_way_round() -> None:
     refused(state, 0, "place a1 c1", IllegalMove,
             "A stone covers two squares side by side: a1 and c1 are not.")
     refused(state, 0, "place d4 e4", IllegalMove, "d4 already holds a stone.")
-    refused(state, 0, "take 3", IllegalMove, "You can't take 3 now. Place your stone on two "
+    refused(state, 0, "take 3", IllegalMove, "You can't 'take 3' now: your turn is at placing the "
+            "stone you took. Place your stone on two "
             "adjacent empty squares, e.g. 'place c4 c5' (the first crystal goes on c4).")
     refused(state, 0, "place a1", InvalidMove, "That is not a move I understand. Place your "
             "stone on two adjacent empty squares, e.g. 'place c4 c5' (the first crystal goes "
@@ -238,7 +239,7 @@ def test_covered_colour_squares_must_pay() -> None:
     after, said = play(state, "place a1 a2")
     # blue and purple from the squares, then 1 green for the lone stone
     assert have(after, 0) == {"blue": 1, "purple": 1, "green": 1}
-    assert "Player 1 gains 1 blue crystal for covering the blue square a1: 1 now." in said
+    assert "Player 1 gains 1 blue crystal for covering the blue square a1: 1 blue now." in said
 
 
 # --------------------------------------------------------------------------- activation
@@ -249,7 +250,7 @@ def test_the_seeds_worked_example_gives_two_red() -> None:
     state = position(stones=[("b4 c4", "red red")], holding="red blue")
     after, said = play(state, "place d4 e4")
     assert have(after, 0) == {"red": 2}
-    assert "Player 1 gains 2 red crystals for a row of 3 red, b4 to d4 (3 - 1): 2 now." in said
+    assert "Player 1 gains 2 red crystals for a row of 3 red, b4 to d4 (3 - 1): 2 red now." in said
 
 
 def test_a_line_counts_once_and_runs_both_ways_through_the_stone() -> None:
@@ -373,7 +374,8 @@ def test_move_ability_moves_another_stone_in_its_orientation_first() -> None:
     refused(after, 0, "move c4 to a4", IllegalMove, "You can't move the stone you just placed.")
     refused(after, 0, "move e1 to a4", IllegalMove, "There is no stone on e1.")
     refused(after, 0, "rotate a1 to b2", IllegalMove,
-            "You can't rotate a1 to b2 now. Move a stone, e.g. 'move b2 to f7' (named by its "
+            "You can't 'rotate a1 to b2' now: your turn is at the move ability you covered "
+            "(use it or skip it first). Move a stone, e.g. 'move b2 to f7' (named by its "
             "lower or left square), or 'skip'.")
     # named by its upper square: the same move
     via_upper, _ = play(after, "move stone at a2 to f9")
@@ -594,6 +596,73 @@ def test_the_game_ends_when_the_pyramid_is_empty_and_scores() -> None:
     assert outcome.reason == "Every stone has left the pyramid. Player 2 wins with 3 points."
 
 
+def test_a_second_turn_the_end_cuts_off_is_never_promised_and_the_end_names_the_winner(
+        ) -> None:
+    """Issue 38: 'must take a second turn' was followed by 'The game ends' and no word of
+    who wins. A line of 4 or an again square on the last stone says there is no second
+    turn, and the end says why it came and who wins, in the same line."""
+    four = position(stones=[("a1 b1", "red red"), ("a5 b5", "blue blue")], holding="red red",
+                    pyramid=0, crystals=[{}, {"green": 5}])
+    after, said = play(four, "place c1 d1")
+    assert GAME.outcome(after) is not None
+    assert "Player 1 made a line of 4 (red, a1 to d1), but the game ends with this turn, so " \
+           "there is no second turn." in said
+    assert not any("must take a second turn" in line for line in said)
+    assert said[-1] == "The game ends: Every stone has left the pyramid. Player 2 wins with 5 " \
+                       "points."
+    again = position(board="c4=again", holding="red red", pyramid=0, crystals=[{"blue": 4}, {}])
+    after, said = play(again, "place c4 c5")
+    assert "Player 1 covered another turn on c4, but no stone is left in the pyramid for a " \
+           "second turn." in said
+    assert said[-1] == "The game ends: Every stone has left the pyramid. Player 1 wins with 5 " \
+                       "points."
+    # an again square owes a second turn, and then the stone pays a 13th red: no second turn
+    lost = position(board="c4=again", stones=[("a4 b4", "red red")], holding="red red",
+                    crystals=[{"red": 11}, {"blue": 3}], supercrystals={"red": 1})
+    after, said = play(lost, "place c4 d4")
+    assert "Player 1 covered another turn on c4 and must take a second turn." in said
+    assert said[-1] == "The game ends, with no second turn for Player 1: Player 1 reached 13 " \
+                       "crystals of one colour. Player 2 wins with 5 points."
+    assert GAME.to_act(after) == frozenset()
+
+
+def test_a_long_turn_told_in_short_keeps_what_was_placed_what_it_paid_and_how_it_ended(
+        ) -> None:
+    """Issue 38: a computer's ability chain filled the channel. Told in short (the channel
+    does so past 25 lines; the log keeps every line), a turn keeps what was taken and
+    placed, sums the abilities up in one line and the crystals in another (each colour's
+    count now), and keeps every line of 4, second turn and the end as they were."""
+    state = position(board="c4=move f8=rotate f9=purple", stones=[("a1 a2", "blue green")],
+                     holding="red red")
+    steps = []
+    for move in ("place c4 c5", "move a1 to f8", "skip"):
+        state, events = GAME.play(state, 0, move)
+        steps.append(events)
+    told = [e.text for step in steps for e in step]
+    assert any("covered the move ability" in line for line in told)
+    short = [e.text for e in GAME.fold(0, steps)]
+    assert short == [
+        "Player 1 places red/red on c4 c5: red on both.",
+        "Player 1 uses the abilities they covered: moves 1 stone and skips 1.",
+        "Player 1 gains 2 crystals in all: 1 purple (1 now) and 1 red (1 now)."]
+    # two turns in a row, the second ending the game: each turn in short, the end whole
+    first = position(stones=[("a1 b1", "red red"), ("a5 b5", "blue blue")],
+                     holding="red red", pyramid=1, crystals=[{"red": 9}, {}])
+    after, one = GAME.play(first, 0, "place c1 d1")
+    after, two = GAME.play(after, 0, "take 1")
+    after = GAME.load({**GAME.dump(after), "holding": STONES.index(["green", "green"])})
+    after, three = GAME.play(after, 0, "place f8 f9")
+    short = [e.text for e in GAME.fold(0, [one, two, three])]
+    assert short[0] == "Player 1 places red/red on c1 d1: red on both."
+    assert short[1].startswith("Player 1 gains 3 red crystals for a row of 4 red, a1 to d1 "
+                               "(4 - 1): 12 red now, 3 over 9")  # one gain: told whole
+    assert short[2:4] == ["Player 1 made a line of 4 (red, a1 to d1) and must take a second "
+                          "turn.", "Player 1 takes a second turn."]
+    assert short[-1].startswith("The game ends: Every stone has left the pyramid. Player 1 "
+                                "wins with")
+    assert GAME.outcome(after) is not None
+
+
 def test_determinize_redeals_only_face_down_stones() -> None:
     state = GAME.new(3, seed=8)
     seen = set()
@@ -669,7 +738,8 @@ def test_a_placement_says_where_its_crystals_lie_what_pays_and_what_does_not() -
     state = position(board="a1=blue", holding="red yellow")
     _, said = play(state, "place a1 a2")
     assert said[:3] == ["Player 1 places red/yellow on a1 a2: red on a1, yellow on a2.",
-                        "Player 1 gains 1 blue crystal for covering the blue square a1: 1 now.",
+                        "Player 1 gains 1 blue crystal for covering the blue square a1: 1 blue "
+                        "now.",
                         "a2 shows nothing: no crystal for covering it."]
     _, said = play(position(holding="green green"), "place c4 d4")
     assert "Player 1 places green/green on c4 d4: green on both." in said
@@ -689,7 +759,7 @@ def test_a_square_pays_and_acts_once_a_turn_and_says_so() -> None:
     state, said = play(state, "move a1 to e5", "move e5 to a8", "move f1 to e5")
     assert "Player 1 moves the blue/green stone from a1 a2 to e5 e6 (the move ability on c4); " \
            "a stone moved or rotated pays only for the squares it newly covers." in said
-    assert "Player 1 gains 1 red crystal for covering the red square e5: 1 now." in said
+    assert "Player 1 gains 1 red crystal for covering the red square e5: 1 red now." in said
     assert "e5 already paid this turn: no crystal again." in said
     assert "e6 already acted this turn: the ability works once a turn." in said
     assert "The red/red stone pays nothing: it touches other stones only at a corner, so it " \
@@ -713,9 +783,9 @@ def test_each_line_says_its_squares_its_colour_and_the_yellow_in_it() -> None:
                              ("c4 c5", "green purple")], holding="purple yellow")
     _, said = play(state, "place c2 c3")
     assert "Player 1 gains 2 blue crystals for a row of 3 blue, b3 to d3, yellow counting as " \
-           "blue (3 - 1): 2 now." in said
+           "blue (3 - 1): 2 blue now." in said
     assert "Player 1 gains 1 green crystal for a column of 2 green, c3 to c4, yellow counting " \
-           "as green (2 - 1): 1 now." in said
+           "as green (2 - 1): 1 green now." in said
 
 
 def test_a_lone_stone_says_it_touches_nothing_and_what_it_gave() -> None:
@@ -724,13 +794,13 @@ def test_a_lone_stone_says_it_touches_nothing_and_what_it_gave() -> None:
            "blue." in said
     _, said = play(after, "gain blue")
     assert said == ["Player 1 gains 1 blue crystal for the red/blue stone, touching no other: "
-                    "1 now."]
+                    "1 blue now."]
     _, said = play(position(holding="purple yellow"), "place c4 c5")
     assert "The purple/yellow stone touches no other stone: Player 1 chooses 1 crystal of red, " \
            "blue, green or purple (its yellow crystal is wild)." in said
     _, said = play(position(holding="green green"), "place c4 c5")
     assert "Player 1 gains 1 green crystal for the green/green stone, touching no other: " \
-           "1 now." in said
+           "1 green now." in said
 
 
 def test_a_stone_beside_others_without_a_line_says_why_it_pays_nothing() -> None:
@@ -751,8 +821,38 @@ def test_the_supercrystal_crystals_over_nine_and_the_loss_say_what_they_mean() -
         in said
     over = position(board="a1=red", holding="blue blue", crystals=[{"red": 9}, {}])
     _, said = play(over, "place a1 a2")
-    assert "Player 1 gains 1 red crystal for covering the red square a1: 10 now, 1 over 9: " \
-           "-1 point." in said
+    assert "Player 1 gains 1 red crystal for covering the red square a1: 10 red now, 1 over 9 " \
+           "at -1 point each, so their red platform scores 8 points, 1 fewer than before." \
+        in said
+
+
+def test_a_gain_over_nine_says_the_total_what_lies_over_nine_and_the_platform_points() -> None:
+    """Issue 38: '13 now, 2 over 9: -2 points' read as a sum gone wrong; the line says the
+    colour's total, how many of it lie over 9 (not how many of this gain do) and what the
+    platform scores now against before, which is the change the gain made."""
+    # 8 red and a row of 4 red (3 crystals): the 9th scores +1, the 10th and 11th -1 each
+    # (the red supercrystal is gone, so the three are told in one line)
+    state = position(stones=[("a1 b1", "red red"), ("a5 b5", "blue blue")], holding="red red",
+                     crystals=[{"red": 8}, {}], supercrystals={"red": 1})
+    after, said = play(state, "place c1 d1")
+    assert have(after, 0)["red"] == 11
+    assert "Player 1 gains 3 red crystals for a row of 4 red, a1 to d1 (4 - 1): 11 red now, " \
+           "2 over 9 at -1 point each, so their red platform scores 7 points, 1 fewer than " \
+           "before." in said
+    # 11 red and 2 more: 13 red, 4 over 9 (not 2): 5 points, 2 fewer; and the loss
+    state = position(stones=[("a1 b1", "red red")], holding="red blue",
+                     crystals=[{"red": 11}, {}])
+    _, said = play(state, "place c1 c2")
+    assert "Player 1 gains 2 red crystals for a row of 3 red, a1 to c1 (3 - 1): 13 red now, " \
+           "4 over 9 at -1 point each, so their red platform scores 5 points, 2 fewer than " \
+           "before." in said
+    # 7 blue and 3 more: 10 blue, 8 points where 7 were: more than before
+    state = position(stones=[("a1 b1", "blue blue"), ("a5 b5", "red red")],
+                     holding="blue blue", crystals=[{"blue": 7}, {}], supercrystals={"blue": 1})
+    _, said = play(state, "place c1 d1")
+    assert "Player 1 gains 3 blue crystals for a row of 4 blue, a1 to d1 (4 - 1): 10 blue " \
+           "now, 1 over 9 at -1 point each, so their blue platform scores 8 points, 1 more " \
+           "than before." in said
 
 
 def test_an_overflowing_flipped_platform_says_what_it_lost() -> None:
@@ -769,7 +869,7 @@ def test_talismans_setting_aside_and_flipping_say_what_they_do() -> None:
     _, said = play(position(), "talisman blue")
     assert said[:2] == ["Player 1 uses a talisman instead of taking a stone and names blue: "
                         "2 talismans left for anyone.",
-                        "Player 1 gains 1 blue crystal for the blue talisman: 1 now."]
+                        "Player 1 gains 1 blue crystal for the blue talisman: 1 blue now."]
     _, said = play(position(talismans={"red": 1, "green": 1}), "talisman blue")
     assert said[0].endswith("names blue: no talisman left for anyone.")
     state = GAME.new(2, seed=4, options={"advanced": True})

@@ -72,7 +72,7 @@ def test_a_remark_names_a_talisman_a_skip_a_move_and_another_turn() -> None:
     public = GAME.view(state, None)
     line = GAME.remark(public, 0, "talisman green", 0.7)
     assert line == ("Takes 1 green crystal with a talisman instead of a stone: one short "
-                    "of the green supercrystal (it rates its chances at 70%).")
+                    "of the green supercrystal (its search rates the move 70%).")
     assert GAME.remark(public, 0, "take 1", None) is None
     moving = position(board="c5=move e2=red e3=blue", stones=[("a1 a2", "red blue")],
                       holding="green green")

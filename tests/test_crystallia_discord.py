@@ -74,3 +74,39 @@ def assert_no_stone_named_before_it_is_face_up(w: World, deal: CrystalliaState) 
             assert name == stone_name(deal.pyramid[int(number) - 1])
             revealed.add(int(number))
     assert taken_from_the_back
+
+
+async def test_a_computers_long_ability_chain_is_told_in_short_with_every_line_in_the_log(
+        tmp_path: Path) -> None:
+    """Issue 38: a computer's turn of over 25 lines (an ability chain) filled the channel.
+    The channel tells it in short (the game's own summary) and says how many lines there
+    were and where to read them: ``/log`` and ``/game replay`` keep every line."""
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="crystallia"))
+        said(await w.alice.slash(w.channel, "game computer", level="normal"))
+        said(await w.alice.slash(w.channel, "game start"))
+        rng = random.Random(4)  # with this deal, Ann's 27th move brings a long chain
+        folded: list[str] = []
+        for _ in range(60):
+            moves = await w.moves(w.alice)
+            assert moves, "the game ended before the computer's long turn"
+            await w.alice.slash(w.channel, "play", action=rng.choice(moves))
+            folded = [message_text(m) for m in w.public() if "told in short" in
+                      message_text(m)]
+            if folded:
+                break
+        assert len(folded) == 1
+        found = re.search(r"\(Computer 1's (\d+) moves, (\d+) lines, told in short: `/log "
+                          r"(\d+)` lists them, and `/game replay move:(\d+)` steps through "
+                          r"them one by one\.\)", folded[0])
+        assert found, folded[0]
+        moves_made, lines, count, first = map(int, found.groups())
+        assert lines > 25 and count == moves_made
+        told = [line for line in folded[0].splitlines() if line.startswith("Computer 1")]
+        assert len(told) < lines and "Computer 1 takes stone" in folded[0]
+        assert "Computer 1 uses the abilities they covered: " in folded[0]
+        # what the channel left out is in the log, move by move
+        log = said(await w.alice.slash(w.channel, "log", count=count))
+        assert "Computer 1 covered the" in log and "Computer 1 covered the" not in folded[0]
+        replayed = said(await w.alice.slash(w.channel, "game replay", move=first))
+        assert f"#{first}" in replayed and "Computer 1" in replayed

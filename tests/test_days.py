@@ -111,7 +111,8 @@ async def test_computer_levels_are_stored_and_refused_when_unknown(
     row = await store.active_game(CH)
     assert row is not None
     assert [s.level for s in await store.seats(row.id)] == [None, "easy", "normal", "hard"]
-    assert TableService(store).level == "hard"  # the product's default
+    product = TableService(store).levels  # the product's: hard, expert where turns are slow
+    assert (product.quick, product.patient) == ("hard", "expert")
 
 
 async def test_a_computer_game_replays_the_same_from_its_seed(tmp_path: Path) -> None:
@@ -191,8 +192,8 @@ def test_the_stand_in_never_sees_more_than_its_seat() -> None:
         other = game.determinize(state, seat, 99)
         assert game.view(other, seat) == game.view(state, seat)
         for level in ("random", "greedy"):
-            assert (computers_module.choose(game_id, state, seat, level, 7)
-                    == computers_module.choose(game_id, other, seat, level, 7))
+            assert (computers_module.decide(game_id, state, seat, level, 7)
+                    == computers_module.decide(game_id, other, seat, level, 7))
 
 
 # --------------------------------------------------------------------------- waits

@@ -113,7 +113,10 @@ async def test_a_costly_move_says_its_cost_in_suggestions_and_buttons(tmp_path: 
         free = [m for m in choices.moves if m not in choices.costs]
         assert choices.moves[: len(free)] == free  # free ones first
         offered = await member.autocomplete(w.channel, "play", "action", costly)
-        assert {"name": f"{costly} · {choices.costs[costly]}", "value": costly} in offered
+        # The squares it covers (``game.notes``), then its cost.
+        name = f"{costly} · {choices.notes[costly]} · {choices.costs[costly]}"
+        assert choices.notes[costly].startswith("covers ")
+        assert {"name": name, "value": costly} in offered
         answer = said(await member.slash(w.channel, "play", action=costly))
         assert "Played" in answer or answer
         posted = message_text(w.public()[-1])

@@ -83,6 +83,8 @@ async def test_a_sqlite_file_moves_into_postgresql_whole_and_only_once(
     assert all(before[t] for t in ("games", "seats", "moves", "waits", "players",
                                    "absences", "ratings", "undos")), {
         t: len(r) for t, r in before.items()}
+    cited = migrate_db.TABLES["games"].index("cited")  # the topics named (migration 12)
+    assert any(":" in r[cited] for r in before["games"])
 
     # The command runs its own event loop: in a thread of its own here.
     assert await asyncio.to_thread(migrate_db.main, [source, pg_database.url]) == 0

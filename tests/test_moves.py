@@ -116,3 +116,16 @@ def test_an_unfinished_move_is_told_what_may_follow() -> None:
     assert choices.unfinished("pass") is None  # a whole move
     assert choices.unfinished("jump") is None
     assert choices.unfinished("") is None
+
+
+def test_a_games_notes_order_the_list_and_go_beside_each_move() -> None:
+    """``game.notes`` orders the moves (free ones still first) and says what each does,
+    between the move and its cost; a move typed from a label is the move alone."""
+    legal = ["b a2", "a a1", "b a1", "pass"]
+    notes = {"a a1": "covers a1", "b a1": "covers a1 b1", "b a2": "covers a2 b2", "pass": ""}
+    choices = Choices.of(legal, {"b a1": "skips 1: -2"}, notes)
+    assert choices.moves == ["a a1", "b a2", "pass", "b a1"]
+    assert [e.label() for e in choices.narrow("", 10)] == [
+        "a a1 · covers a1", "b a2 · covers a2 b2", "pass", "b a1 · covers a1 b1 · skips 1: -2"]
+    assert plain("b a1 · covers a1 b1 · skips 1: -2") == "b a1"
+    assert Choices.of(legal, {}).moves == legal  # no notes: the game's order

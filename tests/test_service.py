@@ -258,9 +258,13 @@ async def test_ending(service: TableService, store: Store) -> None:
 
 async def test_a_whole_game_between_two_people(service: TableService, store: Store) -> None:
     start = await table(service, seed=11)
-    begins, committed = start.public.splitlines()  # and the commitment (bot/fairness.py)
+    # and the commitment (bot/fairness.py), who starts and the words of the first turns
+    begins, committed, starts, *words = start.public.splitlines()
     assert begins == "Cube Conquest begins: Ann (Blue) and Bob (Red)."
     assert committed.startswith("Fair shuffle: commitment `")
+    assert starts in ("Blue (Ann) starts: drawn at random.",
+                      "Red (Bob) starts: drawn at random.")
+    assert any("drop 1, hammers 2" in line for line in words)
     assert start.version == 1
     assert sorted(p.user_id for p in start.private) == [ANN, BOB]
     rng = random.Random(11)

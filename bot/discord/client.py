@@ -30,7 +30,6 @@ from bot.discord.loop import SWEEP_EVERY, Scheduler
 from bot.service import TableService
 from bot.shards import Shards
 from bot.store import Store
-from rules.computer import DEFAULT
 
 log = logging.getLogger("boardroom.discord")
 
@@ -94,7 +93,7 @@ class Boardroom(Host):
 
     def __init__(self, database: str | Store | None = None, *, images: bool = True,
                  now: Callable[[], float] = discord_clock, shards: Shards | None = None,
-                 sweep: bool | None = None, level: str = DEFAULT) -> None:
+                 sweep: bool | None = None, level: str | None = None) -> None:
         # The shards this process runs (ShardedBoardroom); none named: all of them.
         sharding: dict[str, Any] = {} if shards is None else {
             "shard_ids": list(shards.ids), "shard_count": shards.count}
@@ -106,7 +105,8 @@ class Boardroom(Host):
         self._database = database
         self._owns_store = database is None or isinstance(database, str)
         self._images = images
-        self._level = level  # the computer level a table takes when none is chosen
+        self._level = level  # the computer level tables take when none is chosen (None:
+        # the service's, ``bot.service.computers.Levels``)
         self._store = None if database is None or isinstance(database, str) else database
         self._service: TableService | None = None
         self._desk: Desk | None = None

@@ -227,7 +227,8 @@ class Desk:
             own = (private.user_id == actor and reply.step and actor not in reply.newly
                    and actor in reply.mention)  # a step of their own turn
             if await self._direct(channel_id, private, reply.game, reply.version,
-                                  asking=asking, own=own):
+                                  asking=asking, own=own,
+                                  turn=private.user_id in reply.newly):
                 self._unreachable.discard(key)
             elif key not in self._unreachable:  # say it once, not after every move
                 self._unreachable.add(key)
@@ -248,8 +249,9 @@ class Desk:
                           reply.version, channel_id)
 
     async def _direct(self, channel_id: int, private: Private, game: int, version: int, *,
-                      asking: bool = False, own: bool = False) -> bool:
-        """DM one player their private view, with buttons when their choices are few.
+                      asking: bool = False, own: bool = False, turn: bool = False) -> bool:
+        """DM one player their private view, with buttons when their choices are few
+        (``turn``: their turn begins with it).
 
         With ``asking``, only the buttons matter: no DM is sent unless there are some.
         With ``own`` (a step of the player's own turn), the DM of that turn is edited:
@@ -293,7 +295,7 @@ class Desk:
             text = f"Your choice in <#{channel_id}>:"
         else:
             text = f"In <#{channel_id}>:\n{private.text}" if private.text else \
-                f"Your view in <#{channel_id}>:"
+                f"Your {'turn' if turn else 'view'} in <#{channel_id}>:"
         sent = await send(self.client, self.service, private.user_id, clip(text),
                           private.picture, view)
         if sent is None:

@@ -37,7 +37,7 @@ from bot import history, undo
 from bot.moves import Choices
 from bot.records import RatingRow, WaitRow
 from bot.service.clocks import Clocks
-from bot.service.computers import Computers
+from bot.service.computers import Computers, Levels
 from bot.service.digests import Digests, Servers, unnamed
 from bot.service.direct import DirectLines
 from bot.service.looking import Looking
@@ -52,7 +52,6 @@ from bot.service.takeback import TakeBack
 from bot.service.tending import Tending
 from bot.service.turns import Turns
 from bot.store import Store
-from rules import computer
 
 
 class TableService:
@@ -65,18 +64,20 @@ class TableService:
     def __init__(self, store: Store, *, images: bool = True,
                  shown: Callable[[str], str] = str,
                  now: Callable[[], float] = time.time,
-                 commands: Commands = DISCORD, level: str = computer.DEFAULT) -> None:
+                 commands: Commands = DISCORD, level: str | None = None) -> None:
         """``shown`` turns a player's name into what a sentence shows: as it is for the
         terminal, escaped (no markdown, no mentions) for Discord. ``now`` is the clock
         (seconds since the epoch): every time the service stores or compares comes from
         it, so a test can run days at once. ``commands``: how the surface spells the
-        commands sentences point to (Discord's by default). ``level``: the computer level a
-        table takes when none is chosen (``rules.computer.DEFAULT``, the strongest that
-        answers within a second), for its computer players, stand-ins and resigned seats."""
+        commands sentences point to (Discord's by default). ``level``: the computer level
+        tables take when none is chosen, for their computer players, stand-ins and
+        resigned seats; None, the product's (``Levels``): ``hard``, the strongest that
+        answers within a second, and ``expert`` at tables whose turns may take an hour or
+        more and for stand-ins."""
         self.store = store
         self.now = now
         self.commands = commands
-        self.level = computer.level_of(level)
+        self.levels = Levels.of(level)
         self.tables = Tables(store, shown=shown, now=now)
         self.pictures = Pictures(images=images)
         self.computers = Computers()
@@ -84,11 +85,11 @@ class TableService:
         self.clocks = Clocks(store, self.tables, now=now)
         self.turns = Turns(store, self.tables, self.computers, self.clocks, self.narrator)
         self.seats = Seats(store, self.tables, self.clocks, self.turns, self.narrator,
-                           commands=commands, level=self.level, now=now)
+                           commands=commands, levels=self.levels, now=now)
         self.looking = Looking(self.tables, self.pictures, self.clocks)
         self.looking_back = LookingBack(store, self.tables, self.clocks, self.pictures)
         self.tending = Tending(store, self.tables, self.clocks, self.turns, self.looking_back,
-                               now=now, level=self.level)
+                               now=now, level=self.levels.patient)
         self.digests = Digests(store, self.tables, self.clocks, self.looking_back, now=now)
         self.takeback = TakeBack(store, self.tables, self.turns, now=now)
         self.replays = Replays(store, self.tables, self.pictures, now=now)

@@ -9,15 +9,14 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 
 import rules
-from bot import fairness, undo
+from bot import undo
 from bot.records import GameRow
 from bot.service.clocks import Clocks
-from bot.service.replies import Narrator, Reply
+from bot.service.replies import Narrator, Reply, opening
 from bot.service.table import SET_ASIDE, TableError, TableSetAside, encode, replay
 from bot.service.tables import Tables
 from bot.service.turns import Turns
 from bot.store import Store
-from rules.core import listing
 
 log = logging.getLogger("boardroom.service")
 
@@ -167,14 +166,11 @@ class Outbox:
             assert row.seed is not None
             state, _ = replay(game, len(table.seats), row.seed, row.options, done)
             before = replace(table, state=state).private_parts()
-            opening = ""
+            told = ""
+            said: list[tuple[int | None, rules.Event]] = []
             if 1 in wanted:  # not even the start was announced
                 before = {seat: {} for seat in before}
-                opening = (f"{game.name} begins: "
-                           f"{listing([table.label(s.seat) for s in table.seats])}.")
-                if table.commitment:
-                    opening += f"\n{fairness.announced(table.commitment)}"
-            said: list[tuple[int | None, rules.Event]] = []
+                told, said = opening(table, state)
             steady: set[int] | None = None  # seats awaited all through the wanted moves
             step = 1 not in wanted
             for index in range(len(done), len(moves)):
@@ -203,9 +199,9 @@ class Outbox:
             reply = await self.narrator.reply(table, [], {}, None,
                                       header="(Posted after a restart; here is the board.)")
             return replace(reply, covers=covers)
-        reply = await self.narrator.reply(table, said, before, None, opening=opening,
+        reply = await self.narrator.reply(table, said, before, None, opening=told,
                                           header=header, step=step,
-                                          steady=frozenset(steady or ()))
+                                          steady=frozenset(steady or ()), again=covers)
         if row.status == "ended":  # nobody is awaited any more: the end is told after them
             reply = replace(reply, public="\n".join(p for p in (reply.public, ended) if p),
                             mention=(), newly=(), step=False, over=True,

@@ -6,18 +6,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from collections.abc import Collection
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import render
 import rules
-from bot import fairness, steps
+from bot import fairness, history, steps, undo
 from bot.records import SeatRow
 from bot.service import recap
 from bot.service.pictures import Picture, Pictures
 from bot.service.table import Shown, Table, private_part
 from bot.store import Store
+from bot.store.errors import StoreUnavailable
 from render import kit
+from rules.core import listing
+from rules.guide import guide
+
+log = logging.getLogger("boardroom.service")
 
 
 @dataclass(frozen=True)
@@ -30,9 +38,72 @@ class Commands:
     start: str = "/game start"
     export: str = "/game export"
     end: str = "/game end"
+    topic: str = "`/rules topic:{}`"  # how a line names a topic of the game's guide
+    # where a computer's turn told in short is read whole: {count} moves, {first} to {last}
+    log: str = ("`/log {count}` lists them, and `/game replay move:{first}` steps through them "
+                "one by one")
 
 
 DISCORD = Commands()
+FOLD = 25  # public lines of one computer's run of steps beyond which it is told in short
+
+
+@dataclass(frozen=True)
+class Made:
+    """A computer's move made after a command (``Turns.play_on``): its seat, where its
+    events lie in the step's ``said`` (``start`` to ``end``) and the version it made."""
+
+    seat: int
+    start: int
+    end: int
+    version: int
+
+
+def fold(table: Table, said: list[tuple[int | None, rules.Event]], made: list[Made],
+         commands: Commands) -> None:
+    """Tell each computer's run of moves in short where its public lines would be more
+    than ``FOLD`` (an ability chain fills a screen): the game sums the run up
+    (``Game.fold``) and a line says how many lines there were and where to read them
+    (``/log``, which replays every move with all its events). ``said`` is changed in
+    place; private events are kept as they were, and a short run is left whole."""
+    runs: list[list[Made]] = []
+    for move in made:  # one seat's moves back to back, nothing else between them
+        if runs and runs[-1][-1].seat == move.seat and runs[-1][-1].end == move.start:
+            runs[-1].append(move)
+        else:
+            runs.append([move])
+    for run in reversed(runs):  # the last first, so the earlier runs' places hold
+        seat, start, end = run[0].seat, run[0].start, run[-1].end
+        told = sum(1 for _, e in said[start:end] if e.to is None)
+        if told <= FOLD:
+            continue
+        try:
+            short = table.game.fold(seat, [[e for _, e in said[m.start:m.end]
+                                            if e.to is None and e.kind != "remark"]
+                                           for m in run])
+        except Exception:  # the whole run, rather than no turn at all
+            continue
+        count = min(len(run), history.LOG_MOST)
+        where = commands.log.format(count=count, first=undo.number(run[0].version),
+                                    last=undo.number(run[-1].version))
+        moves = f"{len(run)} move{'s' if len(run) != 1 else ''}"
+        pointer = rules.Event(f"({table.who(seat)}'s {moves}, {told} lines, told in short: "
+                              f"{where}.)", kind="folded")
+        said[start:end] = [*((seat, e) for e in short if e.to is None), (seat, pointer),
+                           *((s, e) for s, e in said[start:end] if e.to is not None)]
+
+
+def opening(table: Table, state: Any) -> tuple[str, list[tuple[int | None, rules.Event]]]:
+    """The start message, built here alone (the deal's reply and the outbox's catch-up of
+    an unannounced start both use it): the line saying who plays, the fair shuffle's
+    commitment, and the game's own opening events (``Game.opening``: who starts and how
+    they were drawn, the words the first turns use), told like any event (names put in).
+    ``state`` is the dealt state."""
+    game = table.game
+    lines = [f"{game.name} begins: {listing(table.labels())}."]
+    if table.commitment:
+        lines.append(fairness.announced(table.commitment))
+    return "\n".join(lines), [(None, event) for event in game.opening(state)]
 
 
 @dataclass(frozen=True)
@@ -122,19 +193,24 @@ class Narrator:
     async def reply(self, table: Table, said: list[tuple[int | None, rules.Event]],
                     before: dict[int, dict[str, Any]], caller: int | None, *,
                     opening: str = "", header: str = "", step: bool = False,
-                    steady: frozenset[int] = frozenset()) -> Reply:
+                    steady: frozenset[int] = frozenset(), again: Collection[int] = ()
+                    ) -> Reply:
         """The reply after an action: ``said`` holds the events and the seat that caused
         each; ``before`` the private parts as they were (``Table.private_parts``), so that
         only the seats whose view changed get it again. ``step``: a step of play, during
-        which the seats ``steady`` stayed awaited (``Reply.newly``)."""
+        which the seats ``steady`` stayed awaited (``Reply.newly``). ``again``: the
+        versions a catch-up tells again (``cite``)."""
         game = table.game
         public_lines = [line for line in (header, opening) if line]
-        public_lines += [table.annotate(e.text) for _, e in said if e.to is None]
+        public_lines += await self.cite(table, [table.annotate(e.text) for _, e in said
+                                                if e.to is None], again)
         outcome = game.outcome(table.state)
         ended = None
         if outcome is not None:
             scores = ", ".join(f"{table.who(s)} {p}" for s, p in enumerate(outcome.scores))
-            public_lines.append(f"Game over: {table.annotate(outcome.reason)} "
+            reason = table.annotate(outcome.reason)
+            told = any(reason in line for line in public_lines)  # the game's end said it
+            public_lines.append(f"Game over{'.' if told else ': ' + reason} "
                                 f"Final score: {scores}.")
             public_lines += self.revealed(table)  # only now may the seed and salt be told
             ended = await recap.build(  # points, length, ratings
@@ -145,6 +221,14 @@ class Narrator:
         ephemeral = [table.annotate(e.text) for actor, e in said
                      if e.to is not None and caller_seat is not None and actor == caller_seat
                      and caller_seat in e.to]
+        awaited = [] if outcome is not None else [
+            s for s in sorted(table.awaited()) if table.seats[s].kind == "human"]
+        newly = steps.newly(awaited, steady, [h.seat for h in table.humans()])
+        # A game whose hand is worth showing at every turn (``render.hand_every_turn``):
+        # the seat whose turn begins gets its picture (their turn's DM), and so does the
+        # mover (with the answer to their move, ``bot.discord.direct.answered``).
+        every = ({*newly, caller_seat} if outcome is None and render.hand_every_turn(game.id)
+                 else set())
         drawing: AbstractAsyncContextManager[Any] = (
             self.pictures.drawing if self.pictures.images else nullcontext())
         async with drawing:
@@ -156,7 +240,7 @@ class Narrator:
                          if e.to is not None and s.seat in e.to]
                 seat_view = table.shown_to(s.seat)
                 part = parts[s.seat] = private_part(seat_view[1], spectator[1])
-                moved = s.seat in before and part != before[s.seat]
+                moved = s.seat in before and (part != before[s.seat] or s.seat in every)
                 if lines or moved:
                     changed.append((s, lines, seat_view if moved else None))
             table.parts, table.parts_version = parts, table.version
@@ -167,22 +251,56 @@ class Narrator:
                            else None)
         private = tuple(Private(s.user_id or 0, "\n".join(lines), None)
                         for s, lines, _ in changed)
-        awaited = [] if outcome is not None else [
-            s for s in sorted(table.awaited()) if table.seats[s].kind == "human"]
         mention = tuple(table.seats[s].user_id or 0 for s in awaited)
         accent = None
         if awaited and awaited[0] < len(table.colours):
             with contextlib.suppress(ValueError):  # a colour the palette does not name
                 r, g, b = kit.seat_colour(table.colours[awaited[0]]).fill
                 accent = (r << 16) | (g << 8) | b
-        newly = tuple(table.seats[s].user_id or 0
-                      for s in steps.newly(awaited, steady, [h.seat for h in table.humans()]))
         return Reply(public="\n".join(public_lines), picture=picture, private=private,
-                     ephemeral="\n".join(ephemeral), mention=mention, newly=newly, accent=accent,
+                     ephemeral="\n".join(ephemeral), mention=mention, accent=accent,
+                     newly=tuple(table.seats[s].user_id or 0 for s in newly),
                      step=step and outcome is None, version=table.version,
                      game=table.id, over=outcome is not None, drawing=dm_pictures,
                      recap=None if ended is None else ended.picture,
                      animation=None if ended is None else ended.animation)
+
+    async def cite(self, table: Table, lines: list[str], again: Collection[int] = ()
+                   ) -> list[str]:
+        """The channel's lines, the first of the game to use a term a topic of its guide
+        explains (``Guide.cites``) naming that topic as the surface asks for it, "(`rules
+        life`)": once per game, across restarts and processes (``Store.cite``, with the
+        version of the reply). A reply told ``again`` (a catch-up of those versions, never
+        posted) names what their first telling named. Only the channel's own lines are
+        given, so no topic is ever named from a private line."""
+        if not self.commands.topic or not lines:
+            return lines
+        book = guide(table.game.id)
+        found = [[t.key for t in book.cites(line)] for line in lines]
+
+        def told(key: str) -> bool:  # named by a reply already posted
+            return key in table.cited and table.cited[key] not in again
+
+        if all(told(key) for keys in found for key in keys):
+            return lines
+        # another process may have named some (busy: what this process knows will do)
+        with contextlib.suppress(StoreUnavailable):
+            table.cited = {**await self.store.cited(table.id), **table.cited}
+        named: list[str] = []
+        out = []
+        for line, keys in zip(lines, found, strict=True):
+            fresh = [key for key in keys if not told(key) and key not in named]
+            named += fresh
+            out.append(f"{line} ({', '.join(self.commands.topic.format(k) for k in fresh)})"
+                       if fresh else line)
+        new = [key for key in named if key not in table.cited]
+        if new:
+            table.cited.update(dict.fromkeys(new, table.version))
+            try:  # the move is written already: a full database costs only the naming
+                await self.store.cite(table.id, new, table.version)
+            except StoreUnavailable:
+                log.warning("Could not keep the topics named in game %s", table.id)
+        return out
 
     def revealed(self, table: Table) -> list[str]:
         """The line revealing a finished game's seed and salt (none for a game that never

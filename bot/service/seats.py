@@ -11,7 +11,8 @@ import rules
 from bot import fairness, ratings
 from bot.records import SeatRow
 from bot.service.clocks import Clocks
-from bot.service.replies import Commands, Narrator, Reply
+from bot.service.computers import Levels
+from bot.service.replies import Commands, Narrator, Reply, opening
 from bot.service.table import (
     Conflict,
     Table,
@@ -31,7 +32,7 @@ class Seats:
     """Who sits at a table, from its opening to its end."""
 
     def __init__(self, store: Store, tables: Tables, clocks: Clocks, turns: Turns,
-                 narrator: Narrator, *, commands: Commands, level: str,
+                 narrator: Narrator, *, commands: Commands, levels: Levels,
                  now: Callable[[], float]) -> None:
         self.store = store
         self.tables = tables
@@ -39,7 +40,7 @@ class Seats:
         self.turns = turns
         self.narrator = narrator
         self.commands = commands
-        self.level = level  # a computer player's level when none is chosen
+        self.levels = levels  # a computer player's level when none is chosen
         self.now = now
 
     # -- before the start
@@ -116,15 +117,17 @@ class Seats:
     async def add_computer(self, channel_id: int, user_id: int,
                            level: str | None = None) -> Reply:
         """The opener seats a computer player of ``level`` (``rules.computer.LEVELS``, or
-        an older name for one; the service's level when None) before the start."""
+        an older name for one) before the start; when None, the service's level for the
+        table's clock as it is now (``Levels.seat``: expert with turns of an hour or more)."""
         try:
-            level = computer.level_of(level or self.level)
+            chosen = None if level is None else computer.level_of(level)
         except ValueError:
             raise TableError(f"There is no computer level {quote(level)}; the levels are "
                              f"{listing(list(computer.LEVELS))}.") from None
         async with self.tables.lock(channel_id):
             table = await self._lobby(channel_id)
             _opener(table, user_id, "add a computer player")
+            level = chosen or self.levels.seat(table)
             taken = {s.name for s in table.seats}
             name = next(f"Computer {n}" for n in range(1, len(taken) + 2)
                         if f"Computer {n}" not in taken)
@@ -187,11 +190,10 @@ class Seats:
                 await self.tables.write(table, state, deal=deal)
             except Conflict:
                 raise TableError("The table changed at the same moment; try again.") from None
-            opening = (f"{game.name} begins: {listing(table.labels())}.\n"
-                       f"{fairness.announced(deal.commitment)}")
+            told, said = opening(table, state)
             before: dict[int, dict[str, Any]] = {
                 s.seat: {} for s in table.seats if s.kind == "human"}
-            return await self.turns.after(table, [], before, opening=opening)
+            return await self.turns.after(table, said, before, opening=told)
 
     # -- seats changing hands
 
@@ -204,7 +206,8 @@ class Seats:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You have no seat in this game.")
-            name, old, level = table.who(seat), table.seats[seat], table.level(self.level)
+            name, old = table.who(seat), table.seats[seat]
+            level = table.level(self.levels.seat(table))
             await self._hand(table, SeatRow(seat, None, old.name, "computer", level,
                                             "resigned", user_id))
             return await self._handed(table, seat, f"{name} resigns; a computer player "
@@ -236,7 +239,7 @@ class Seats:
                 raise TableError("That member already has a seat in this game.")
             name, old = table.who(seat), table.seats[seat]
             if by_id is None:
-                level = table.level(self.level)
+                level = table.level(self.levels.seat(table))
                 row = SeatRow(seat, None, old.name, "computer", level, "replaced", player_id)
                 said = f"a computer player ({level})"
             else:

@@ -73,6 +73,7 @@ class Table:
     # keystroke) and for ``play``.
     legal: dict[int, dict[str, Any]] = field(default_factory=dict)
     priced: dict[int, dict[str, str]] = field(default_factory=dict)
+    noted: dict[int, dict[str, str]] = field(default_factory=dict)  # ``game.notes``
     legal_version: int = -1
     legal_state: Any = None
     named: re.Pattern[str] | None = None  # finds colour words, for naming players
@@ -85,6 +86,9 @@ class Table:
     salt: str | None = None  # secret until the game is over (``bot.fairness``)
     commitment: str | None = None  # SHA-256 of the seed and the salt, posted at the start
     rated: Rated | None = None  # how the last move counted for the ratings
+    # The guide topics its lines have named, each with the version whose reply named it
+    # (``Narrator.cite``), as far as this process knows; the store holds them all.
+    cited: dict[str, int] = field(default_factory=dict)
 
     # -- moves
 
@@ -96,7 +100,7 @@ class Table:
         """
         if self.legal_version != self.version or self.legal_state is not self.state:
             self.legal, self.legal_version, self.legal_state = {}, self.version, self.state
-            self.priced = {}
+            self.priced, self.noted = {}, {}
         return self.legal
 
     def moves(self, seat: int) -> dict[str, Any]:
@@ -120,6 +124,16 @@ class Table:
             costs = self.priced[seat] = (self.game.costs(self.state, seat)
                                          if seat in self.awaited() else {})
         return costs
+
+    def notes(self, seat: int) -> dict[str, str]:
+        """``game.notes`` of ``seat`` now (its moves in the order lists show them, with
+        what each does), worked out once a state like ``moves``."""
+        self.listed()
+        notes = self.noted.get(seat)
+        if notes is None:
+            notes = self.noted[seat] = (self.game.notes(self.state, seat)
+                                        if seat in self.awaited() else {})
+        return notes
 
     def canonical(self, seat: int, text: str) -> str:
         """The move in the game's canonical notation, for the log (the text itself if it

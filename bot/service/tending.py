@@ -36,7 +36,7 @@ class Tending:
         self.turns = turns
         self.looking_back = looking_back
         self.now = now
-        self.level = level  # a stand-in's level at a table without computer players
+        self.level = level  # a stand-in's level (``Levels.patient``)
 
     async def tend(self, due: WaitRow) -> Tended | None:
         """Do what is due for a wait: a computer player stands in for a seat whose turn
@@ -69,7 +69,7 @@ class Tending:
             allowance = table.allowance(wait.seat)
             end = scheduler.deadline(wait, allowance, player)
             if end is not None and end <= now:
-                reply = await self.turns.stand_in(table, wait.seat, table.level(self.level))
+                reply = await self.turns.stand_in(table, wait.seat, self.level)
                 return Tended(table.channel_id, reply=reply)
             at = scheduler.reminder_at(wait, allowance, table.reminders, player)
             if at is not None and at <= now:

@@ -1,6 +1,7 @@
 """Turns: a player's move, a computer's, a stand-in's, and the one place for what follows
 every version written (computer players move until a human must, the clocks are put in
-step, the reply is built).
+step, the reply is built). A computer's (or a stand-in's) move may come with the game's
+one-line remark on why (``Game.remark``), told in the channel after the move's events.
 
 A move is written through ``Tables.write``. If another bot process wrote the table first,
 the move is tried again on the table as it now stands, as long as it is still the player's
@@ -20,29 +21,53 @@ from bot import ratings, steps, undo
 from bot.moves import Choices, plain
 from bot.service.clocks import Clocks
 from bot.service.computers import Computers
-from bot.service.replies import Narrator, Reply
+from bot.service.replies import Made, Narrator, Reply, fold
 from bot.service.table import Conflict, Table, TableError, move_digest
 from bot.service.tables import Tables
 from bot.store import Store
+from rules.computer import Choice
 from rules.core import listing, quote
 
 log = logging.getLogger("boardroom.service")
 
 CHAIN_LIMIT = 10_000  # computer moves in a row before the service stops to ask why
 STAND_IN_STEPS = 100  # a stand-in's steps in one late turn at most
+REMARK_LIMIT = 200  # characters of a computer's remark at most (one line)
 RETRIES = 3  # times a move is tried again after another process wrote the table first
 
 Said = list[tuple[int | None, rules.Event]]  # events, each with the seat that caused it
 
 
 def choices(table: Table, seat: int) -> Choices:
-    """The seat's legal moves, free ones first, with what the costly ones cost."""
-    return Choices.of(list(table.moves(seat)), table.costs(seat))
+    """The seat's legal moves, free ones first, with what the costly ones cost and what
+    each does (``game.notes``, which also orders them)."""
+    return Choices.of(list(table.moves(seat)), table.costs(seat), table.notes(seat))
 
 
 def not_your_turn(table: Table) -> str:
     waiting = listing([table.label(s) for s in sorted(table.awaited())])
     return f"It is not your turn: the game is waiting for {waiting}."
+
+
+def remark(table: Table, seat: int, choice: Choice) -> Said:
+    """The game's one line on why the computer in ``seat`` chose ``choice`` (``Game.remark``,
+    given the spectators' view before the move, so it names nothing hidden, and the
+    computer's ``chance``), as a public event to tell after the move's: one line, clipped,
+    escaped as names are (the surface's ``shown``: no markdown, no mentions). None when the
+    game has nothing to say; a remark that fails is logged and left out, the move goes on."""
+    game = table.game
+    try:
+        line = game.remark(game.view(table.state, None), seat, choice.move, choice.chance)
+    except Exception:
+        log.exception("%s could not remark on a computer's move in channel %s", game.name,
+                      table.channel_id)
+        return []
+    text = " ".join(str(line or "").split())
+    if not text:
+        return []
+    if len(text) > REMARK_LIMIT:
+        text = text[: REMARK_LIMIT - 1] + "…"
+    return [(seat, rules.Event(table.shown(text), kind="remark"))]
 
 
 class Turns:
@@ -189,7 +214,7 @@ class Turns:
 
     async def play_on(self, table: Table, said: Said, steady: set[int] | None = None
                       ) -> set[int]:
-        """Computer players whose input is awaited move (``rules.computer.choose`` at the
+        """Computer players whose input is awaited move (``rules.computer.decide`` at the
         seat's level; a seat stored without one plays at random), and a human awaited alone
         whose only legal move decides nothing has it played for them (``forced``), until a
         human must choose. The human seats so moved are returned; ``steady`` keeps only the seats
@@ -197,8 +222,17 @@ class Turns:
 
         Each move is its own version. A computer's choice is drawn from the game's seed
         and the version, so a game replays the same with the same seed. If anything fails,
-        the chain stops where it is; the outbox finishes it after a restart.
+        the chain stops where it is; the outbox finishes it after a restart. A computer's
+        run of moves too long for the channel is told in short (``replies.fold``).
         """
+        made: list[Made] = []
+        forced = await self._chain(table, said, steady, made)
+        fold(table, said, made, self.narrator.commands)
+        return forced
+
+    async def _chain(self, table: Table, said: Said, steady: set[int] | None,
+                     made: list[Made]) -> set[int]:
+        """``play_on``'s moves, each computer's move noted in ``made``."""
         computers = set(table.computers())
         forced: set[int] = set()
         for _ in range(CHAIN_LIMIT):
@@ -214,11 +248,14 @@ class Turns:
             if not waiting and not humans:
                 return forced
             try:
+                remarks: Said = []
                 if waiting:
                     seat = waiting[0]
-                    move = await self.computers.choose(table, seat,
-                                                       table.seats[seat].level or "easy")
+                    choice = await self.computers.decide(table, seat,
+                                                         table.seats[seat].level or "easy")
+                    move = choice.move
                     notes: Said = []
+                    remarks = remark(table, seat, choice)
                 else:
                     seat, move = humans[0]
                     forced.add(seat)
@@ -236,7 +273,10 @@ class Turns:
                 log.exception("A computer player could not move in channel %s",
                               table.channel_id)
                 return forced
-            said.extend([*notes, *((seat, e) for e in events)])
+            if not notes:  # a computer's move (a forced step is told whole)
+                made.append(Made(seat, len(said), len(said) + len(events) + len(remarks),
+                                 table.version))
+            said.extend([*notes, *((seat, e) for e in events), *remarks])
             if steady is not None:
                 steady &= table.awaited()
         log.error("Computer players made %s moves in a row in channel %s; stopping",
@@ -266,10 +306,11 @@ class Turns:
         said: Said = []
         for _ in range(STAND_IN_STEPS):
             legal = table.moves(seat)
-            move = await self.computers.choose(table, seat, level)
-            state, events = table.game.play(table.state, seat, move, legal=legal)
-            await self.tables.write(table, state, seat=seat, text=move)
-            said.extend((seat, e) for e in events)
+            choice = await self.computers.decide(table, seat, level)
+            remarks = remark(table, seat, choice)
+            state, events = table.game.play(table.state, seat, choice.move, legal=legal)
+            await self.tables.write(table, state, seat=seat, text=choice.move)
+            said.extend([*((seat, e) for e in events), *remarks])
             if table.status != "playing" or table.awaited() != {seat}:
                 break
         return await self.after(table, said, before, moved={seat}, header=header,

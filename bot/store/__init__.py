@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, cast
 
@@ -299,6 +299,25 @@ class Store(Players):
         """The end notice of a game ended with /game end, until its channel is told."""
         rows = await self._rows("SELECT end_note FROM games WHERE id = ?", (game_id,))
         return rows[0][0] if rows else None
+
+    async def cited(self, game_id: int) -> dict[str, int]:
+        """The guide topics the game's lines have named, each with the version whose reply
+        first named it (``cite``)."""
+        rows = await self._rows("SELECT cited FROM games WHERE id = ?", (game_id,))
+        named: dict[str, int] = {}
+        for entry in (rows[0][0] if rows else "").split(","):
+            key, _, version = entry.rpartition(":")
+            if key and version.isdigit():
+                named.setdefault(key, int(version))
+        return named
+
+    async def cite(self, game_id: int, keys: Collection[str], version: int) -> None:
+        """The reply of ``version`` named these guide topics: added to ``cited`` in one
+        statement (a topic two processes name at once is kept twice; the first counts)."""
+        if keys:
+            await self._write("UPDATE games SET cited = cited || ? WHERE id = ?",
+                              ("".join(f",{key}:{version}" for key in sorted(keys)),
+                               game_id))
 
     async def told_end(self, game_id: int) -> None:
         await self._write("UPDATE games SET end_note = NULL WHERE id = ?", (game_id,))

@@ -13,7 +13,7 @@ from bot.discord.host import Host, Interaction
 from bot.discord.replays import command as replay_command
 from bot.service.replies import Reply
 from bot.service.table import parse_options
-from rules.computer import DEFAULT
+from rules.computer import DEFAULT, PATIENT
 
 
 class Tables(commands.Cog):
@@ -69,7 +69,8 @@ class Tables(commands.Cog):
 
     @game.command(name="computer", description="Seat a computer player before the start "
                   "(the opener).")
-    @app_commands.describe(level=f"How well it plays ({DEFAULT} when left out)")
+    @app_commands.describe(level=f"How well it plays and how long it thinks (left out: {DEFAULT}; "
+                                 f"{PATIENT} if turns may take 1h+)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def computer(self, interaction: Interaction,
                        level: app_commands.Choice[str] | None = None) -> None:
