@@ -902,6 +902,95 @@ def _over_by_time(state: BombState, events: list[Event]) -> bool:
     return True
 
 
+# --------------------------------------------------------------------------- the computer
+
+# what ``evaluate`` counts beyond crystals, in crystals (``data/weights/bomb-squares.json``)
+WEIGHTS = {"held_card": 1.0, "mint_tin_card": 1.0, "token": 2.0, "airplane": 2.0,
+           "attack_at": 4.5}  # (the playouts' policy attacks for spoils of this much)
+
+
+def _worth(state: BombState, seat: int, weights: dict[str, float]) -> float:
+    """A seat's crystals and what will pay it later: a held square card, bought mint tin
+    cards, token colours towards a set of four (10 crystals), an airplane."""
+    w = {**WEIGHTS, **weights}
+    tokens = 0 if state.sets[seat] else len(set(state.tokens[seat]))
+    return (state.crystals[seat] + w["held_card"] * (state.held[seat] >= 0)
+            + w["mint_tin_card"] * (len(state.bought[seat])
+                                    + sum(a[0] == seat for a in state.armed))
+            + w["token"] * tokens + w["airplane"] * bool(state.plane[seat]))
+
+
+def _fills(state: BombState, cell: int) -> bool:
+    return _free(state, cell) == 1 and not state.mine[cell]
+
+
+def _spoils(state: BombState, seat: int) -> float:
+    """What the best attack possible would take if won (reach aside): the target's
+    meeples, a token card's sections and 5, and 2 for a token colour new to the seat."""
+    best = 0.0
+    for source in _attackers(state):
+        for target in _targets(state, seat, source, SIZE * SIZE):
+            new = not state.sets[seat] and state.colour[target] not in state.tokens[seat]
+            best = max(best, state.meeples[target] + 2 * new + (
+                state.sections[target] + REWARD["token_card"] if state.token[target] else 0))
+    return best
+
+
+def _plain_play(state: BombState, seat: int, moves: dict[str, Any],
+                rng: random.Random, attack_at: float) -> str:
+    """The playouts' default policy, a newcomer's sound turn: draw (never sell), lay the
+    card where it is free, fill the card the meeple completes (else the nearest to full),
+    the bomb on a full card, roll when an attack is possible and attack the fullest card
+    in reach, move a meeple that fills a card, bet far from the middle, buy a card. Every
+    attack pays its bettors 2 crystals or 3, so it rolls only for spoils of ``attack_at``
+    or more (else a second card or a switch instead), or against a seat with no crystals
+    to bet."""
+    phase = state.phase
+    if phase == "bets":
+        return "bet 1"
+    if phase == "sale":
+        return "buy" if state.crystals[seat] >= 3 else "no buy"
+    if phase == "challenge":
+        return "no challenge"
+    single = [m for m in moves if not isinstance(moves[m], Steps)]
+    if phase in ("start", "place"):
+        places = [m for m in single if m.startswith("place")]
+        if places:
+            return min(places, key=lambda m: (moves[m], rng.random()))
+        return next(m for m in ("draw", "keep", "continue", "sell") if m in moves)
+    if phase == "meeple":
+        cells = [m for m in single if m.startswith("meeple")]
+        if cells:
+            return min(cells, key=lambda m: (_free(state, moves[m]),
+                                             -state.sections[moves[m]], rng.random()))
+    elif phase == "bomb":
+        cells = [m for m in single if m.startswith("bomb")]
+        return max(cells, key=lambda m: (_filled(state, moves[m]),
+                                         state.meeples[moves[m]], rng.random()))
+    elif phase == "act":
+        for move in ("card crystals", "card meeple"):
+            if move in moves:
+                return move
+        bought = [m for m in single if m.startswith("buy meeple")]
+        if bought and state.crystals[seat] >= 3:
+            return max(bought, key=lambda m: state.sections[moves[m]])
+        if "roll" in moves and _spoils(state, seat) < attack_at:
+            return next((m for m in ("second card", "switch") if m in moves), "roll")
+        return next(m for m in ("roll", "done", "second card", "switch") if m in moves)
+    elif phase == "rolled":
+        attacks = [m for m in single if m.startswith("attack")]
+        if attacks:
+            return max(attacks, key=lambda m: state.meeples[moves[m][1]]
+                       + 10 * bool(state.token[moves[m][1]]))
+        fills = [m for m in moves if m.startswith("from") and " to " in m
+                 and _fills(state, INDEX[m.split()[-1]])]
+        if fills:
+            return fills[0]
+        if "done" in moves:
+            return "done"
+    return rng.choice(single or list(moves))
+
+
 # --------------------------------------------------------------------------- the game
 
 DONE = {"draw": "drew a square card", "continue": "had no square card to place",
@@ -960,7 +1049,7 @@ class BombSquares(Game[BombState]):
     """Bomb Squares, for 2 to 4 players."""
 
     id = "bomb-squares"
-    thinking = Thinking(budget=400)
+    thinking = Thinking(budget=150, rollout=20)
     name = "Bomb Squares"
     min_players = 2
     max_players = 4
@@ -1007,11 +1096,21 @@ class BombSquares(Game[BombState]):
         return Outcome(tuple(state.crystals), winners, reason, state.ending or "points")
 
     def evaluate(self, state: BombState, seat: int) -> float:
-        """Crystals lead: the seat's crystals less the best other seat's."""
+        """The lead in what pays: the seat's crystals and what will pay it later
+        (``_worth``, weighed by ``self.weights``) less the best other seat's."""
         result = self.outcome(state)
-        won = 1000.0 if result is not None and seat in result.winners else 0.0
-        others = max(c for s, c in enumerate(state.crystals) if s != seat)
-        return won + state.crystals[seat] - others
+        if result is not None:
+            won = 1000.0 if seat in result.winners else 0.0
+            others = max(c for s, c in enumerate(state.crystals) if s != seat)
+            return won + state.crystals[seat] - others
+        return _worth(state, seat, self.weights) - max(
+            _worth(state, s, self.weights) for s in range(state.players) if s != seat)
+
+    def policy(self, state: BombState, seat: int, moves: dict[str, Any],
+               rng: random.Random) -> str | None:
+        others_bet = any(state.crystals[s] for s in range(state.players) if s != seat)
+        attack_at = {**WEIGHTS, **self.weights}["attack_at"] if others_bet else 0.0
+        return _plain_play(state, seat, moves, rng, attack_at)
 
     # -- the moves of each phase
 
