@@ -905,8 +905,8 @@ def _over_by_time(state: BombState, events: list[Event]) -> bool:
 # --------------------------------------------------------------------------- the computer
 
 # what ``evaluate`` counts beyond crystals, in crystals (``data/weights/bomb-squares.json``)
-WEIGHTS = {"held_card": 1.0, "mint_tin_card": 1.0, "token": 2.0, "airplane": 2.0,
-           "attack_at": 4.5}  # (the playouts' policy attacks for spoils of this much)
+WEIGHTS = {"held_card": 1.0, "mint_tin_card": 1.0, "token": 2.0, "airplane": 2.0}
+ATTACK_AT = 8.0  # spoils the playouts' policy rolls for (measured: ``bomb-squares.md``)
 
 
 def _worth(state: BombState, seat: int, weights: dict[str, float]) -> float:
@@ -1106,10 +1106,36 @@ class BombSquares(Game[BombState]):
         return _worth(state, seat, self.weights) - max(
             _worth(state, s, self.weights) for s in range(state.players) if s != seat)
 
+    def remark(self, public: dict[str, Any], seat: int, move: str, chance: float | None
+               ) -> str | None:
+        """Why a computer sold, attacked, challenged or skipped the dice, from the table."""
+        verb = move.split()[0]
+        odds = f" (it rates its chances {round(100 * chance)}%)" if chance is not None else ""
+        if verb == "sell":
+            return (f"{player(seat)} sells mint tin cards: a crystal for each card bought, "
+                    "without placing a square card this turn.")
+        if verb == "attack":
+            cards = {c["cell"]: c for c in public["board"]}
+            target, power = cards[move.split()[1]], public["dice"]["red"]
+            bettors = any(c for s, c in enumerate(public["crystals"]) if s != seat)
+            wins = power if bettors else power - 1  # toughness 0-5 against the best bet
+            return (f"{player(seat)} attacks the {target['meeples']}-meeple card on "
+                    f"{target['cell']} with power {power}: at least {wins} chances in 6 "
+                    f"to win it"
+                    f"{odds}.")
+        if move == "second card" and public["phase"] == "act" and \
+                "done" not in public["offers"]:  # an attack was possible
+            return (f"{player(seat)} skips the dice for a second square card: no attack "
+                    "pays more than the 2-3 crystals it would give the bettors.")
+        if verb == "challenge":
+            return (f"{player(seat)} challenges the won attack: a green or blue meeple "
+                    f"overturns it{odds}.")
+        return None
+
     def policy(self, state: BombState, seat: int, moves: dict[str, Any],
                rng: random.Random) -> str | None:
         others_bet = any(state.crystals[s] for s in range(state.players) if s != seat)
-        attack_at = {**WEIGHTS, **self.weights}["attack_at"] if others_bet else 0.0
+        attack_at = ATTACK_AT if others_bet else 0.0
         return _plain_play(state, seat, moves, rng, attack_at)
 
     # -- the moves of each phase
