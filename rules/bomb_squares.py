@@ -561,7 +561,8 @@ def _targets(state: BombState, seat: int, source: int, reach: int) -> list[int]:
     laid this turn is not yet in play; a seat that has laid its tokens may not attack a
     token card."""
     want = OPPOSITE[_bomb_of(state, source)]
-    near = _distances(state, source, reach)
+    # cards are only ever laid beside a card, so without a limit every card is in reach
+    near = _distances(state, source, reach) if reach < SIZE * SIZE else _cards(state)
     return sorted(c for c in near if c != source and _bomb_of(state, c) == want
                   and state.token[c] != 2 and not (state.token[c] and state.sets[seat]))
 
@@ -905,7 +906,8 @@ def _over_by_time(state: BombState, events: list[Event]) -> bool:
 # --------------------------------------------------------------------------- the computer
 
 # what ``evaluate`` counts beyond crystals, in crystals (``data/weights/bomb-squares.json``)
-WEIGHTS = {"held_card": 1.0, "mint_tin_card": 1.0, "token": 2.0, "airplane": 2.0}
+WEIGHTS = {"held_card": 1.0, "mint_tin_card": 1.0, "token": 2.0, "airplane": 2.0,
+           "step_in_hand": 1.0}
 ATTACK_AT = 8.0  # spoils the playouts' policy rolls for (measured: ``bomb-squares.md``)
 
 
@@ -917,7 +919,30 @@ def _worth(state: BombState, seat: int, weights: dict[str, float]) -> float:
     return (state.crystals[seat] + w["held_card"] * (state.held[seat] >= 0)
             + w["mint_tin_card"] * (len(state.bought[seat])
                                     + sum(a[0] == seat for a in state.armed))
-            + w["token"] * tokens + w["airplane"] * bool(state.plane[seat]))
+            + w["token"] * tokens + w["airplane"] * bool(state.plane[seat])
+            + w["step_in_hand"] * _due(state, seat))
+
+
+def _due(state: BombState, seat: int) -> float:
+    """What the step in hand will pay ``seat``: the meeple drawn fills a card (its
+    sections), or the dice rolled force an attack (the chance against the best bet times
+    the spoils for the attacker; 2 crystals and the chance for each bettor)."""
+    if state.phase == "meeple" and state.turn == seat and state.pending >= 0:
+        return max((state.sections[c] for c in _cards(state)
+                    if _fills(state, c) and _takes(state, c, state.pending)), default=0)
+    if state.phase != "rolled" or not state.dice[1] or state.source >= 0:
+        return 0.0
+    mover, power = state.turn, state.dice[0]
+    bettors = [s for s in range(state.players) if s != mover and state.crystals[s]]
+    chance = (power if bettors else power - 1) / 6
+    best = max((_spoil(state, mover, t) for a in _attackers(state)
+                for t in _targets(state, mover, a, state.dice[1])), default=-1.0)
+    if best < 0:
+        return 0.0
+    if seat == mover:
+        return chance * best
+    return REWARD["furthest_guess"] + chance * REWARD["furthest_guess_won"] \
+        if seat in bettors else 0.0
 
 
 def _fills(state: BombState, cell: int) -> bool:
@@ -927,13 +952,14 @@ def _fills(state: BombState, cell: int) -> bool:
 def _spoils(state: BombState, seat: int) -> float:
     """What the best attack possible would take if won (reach aside): the target's
     meeples, a token card's sections and 5, and 2 for a token colour new to the seat."""
-    best = 0.0
-    for source in _attackers(state):
-        for target in _targets(state, seat, source, SIZE * SIZE):
-            new = not state.sets[seat] and state.colour[target] not in state.tokens[seat]
-            best = max(best, state.meeples[target] + 2 * new + (
-                state.sections[target] + REWARD["token_card"] if state.token[target] else 0))
-    return best
+    return max((_spoil(state, seat, target) for source in _attackers(state)
+                for target in _targets(state, seat, source, SIZE * SIZE)), default=0.0)
+
+
+def _spoil(state: BombState, seat: int, target: int) -> float:
+    new = not state.sets[seat] and state.colour[target] not in state.tokens[seat]
+    return state.meeples[target] + 2 * new + (
+        state.sections[target] + REWARD["token_card"] if state.token[target] else 0)
 
 
 def _plain_play(state: BombState, seat: int, moves: dict[str, Any],

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from benchmarks.people import bomb_squares as people
 from rules.bomb_squares import INDEX, BombState
 from tests.test_bomb_squares import GAME, K, card, table
@@ -56,7 +58,7 @@ def test_the_policy_bets_far_from_the_middle_and_fills_cards() -> None:
 
 def test_evaluate_counts_what_will_pay_later_by_its_weights() -> None:
     assert GAME.weights and set(GAME.weights) == {"held_card", "mint_tin_card", "token",
-                                                   "airplane"}
+                                                   "airplane", "step_in_hand"}
     state = table()
     even = GAME.evaluate(state, 0)
     assert even == 0
@@ -96,3 +98,13 @@ def test_each_newcomer_plays_a_legal_move_from_its_view_to_the_end() -> None:
             state, _ = GAME.play(state, seat, move)
             moves += 1
         assert GAME.outcome(state) is not None, name
+
+
+def test_evaluate_counts_the_attack_the_dice_force_and_the_meeple_that_fills() -> None:
+    state = attack_possible(6, new=True)
+    state.phase, state.dice = "rolled", [4, 2, 1, 0]  # power 4: 4 chances in 6
+    due = GAME.weights["step_in_hand"]
+    assert GAME.evaluate(state, 0) == pytest.approx(due * (4 / 6 * 8 - (2 + 4 / 6)))
+    state = table(phase="meeple", pending=1)  # a blue meeple, and e5 takes one more
+    card(state, "e5", "red", 4, meeples=3, meeple="blue")
+    assert GAME.evaluate(state, 0) == due * 4
