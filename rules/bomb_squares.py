@@ -906,7 +906,7 @@ def _over_by_time(state: BombState, events: list[Event]) -> bool:
 # --------------------------------------------------------------------------- the computer
 
 # what ``evaluate`` counts beyond crystals, in crystals (``data/weights/bomb-squares.json``)
-WEIGHTS = {"held_card": 1.0, "mint_tin_card": 1.0, "token": 2.0, "airplane": 2.0,
+WEIGHTS = {"held_card": 1.0, "mint_tin_card": 1.0, "token": 2.0, "airplane": 3.0,
            "step_in_hand": 1.0}
 ATTACK_AT = 8.0  # spoils the playouts' policy rolls for (measured: ``bomb-squares.md``)
 
@@ -1075,7 +1075,7 @@ class BombSquares(Game[BombState]):
     """Bomb Squares, for 2 to 4 players."""
 
     id = "bomb-squares"
-    thinking = Thinking(budget=150, rollout=20)
+    thinking = Thinking(budget=120, widening=1.0, rollout=6)
     name = "Bomb Squares"
     min_players = 2
     max_players = 4
