@@ -563,7 +563,8 @@ def _targets(state: BombState, seat: int, source: int, reach: int) -> list[int]:
     laid this turn is not yet in play; a seat that has laid its tokens may not attack a
     token card."""
     want = OPPOSITE[_bomb_of(state, source)]
-    near = _distances(state, source, reach)
+    # cards are only ever laid beside a card, so without a limit every card is in reach
+    near = _distances(state, source, reach) if reach < SIZE * SIZE else _cards(state)
     return sorted(c for c in near if c != source and _bomb_of(state, c) == want
                   and state.token[c] != 2 and not (state.token[c] and state.sets[seat]))
 
@@ -904,6 +905,120 @@ def _over_by_time(state: BombState, events: list[Event]) -> bool:
     return True
 
 
+# --------------------------------------------------------------------------- the computer
+
+# what ``evaluate`` counts beyond crystals, in crystals (``data/weights/bomb-squares.json``)
+WEIGHTS = {"held_card": 1.0, "mint_tin_card": 1.0, "token": 2.0, "airplane": 3.0,
+           "step_in_hand": 1.0}
+ATTACK_AT = 8.0  # spoils the playouts' policy rolls for (measured: ``bomb-squares.md``)
+
+
+def _worth(state: BombState, seat: int, weights: dict[str, float]) -> float:
+    """A seat's crystals and what will pay it later: a held square card, bought mint tin
+    cards, token colours towards a set of four (10 crystals), an airplane."""
+    w = {**WEIGHTS, **weights}
+    tokens = 0 if state.sets[seat] else len(set(state.tokens[seat]))
+    return (state.crystals[seat] + w["held_card"] * (state.held[seat] >= 0)
+            + w["mint_tin_card"] * (len(state.bought[seat])
+                                    + sum(a[0] == seat for a in state.armed))
+            + w["token"] * tokens + w["airplane"] * bool(state.plane[seat])
+            + w["step_in_hand"] * _due(state, seat))
+
+
+def _due(state: BombState, seat: int) -> float:
+    """What the step in hand will pay ``seat``: the meeple drawn fills a card (its
+    sections), or the dice rolled force an attack (the chance against the best bet times
+    the spoils for the attacker; 2 crystals and the chance for each bettor)."""
+    if state.phase == "meeple" and state.turn == seat and state.pending >= 0:
+        return max((state.sections[c] for c in _cards(state)
+                    if _fills(state, c) and _takes(state, c, state.pending)), default=0)
+    if state.phase != "rolled" or not state.dice[1] or state.source >= 0:
+        return 0.0
+    mover, power = state.turn, state.dice[0]
+    bettors = [s for s in range(state.players) if s != mover and state.crystals[s]]
+    chance = (power if bettors else power - 1) / 6
+    best = max((_spoil(state, mover, t) for a in _attackers(state)
+                for t in _targets(state, mover, a, state.dice[1])), default=-1.0)
+    if best < 0:
+        return 0.0
+    if seat == mover:
+        return chance * best
+    return REWARD["furthest_guess"] + chance * REWARD["furthest_guess_won"] \
+        if seat in bettors else 0.0
+
+
+def _fills(state: BombState, cell: int) -> bool:
+    return _free(state, cell) == 1 and not state.mine[cell]
+
+
+def _spoils(state: BombState, seat: int) -> float:
+    """What the best attack possible would take if won (reach aside): the target's
+    meeples, a token card's sections and 5, and 2 for a token colour new to the seat."""
+    return max((_spoil(state, seat, target) for source in _attackers(state)
+                for target in _targets(state, seat, source, SIZE * SIZE)), default=0.0)
+
+
+def _spoil(state: BombState, seat: int, target: int) -> float:
+    new = not state.sets[seat] and state.colour[target] not in state.tokens[seat]
+    return state.meeples[target] + 2 * new + (
+        state.sections[target] + REWARD["token_card"] if state.token[target] else 0)
+
+
+def _plain_play(state: BombState, seat: int, moves: dict[str, Any],
+                rng: random.Random, attack_at: float) -> str:
+    """The playouts' default policy, a newcomer's sound turn: draw (never sell), lay the
+    card where it is free, fill the card the meeple completes (else the nearest to full),
+    the bomb on a full card, roll when an attack is possible and attack the fullest card
+    in reach, move a meeple that fills a card, bet far from the middle, buy a card. Every
+    attack pays its bettors 2 crystals or 3, so it rolls only for spoils of ``attack_at``
+    or more (else a second card or a switch instead), or against a seat with no crystals
+    to bet."""
+    phase = state.phase
+    if phase == "bets":
+        return "bet 1"
+    if phase == "sale":
+        return "buy" if state.crystals[seat] >= 3 else "no buy"
+    if phase == "challenge":
+        return "no challenge"
+    single = [m for m in moves if not isinstance(moves[m], Steps)]
+    if phase in ("start", "place"):
+        places = [m for m in single if m.startswith("place")]
+        if places:
+            return min(places, key=lambda m: (moves[m], rng.random()))
+        return next(m for m in ("draw", "keep", "continue", "sell") if m in moves)
+    if phase == "meeple":
+        cells = [m for m in single if m.startswith("meeple")]
+        if cells:
+            return min(cells, key=lambda m: (_free(state, moves[m]),
+                                             -state.sections[moves[m]], rng.random()))
+    elif phase == "bomb":
+        cells = [m for m in single if m.startswith("bomb")]
+        return max(cells, key=lambda m: (_filled(state, moves[m]),
+                                         state.meeples[moves[m]], rng.random()))
+    elif phase == "act":
+        for move in ("card crystals", "card meeple"):
+            if move in moves:
+                return move
+        bought = [m for m in single if m.startswith("buy meeple")]
+        if bought and state.crystals[seat] >= 3:
+            return max(bought, key=lambda m: state.sections[moves[m]])
+        if "roll" in moves and _spoils(state, seat) < attack_at:
+            return next((m for m in ("second card", "switch") if m in moves), "roll")
+        return next(m for m in ("roll", "done", "second card", "switch") if m in moves)
+    elif phase == "rolled":
+        attacks = [m for m in single if m.startswith("attack")]
+        if attacks:
+            return max(attacks, key=lambda m: state.meeples[moves[m][1]]
+                       + 10 * bool(state.token[moves[m][1]]))
+        fills = [m for m in moves if m.startswith("from") and " to " in m
+                 and _fills(state, INDEX[m.split()[-1]])]
+        if fills:
+            return fills[0]
+        if "done" in moves:
+            return "done"
+    return rng.choice(single or list(moves))
+
+
 # --------------------------------------------------------------------------- the game
 
 DONE = {"draw": "drew a square card", "continue": "had no square card to place",
@@ -979,7 +1094,7 @@ class BombSquares(Game[BombState]):
     """Bomb Squares, for 2 to 4 players."""
 
     id = "bomb-squares"
-    thinking = Thinking(budget=400)
+    thinking = Thinking(budget=120, widening=1.0, rollout=6)
     name = "Bomb Squares"
     min_players = 2
     max_players = 4
@@ -1042,11 +1157,47 @@ class BombSquares(Game[BombState]):
         return Outcome(tuple(state.crystals), winners, reason, state.ending or "points")
 
     def evaluate(self, state: BombState, seat: int) -> float:
-        """Crystals lead: the seat's crystals less the best other seat's."""
+        """The lead in what pays: the seat's crystals and what will pay it later
+        (``_worth``, weighed by ``self.weights``) less the best other seat's."""
         result = self.outcome(state)
-        won = 1000.0 if result is not None and seat in result.winners else 0.0
-        others = max(c for s, c in enumerate(state.crystals) if s != seat)
-        return won + state.crystals[seat] - others
+        if result is not None:
+            won = 1000.0 if seat in result.winners else 0.0
+            others = max(c for s, c in enumerate(state.crystals) if s != seat)
+            return won + state.crystals[seat] - others
+        return _worth(state, seat, self.weights) - max(
+            _worth(state, s, self.weights) for s in range(state.players) if s != seat)
+
+    def remark(self, public: dict[str, Any], seat: int, move: str, chance: float | None
+               ) -> str | None:
+        """Why a computer sold, attacked, challenged or skipped the dice, from the table."""
+        verb = move.split()[0]
+        odds = f" (it rates its chances {round(100 * chance)}%)" if chance is not None else ""
+        if verb == "sell":
+            return (f"{player(seat)} sells mint tin cards: a crystal for each card bought, "
+                    "without placing a square card this turn.")
+        if verb == "attack":
+            cards = {c["cell"]: c for c in public["board"]}
+            target, power = cards[move.split()[1]], public["dice"]["red"]
+            bettors = any(c for s, c in enumerate(public["crystals"]) if s != seat)
+            wins = power if bettors else power - 1  # toughness 0-5 against the best bet
+            return (f"{player(seat)} attacks the {target['meeples']}-meeple card on "
+                    f"{target['cell']} with power {power}: at least {wins} chances in 6 "
+                    f"to win it"
+                    f"{odds}.")
+        if move == "second card" and public["phase"] == "act" and \
+                "done" not in public["offers"]:  # an attack was possible
+            return (f"{player(seat)} skips the dice for a second square card: no attack "
+                    "pays more than the 2-3 crystals it would give the bettors.")
+        if verb == "challenge":
+            return (f"{player(seat)} challenges the won attack: a green or blue meeple "
+                    f"overturns it{odds}.")
+        return None
+
+    def policy(self, state: BombState, seat: int, moves: dict[str, Any],
+               rng: random.Random) -> str | None:
+        others_bet = any(state.crystals[s] for s in range(state.players) if s != seat)
+        attack_at = ATTACK_AT if others_bet else 0.0
+        return _plain_play(state, seat, moves, rng, attack_at)
 
     # -- the moves of each phase
 
