@@ -331,19 +331,12 @@ def _around(view: dict[str, Any], at: kit.Layout) -> tuple[Image.Image, Image.Im
         return top, kit.result_box({**view, "result": result}, at, lines)
     players = range(int(view["players"]))
     rows = kit.seat_rows(seated, at, [_seat_line(view, s) for s in players])
-    return top, kit.stack([rows, _footnote(at, COUNTED)])
+    return top, kit.stack([rows, kit.footnote(at, COUNTED)])
 
 
 # What the seat rows' points count: they start far below zero (-59), which reads as a
 # mistake unless said.
 COUNTED = "Points if it ended now: each square not yet placed counts -1."
-
-
-def _footnote(at: kit.Layout, line: str) -> Image.Image:
-    """One line in small type under the seat rows."""
-    block = kit.canvas(at.width, at.px(44))
-    kit.text(block, (at.margin, at.px(4)), line, at.px(kit.SMALL), MUTED)
-    return block
 
 
 def _grid(view: dict[str, Any], at: kit.Layout, top_: Image.Image, bottom: Image.Image
@@ -376,8 +369,8 @@ def _board(view: dict[str, Any], at: kit.Layout, grid: Grid) -> Image.Image:
     last = view.get("last")
     if last and last["kind"] == "place" and not over:
         cells = {kit.square_index(s) for s in last["squares"]}
-        _outline(draw, _edges(cells, grid), PAPER, max(4, at.px(12)))
-        _outline(draw, _edges(cells, grid), INK, max(2, at.px(5)))
+        kit.squared_line(draw, grid.outline(cells), PAPER, max(4, at.px(12)))
+        kit.squared_line(draw, grid.outline(cells), INK, max(2, at.px(5)))
     return block
 
 
@@ -395,7 +388,7 @@ def _ground(outside: str, grid: Grid, width: int) -> Image.Image:
     for i, c in enumerate(outside):
         f, r = i % grid.files, i // grid.files
         if c == "-":
-            draw.rectangle(_cell(grid, f, r), fill=OUT)
+            draw.rectangle(grid.at(f, r), fill=OUT)
         else:
             inside.add((f, r))
     for i in range(max(grid.files, grid.ranks) + 1):  # thicker around each 4x4 cell
@@ -405,42 +398,18 @@ def _ground(outside: str, grid: Grid, width: int) -> Image.Image:
             draw.line((x, grid.top, x, grid.bottom), fill=ink, width=thick)
         if i <= grid.ranks:
             draw.line((grid.left, y, grid.right, y), fill=ink, width=thick)
-    _outline(draw, _edges(inside, grid), INK, max(3, at.px(7)))
+    kit.squared_line(draw, grid.outline(inside), INK, max(3, at.px(7)))
     for f in range(grid.files):  # the file letters under and over the board
-        x0, _, x1, _ = _cell(grid, f, 0)
+        x0, _, x1, _ = grid.at(f, 0)
         for y, anchor in ((grid.bottom + at.px(10), "mt"), (grid.top - at.px(10), "mb")):
             kit.text(image, ((x0 + x1) / 2, y), chr(ord("a") + f), size, INK, anchor=anchor,
                      bold=True)
     for r in range(grid.ranks):  # the rank numbers left and right of it
-        _, y0, _, y1 = _cell(grid, 0, r)
+        _, y0, _, y1 = grid.at(0, r)
         for x, anchor in ((grid.left - at.px(10), "rm"), (grid.right + at.px(10), "lm")):
             kit.text(image, (x, (y0 + y1) / 2), str(r + 1), size, INK, anchor=anchor,
                      bold=True)
     return image
-
-
-def _cell(grid: Grid, f: int, r: int) -> Box:
-    x, y = grid.left + f * grid.cell, grid.top + (grid.ranks - 1 - r) * grid.cell
-    return x, y, x + grid.cell, y + grid.cell
-
-
-def _edges(cells: set[tuple[int, int]], grid: Grid) -> list[Box]:
-    """The outline of a set of squares: the sides of its squares that face outside it."""
-    out = []
-    for f, r in cells:
-        x0, y0, x1, y1 = _cell(grid, f, r)
-        for (df, dr), side in (((-1, 0), (x0, y0, x0, y1)), ((1, 0), (x1, y0, x1, y1)),
-                               ((0, 1), (x0, y0, x1, y0)), ((0, -1), (x0, y1, x1, y1))):
-            if (f + df, r + dr) not in cells:
-                out.append(side)
-    return out
-
-
-def _outline(draw: ImageDraw.ImageDraw, edges: list[Box], fill: RGB, width: int) -> None:
-    """A line of ``width`` along ``edges``, its corners squared off."""
-    half = width // 2
-    for x0, y0, x1, y1 in edges:
-        draw.rectangle((x0 - half, y0 - half, x1 + half, y1 + half), fill=fill)
 
 
 def _block(image: Image.Image, grid: Grid, squares: list[str], colour: SeatColour,
@@ -450,12 +419,12 @@ def _block(image: Image.Image, grid: Grid, squares: list[str], colour: SeatColou
     draw = ImageDraw.Draw(image)
     cells = {kit.square_index(s) for s in squares}
     for f, r in cells:
-        draw.rectangle(_cell(grid, f, r), fill=colour.fill)
-    _outline(draw, _edges(cells, grid), INK, max(2, at.px(4)))
+        draw.rectangle(grid.at(f, r), fill=colour.fill)
+    kit.squared_line(draw, grid.outline(cells), INK, max(2, at.px(4)))
     mf = sum(f for f, _ in cells) / len(cells)
     mr = sum(r for _, r in cells) / len(cells)
     f, r = min(sorted(cells), key=lambda c: (c[0] - mf) ** 2 + (c[1] - mr) ** 2)
-    x0, y0, x1, y1 = _cell(grid, f, r)
+    x0, y0, x1, y1 = grid.at(f, r)
     kit.text(image, ((x0 + x1) / 2, (y0 + y1) / 2), colour.letter, at.px(kit.SMALL),
              colour.ink, anchor="mm", bold=True)
 
@@ -465,7 +434,7 @@ def _point_block(image: Image.Image, grid: Grid, point: dict[str, Any],
     """A point block: its shape on a tile; the leader's letter and count on a band in its
     colour; the whole tile in the colour once won (for good, or at the final count)."""
     cells = [kit.square_index(s) for s in point["squares"]]
-    x0, y0, _, _ = _cell(grid, min(f for f, _ in cells), max(r for _, r in cells))
+    x0, y0, _, _ = grid.at(min(f for f, _ in cells), max(r for _, r in cells))
     inset = max(2, at.px(4))
     size = 2 * grid.cell - 2 * inset
     leader, secured = point["leader"], point["secured"]

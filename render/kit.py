@@ -278,6 +278,22 @@ class Grid:
     def bottom(self) -> int:
         return self.top + self.ranks * self.cell
 
+    def at(self, file: int, rank: int) -> Box:
+        """The cell of ``file`` and ``rank`` (0-based; rank 0 at the bottom)."""
+        x, y = self.left + file * self.cell, self.top + (self.ranks - 1 - rank) * self.cell
+        return x, y, x + self.cell, y + self.cell
+
+    def outline(self, cells: set[tuple[int, int]]) -> list[Box]:
+        """The outline of a set of cells (file, rank): their sides that face outside it."""
+        out = []
+        for f, r in cells:
+            x0, y0, x1, y1 = self.at(f, r)
+            for (df, dr), side in (((-1, 0), (x0, y0, x0, y1)), ((1, 0), (x1, y0, x1, y1)),
+                                   ((0, 1), (x0, y0, x1, y0)), ((0, -1), (x0, y1, x1, y1))):
+                if (f + df, r + dr) not in cells:
+                    out.append(side)
+        return out
+
     def box(self, square: str, inset: int = 0) -> Box:
         """The cell of ``square``, shrunk by ``inset`` on every side."""
         file, rank = square_index(square)
@@ -493,6 +509,21 @@ def legend(at: Layout, items: list[tuple[SeatColour, str]]) -> Image.Image:
             chip(block, (x, y, x + size, y + size), colour, at.px(SMALL))
             text(block, (x + size + at.px(10), y + size // 2), label, at.px(SMALL), INK,
                  anchor="lm")
+    return block
+
+
+def squared_line(draw: ImageDraw.ImageDraw, edges: list[Box], fill: RGB, width: int
+                 ) -> None:
+    """A line of ``width`` along ``edges`` (``Grid.outline``), its corners squared off."""
+    half = width // 2
+    for x0, y0, x1, y1 in edges:
+        draw.rectangle((x0 - half, y0 - half, x1 + half, y1 + half), fill=fill)
+
+
+def footnote(at: Layout, line: str) -> Image.Image:
+    """One line in small type, muted, under the seat rows."""
+    block = canvas(at.width, at.px(44))
+    text(block, (at.margin, at.px(4)), line, at.px(SMALL), MUTED)
     return block
 
 
