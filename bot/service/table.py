@@ -119,21 +119,21 @@ class Table:
         """``game.costs`` of ``seat`` now (what its costly moves cost), worked out once a
         state like ``moves``."""
         self.listed()
-        costs = self.priced.get(seat)
-        if costs is None:
-            costs = self.priced[seat] = (self.game.costs(self.state, seat)
-                                         if seat in self.awaited() else {})
-        return costs
+        return self._once(self.priced, seat, self.game.costs)
 
     def notes(self, seat: int) -> dict[str, str]:
         """``game.notes`` of ``seat`` now (its moves in the order lists show them, with
         what each does), worked out once a state like ``moves``."""
         self.listed()
-        notes = self.noted.get(seat)
-        if notes is None:
-            notes = self.noted[seat] = (self.game.notes(self.state, seat)
-                                        if seat in self.awaited() else {})
-        return notes
+        return self._once(self.noted, seat, self.game.notes)
+
+    def _once(self, kept: dict[int, dict[str, str]], seat: int,
+              work: Callable[[Any, int], dict[str, str]]) -> dict[str, str]:
+        """``work(state, seat)`` kept in ``kept`` for this state ({} unless awaited)."""
+        found = kept.get(seat)
+        if found is None:
+            found = kept[seat] = work(self.state, seat) if seat in self.awaited() else {}
+        return found
 
     def canonical(self, seat: int, text: str) -> str:
         """The move in the game's canonical notation, for the log (the text itself if it
