@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 import networkx as nx
 
@@ -332,7 +332,7 @@ def text(table: Standings, names: Mapping[int, str]) -> str:
     return "\n".join(lines)
 
 
-def picture(table: Standings, names: Mapping[int, str], title: str) -> dict[str, object]:
+def picture(table: Standings, names: Mapping[int, str], title: str) -> dict[str, Any]:
     """The plain data ``render.standings.draw`` draws: the same ranks, names and figures as
     ``text``."""
     return {"title": title, "columns": ["Points", "Games", *table.columns],
@@ -354,7 +354,7 @@ def pair(league: League, seed: int = 0) -> Round:
     if league.settings.format == "round-robin":
         if league.settings.per_table == 2:
             tables, byes = circle(len(league.entries), number_ - 1)
-            return Round(number_, _seated(league, tables), tuple(byes))
+            return Round(number_, tuple(tables), tuple(byes))
         order = [e.number for e in league.entries
                  if e.number in league.active(number_) or e.after == "stand-in"]
         held = Counter(p for r in league.rounds for p in r.byes)
@@ -395,23 +395,27 @@ def meetings(rounds: Iterable[Round]) -> Counter[tuple[int, int]]:
 
 
 def circle(n: int, index: int) -> tuple[list[tuple[int, int]], list[int]]:
-    """Round ``index`` (0-based, cycling) of the circle method for ``n`` entries: entry 0
-    stays put, the others turn one place a round; pairs face across the circle, and in an
-    odd field the entry facing the empty place sits out."""
-    spots: list[int | None] = [*range(n), *([None] if n % 2 else [])]
+    """Round ``index`` (0-based, cycling) of the circle method for ``n`` entries, its pairs
+    in seat order: one spot stays put (entry 0; in an odd field, the empty place, so the
+    bye turns round the ring), the others turn one place a round, and pairs face across the
+    circle. The upper row sits first and the fixed spot every other round, so no entry sits
+    first more than once more than another (in an odd field, exactly as often); a second
+    cycle turns every pair's seats round."""
+    spots: list[int | None] = [None, *range(n)] if n % 2 else list(range(n))
     m = len(spots)
     turn = index % (m - 1)
     ring = spots[1:]
     ring = ring[-turn:] + ring[:-turn] if turn else ring
     spots = [spots[0], *ring]
+    again = (index // (m - 1)) % 2 == 1
     tables, byes = [], []
     for i in range(m // 2):
         a, b = spots[i], spots[m - 1 - i]
         if a is None or b is None:
-            byes.append(b if a is None else a)
+            byes += [p for p in (a, b) if p is not None]
         else:
-            tables.append((a, b))
-    return tables, [b for b in byes if b is not None]
+            tables.append((b, a) if (i == 0 and turn % 2) != again else (a, b))
+    return tables, byes
 
 
 def swiss_pairs(ranked: Sequence[int], had_bye: set[int],
@@ -424,20 +428,23 @@ def swiss_pairs(ranked: Sequence[int], had_bye: set[int],
     tiers under it: a pair that has not met; the bye to an entry without one, the lower
     ranked the better; equal scores (minus the squared score difference), and within a
     score group the top half against the bottom half. The matching's time grows fast with
-    the edges, so it is first found over near pairs only (``WINDOWS``: ranks at most w
-    apart, or w from the top-half-bottom-half partner in a score group); a wider window is
-    tried only when that one has no pairing without a rematch, and the last has every
+    the edges, so in a field of over ``WIDE`` entries it is first found over near pairs only
+    (``WINDOWS``: ranks at most w apart, or w from the top-half-bottom-half partner in a
+    score group), and a wider window is tried only when that one has no pairing without a
+    rematch that gives the bye to the lowest-ranked entry without one; the last has every
     pair."""
     n = len(ranked)
-    for window in (*WINDOWS, n):
+    fresh = [p for p in ranked if p not in had_bye]
+    due = fresh[-1:] if n % 2 and fresh else []
+    for window in (*(w for w in WINDOWS if n > WIDE), n):
         pairs, byes, rematches = _matched(ranked, had_bye, met, got, window)
-        if window >= n or (not rematches and not (
-                byes and byes[0] in had_bye and set(ranked) - had_bye)):
+        if window >= n or (not rematches and (not due or byes == due)):
             break
     return pairs, byes, rematches
 
 
 WINDOWS = (4, 16, 64)
+WIDE = 64  # fields up to this many entries are matched over every pair at once
 
 
 def _matched(ranked: Sequence[int], had_bye: set[int],
@@ -525,16 +532,15 @@ def _best_of(players: list[int], size: int, cost: Cost, rng: random.Random, trie
 
 
 def _seated(league: League, tables: Iterable[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
-    """Each table in seat order: whoever has sat first least often first, then whoever sat
-    furthest back on average (so first seats, and with more players every seat, even out)."""
+    """Each table in seat order: whoever has sat earliest least often first (a seat's lead
+    over the table's middle seat, summed over the entry's games; with two players, first
+    seats less second seats), then whoever has sat first least often, so first seats, and
+    with more players every seat, even out."""
+    lead: Counter[int] = Counter()
     firsts: Counter[int] = Counter()
-    seats: Counter[int] = Counter()
-    played: Counter[int] = Counter()
     for round_ in league.rounds:
         for table in round_.tables:
             firsts[table[0]] += 1
             for s, p in enumerate(table):
-                seats[p] += s
-                played[p] += 1
-    return tuple(tuple(sorted(t, key=lambda p: (
-        firsts[p], -Fraction(seats[p], played[p] or 1), p))) for t in tables)
+                lead[p] += len(table) - 1 - 2 * s
+    return tuple(tuple(sorted(t, key=lambda p: (lead[p], firsts[p], p))) for t in tables)
