@@ -260,12 +260,13 @@ def standings(league: League) -> Standings:
         entry = league.entries[n]
         rows.append(Row(rank, n, entry.member, got[n], games[n], tuple(breaks[n]),
                         entry.withdrawn is not None, keys[key(n)] > 1))
-    done = sum(1 for r in league.rounds if _complete(league, r))
+    done = sum(1 for r in league.rounds if finished(league, r))
     return Standings(league.settings.format, done,
                      SWISS_TIEBREAKS if swiss else ROUND_ROBIN_TIEBREAKS, tuple(rows))
 
 
-def _complete(league: League, round_: Round) -> bool:
+def finished(league: League, round_: Round) -> bool:
+    """Whether every table of ``round_`` has its result."""
     recorded = {frozenset(r.players) for r in league.results if r.round == round_.number}
     return all(frozenset(t) in recorded for t in round_.tables)
 
@@ -348,40 +349,55 @@ def picture(table: Standings, names: Mapping[int, str], title: str) -> dict[str,
 def pair(league: League, seed: int = 0) -> Round:
     """The next round's pairing (round ``len(league.rounds) + 1``), from the schedule
     (round-robin) or the standings (Swiss). Pure: the same league and seed give the same
-    round."""
+    round. ``ValueError`` with a sentence when the league has played its rounds or has too
+    few players left for a table."""
     number_ = len(league.rounds) + 1
+    if number_ > league.settings.rounds:
+        raise ValueError(f"The league has played all its {league.settings.rounds} rounds.")
+    playing = set(league.active(number_))
+    if len(playing) < league.settings.per_table:
+        raise ValueError("Too few players are left in the league for a table.")
     met = meetings(league.rounds)
     if league.settings.format == "round-robin":
-        if league.settings.per_table == 2:
-            tables, byes = circle(len(league.entries), number_ - 1)
-            return Round(number_, tuple(tables), tuple(byes))
-        order = [e.number for e in league.entries
-                 if e.number in league.active(number_) or e.after == "stand-in"]
-        held = Counter(p for r in league.rounds for p in r.byes)
-        byes = sorted(order, key=lambda n: (held[n], (n - number_) % len(order)))[
-            :len(order) % league.settings.per_table]
-        rest = [n for n in order if n not in byes]
-        rng = random.Random(seed * 1000 + number_)
-        groups = _best_of(rest, league.settings.per_table, lambda a, b: 4 ** met[a, b] - 1,
-                          rng, tries=8)
-        return Round(number_, _seated(league, groups), tuple(sorted(byes)),
-                     _repeats(groups, met))
-    ranked = [r.entry for r in standings(league).rows if r.entry in league.active(number_)]
+        return _round_robin(league, number_, met, seed)
+    ranked = [r.entry for r in standings(league).rows if r.entry in playing]
     had = {p for r in league.rounds for p in r.byes}
-    if league.settings.per_table == 2:
+    size = league.settings.per_table
+    if size == 2:
         tables, byes, rematches = swiss_pairs(ranked, had, met, points(league))
         return Round(number_, _seated(league, tables), tuple(byes), rematches)
-    left = len(ranked) % league.settings.per_table
+    left = len(ranked) % size
     byes = [p for p in reversed(ranked) if p not in had][:left]
     byes += [p for p in reversed(ranked) if p not in byes][:left - len(byes)]
     rest = [p for p in ranked if p not in byes]
     got = points(league)
-    units = {p: int(got[p] * 12) for p in rest}
+    units = {p: int(got[p] * 12) for p in rest}  # points in twelfths: whole numbers
     big = 1 + 144 * len(rest) ** 2 * max(1, len(league.rounds)) ** 2
-    size = league.settings.per_table
     groups = _arranged([rest[i:i + size] for i in range(0, len(rest), size)],
                        lambda a, b: big * met[a, b] + (units[a] - units[b]) ** 2)
     return Round(number_, _seated(league, groups), tuple(byes), _repeats(groups, met))
+
+
+def _round_robin(league: League, number_: int, met: Counter[tuple[int, int]], seed: int
+                 ) -> Round:
+    """Two players a table: the circle method's round (a withdrawn entry's games stay in
+    it, to be forfeited or played by the stand-in). Three or four: the entries still
+    playing (and those a stand-in plays for), the fewest byes sitting out, in tables that
+    meet again as little as the best of a few local searches finds."""
+    if league.settings.per_table == 2:
+        tables, byes = circle(len(league.entries), number_ - 1)
+        return Round(number_, tuple(tables), tuple(byes))
+    order = [e.number for e in league.entries
+             if e.withdrawn is None or e.withdrawn > number_ or e.after == "stand-in"]
+    held = Counter(p for r in league.rounds for p in r.byes)
+    byes = sorted(order, key=lambda n: (held[n], (n - number_) % len(order)))[
+        :len(order) % league.settings.per_table]
+    rest = [n for n in order if n not in byes]
+    rng = random.Random(seed * 1000 + number_)
+    groups = _best_of(rest, league.settings.per_table, lambda a, b: 4 ** met[a, b] - 1,
+                      rng, tries=8)
+    return Round(number_, _seated(league, groups), tuple(sorted(byes)),
+                 _repeats(groups, met))
 
 
 def meetings(rounds: Iterable[Round]) -> Counter[tuple[int, int]]:
@@ -418,9 +434,13 @@ def circle(n: int, index: int) -> tuple[list[tuple[int, int]], list[int]]:
     return tables, byes
 
 
+WINDOWS = (4, 16, 64)
+WIDE = 64  # fields up to this many entries are matched over every pair at once
+
+
 def swiss_pairs(ranked: Sequence[int], had_bye: set[int],
-                met: Mapping[tuple[int, int], int], got: Mapping[int, Fraction]
-                ) -> tuple[list[tuple[int, int]], list[int], int]:
+                met: Mapping[tuple[int, int], int], got: Mapping[int, Fraction],
+                windows: Sequence[int] = WINDOWS) -> tuple[list[tuple[int, int]], list[int], int]:
     """Two-player Swiss: the pairs, the bye and the rematches it could not avoid.
 
     A maximum weight matching (networkx, every node matched) over pairs of entries and, in
@@ -429,22 +449,20 @@ def swiss_pairs(ranked: Sequence[int], had_bye: set[int],
     ranked the better; equal scores (minus the squared score difference), and within a
     score group the top half against the bottom half. The matching's time grows fast with
     the edges, so in a field of over ``WIDE`` entries it is first found over near pairs only
-    (``WINDOWS``: ranks at most w apart, or w from the top-half-bottom-half partner in a
+    (``windows``: ranks at most w apart, or w from the top-half-bottom-half partner in a
     score group), and a wider window is tried only when that one has no pairing without a
     rematch that gives the bye to the lowest-ranked entry without one; the last has every
     pair."""
     n = len(ranked)
     fresh = [p for p in ranked if p not in had_bye]
     due = fresh[-1:] if n % 2 and fresh else []
-    for window in (*(w for w in WINDOWS if n > WIDE), n):
+    for window in (*(w for w in windows if n > WIDE), n):
         pairs, byes, rematches = _matched(ranked, had_bye, met, got, window)
         if window >= n or (not rematches and (not due or byes == due)):
             break
     return pairs, byes, rematches
 
 
-WINDOWS = (4, 16, 64)
-WIDE = 64  # fields up to this many entries are matched over every pair at once
 
 
 def _matched(ranked: Sequence[int], had_bye: set[int],

@@ -63,3 +63,13 @@ def test_the_adapter_benchmark_runs_and_prints_its_figures() -> None:
     assert float(figures["queued at 40/s on all CPU, one core: median ms"][0]) > 0
     assert float(figures["channel"][0]) >= 1  # each move shows in its channel
     assert figures["moves refused (should be 0)"] == ["0"]
+
+
+def test_the_league_benchmark_runs_and_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "league.py"), "--players", "20",
+         "--rounds", "3", "--leagues", "1", "--compare"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert re.search(r"Pairing a 20-player Swiss round: median \d+ ms", done.stdout)
+    assert done.stdout.count(" 0 rematches") == 6  # each round, windowed and whole

@@ -53,8 +53,8 @@ def pairs_of(round_: Round) -> Iterator[frozenset[int]]:
 
 @pytest.mark.parametrize("n", range(2, 15))
 def test_the_circle_method_meets_every_pair_exactly_once(n: int) -> None:
-    lg = league(n, "round-robin")
     cycle = n - 1 if n % 2 == 0 else n
+    lg = league(n, "round-robin", rounds=cycle)
     rng = random.Random(n)
     for _ in range(cycle):
         lg = play(lg, rng)
@@ -67,7 +67,8 @@ def test_the_circle_method_meets_every_pair_exactly_once(n: int) -> None:
         seated = [p for t in r.tables for p in t] + list(r.byes)
         assert sorted(seated) == list(range(n))
     firsts = Counter(t[0] for r in lg.rounds for t in r.tables)
-    assert max(firsts.values()) - min(firsts[p] for p in range(n)) <= 1  # first seats even
+    spread = max(firsts.values()) - min(firsts[p] for p in range(n))
+    assert spread == (0 if n % 2 else 1)  # first seats as even as can be
 
 
 def test_round_robin_beyond_the_cycle_plays_it_again_with_seats_turned() -> None:
@@ -340,6 +341,13 @@ def test_a_result_is_recorded_once_and_settings_are_checked() -> None:
         Settings("battle-tiles", "swiss", 3, WEEK, per_table=5)
     with pytest.raises(ValueError):
         leagues.start(Settings("battle-tiles", "swiss", 3, WEEK, per_table=4), [1, 2, 3])
+    one = league(2, "round-robin", rounds=1)
+    one = dataclasses.replace(one, rounds=(leagues.pair(one),))
+    with pytest.raises(ValueError, match="played all its 1 rounds"):
+        leagues.pair(one)
+    three = leagues.withdraw(league(3, per_table=3), 0, 1, "forfeit")
+    with pytest.raises(ValueError, match="Too few players"):
+        leagues.pair(three)
 
 
 def test_the_text_and_the_pictures_data_say_the_same() -> None:
