@@ -32,6 +32,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -311,9 +312,13 @@ def _round_robin_breaks(league: League, got: Mapping[int, Fraction]
 
 
 def number(value: Fraction | float) -> str:
-    """'3', '2.5', '1.33': a figure as the standings show it (picture and text alike)."""
-    shown = f"{float(value):.2f}".rstrip("0").rstrip(".")
-    return "0" if shown == "-0" else shown
+    """'3', '2.5', '1.33', '4.63': a figure as the standings show it (picture and text
+    alike), to two decimals rounded half up."""
+    exact = Fraction(value)
+    shown = Decimal(exact.numerator) / Decimal(exact.denominator)
+    text_ = f"{shown.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):f}"
+    text_ = text_.rstrip("0").rstrip(".") if "." in text_ else text_
+    return "0" if text_ == "-0" else text_
 
 
 def text(table: Standings, names: Mapping[int, str]) -> str:

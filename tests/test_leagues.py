@@ -371,3 +371,9 @@ def test_pairing_is_pure() -> None:
     rng = random.Random(9)
     lg = play(lg, rng)
     assert leagues.pair(lg, 3) == leagues.pair(lg, 3)
+
+
+def test_figures_are_shown_to_two_decimals_rounded_half_up() -> None:
+    shown = [leagues.number(v) for v in (F(37, 8), F(4, 3), F(5, 2), F(3), F(-1, 3),
+                                         F(-1, 1000), F(10), F(1, 6))]
+    assert shown == ["4.63", "1.33", "2.5", "3", "-0.33", "0", "10", "0.17"]
