@@ -6,13 +6,14 @@ Players are *entries*, numbered 0.. in sign-up order: an entry is a place in the
 by a member (``Entry.member``), so a replacement between rounds takes over the entry, its
 points and its remaining games, and pairings and results never need rewriting.
 
-- Round-robin, 2 players a table: the circle method (entry 0 fixed, the others turning one
-  step a round; an odd field adds a bye, so everyone sits out once). A cycle is n - 1
-  rounds (n for an odd n); rounds beyond it play the cycle again.
-- Swiss, 2 players a table: networkx's maximum weight matching over every pair, weighted in
-  tiers: no rematch first, then the bye to the lowest-ranked entry without one, then equal
-  scores (top half of a score group against its bottom half). A rematch happens only when
-  no pairing without one exists, and then the fewest (``Round.rematches`` says how many).
+- Round-robin, 2 players a table: the circle method (one spot fixed, the others turning
+  one step a round; an odd field fixes the empty place, so everyone sits out once). A cycle
+  is n - 1 rounds (n for an odd n); rounds beyond it play the cycle again, seats swapped.
+- Swiss, 2 players a table: networkx's maximum weight matching over the pairs (near pairs
+  first in a field over ``WIDE``), weighted in tiers: no rematch first, then the bye to
+  the lowest-ranked entry without one, then equal scores (top half of a score group
+  against its bottom half). A rematch happens only when no pairing without one exists,
+  and then the fewest (``Round.rematches`` says how many).
 - 3 or 4 players a table (both formats): every table has the league's size; the entries
   left over sit out (round-robin: the fewest byes first; Swiss: the lowest-ranked without a
   bye). Tables are dealt (Swiss: in standings order) and improved by swapping players
