@@ -82,3 +82,13 @@ def test_the_commands_benchmark_prints_a_row_per_game_and_kind() -> None:
     for (game, kind), (games, _, turns, median, p90, mean, _, _) in rows.items():
         assert games == 1 and turns > 0, (game, kind)  # a row per game with turns counted
         assert 0 < median <= p90 <= 30 and 0 < mean <= 30, (game, kind, median, p90, mean)
+
+
+def test_the_league_benchmark_runs_and_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "league.py"), "--players", "20",
+         "--rounds", "3", "--leagues", "1", "--compare"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert re.search(r"Pairing a 20-player Swiss round: median \d+ ms", done.stdout)
+    assert done.stdout.count(" 0 rematches") == 6  # each round, windowed and whole
