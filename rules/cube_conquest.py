@@ -1054,10 +1054,10 @@ class CubeConquest(Game[CubeState]):
                 raise InvalidMove(f"None of your cubes touches {quote(squares[0])}: a cube "
                                   "attacks a square up, down, left or right of it.")
             else:
-                named = [SQUARES[i] for i in sorted(sources)]
+                able = [SQUARES[i] for i in sorted(sources)]
                 raise InvalidMove(f"Say which cube attacks {quote(squares[0])}: "
-                                  f"{listing(named, 'or')}, e.g. 'attack {squares[0]} from "
-                                  f"{named[0]}'.")
+                                  f"{listing(able, 'or')}, e.g. 'attack {squares[0]} from "
+                                  f"{able[0]}'.")
         if verb not in shape or shape[verb] != (len(squares), len(cards)):
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if via is not None:
