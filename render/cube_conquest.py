@@ -204,11 +204,12 @@ def _fight_notes(view: dict[str, Any]) -> list[str]:
         if mine:
             return ["Shown to all: the defender now chooses which of two cards to use."
                     if view["phase"] == "choose" else "Shown when both sides have chosen.", rule]
-        two = seat == attack["defender"] and outpost and len(view["hand"]) >= 2
-        return [] if seat not in view["to_act"] else [
-            "Pick one card or two in secret ('pick drop crown'): with two, you choose which "
-            "to use once the attacker's card is shown." if two else
-            "Pick a card in secret, e.g. 'pick crown'.", rule]
+        hand = view["hand"]
+        two = seat == attack["defender"] and outpost and len(hand) >= 2
+        return [] if seat not in view["to_act"] or not hand else [
+            f"Pick one card or two in secret ('pick {hand[0]} {hand[-1]}'): with two, you "
+            "choose which to use once the attacker's card is shown." if two else
+            f"Pick a card in secret, e.g. 'pick {hand[-1]}'.", rule]
     hit = attack.get("attacker_card")
     notes = [f"The attack is {_card(hit)}; ties go to the attacker." if hit else
              "You choose one once the attacker's card is shown."]
