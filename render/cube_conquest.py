@@ -2,11 +2,12 @@
 
 The table: who acts and what happened last (and, where the two lines under the title leave
 room, how points are won), the 5x5 board (coordinates on every edge, each seat's home edge
-a bar in its colour), a row per seat, or at the end the result broken down. The last move's
-route, or the attack, is an arrow in the mover's colour under the tiles' names and pips, so
-that they stay readable. A seat's hand: the card or two it picked in secret for a fight,
-its cards, its discard pile. Face-down tiles stay blank. ``describe`` says all of it in
-words. Every mark is explained in the guide's ``symbols`` topic.
+a bar in its colour), a row per seat with its discard pile, or at the end the result broken
+down. The last move's route, or the attack, is an arrow in the mover's colour under the
+tiles' names and pips, so that they stay readable. A seat's hand: the card or two it picked
+in secret for a fight, its cards, its discard pile. Face-down tiles stay blank; the
+symbols' icons are ``render.cube_icons``. ``describe`` says all of it in words. Every mark
+is explained in the guide's ``symbols`` topic.
 """
 
 from __future__ import annotations
