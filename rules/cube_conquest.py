@@ -1039,6 +1039,8 @@ class CubeConquest(Game[CubeState]):
             spent = sorted(cards[:2])
             return f"prepare {SYMBOLS[spent[0]]} {SYMBOLS[spent[1]]} take {SYMBOLS[cards[2]]}"
         if verb == "attack" and len(squares) == 1 and not cards:
+            if state.phase != "action":  # the step is the reason, not the cubes
+                raise self.refuse(state, seat, f"attack {squares[0]}")
             target = INDEX[squares[0]]
             sources = [i for i in NEIGHBOURS[target]
                        if state.owner[i] == seat and state.height[i] == 1]

@@ -805,5 +805,7 @@ def test_attacking_a_square_none_of_your_cubes_touches_says_so() -> None:
     with pytest.raises(InvalidMove, match=r"^Only your Outpost on a1 touches 'a2', and an "
                                           r"Outpost cannot attack\.$"):
         GAME.play(outpost, BLUE, "attack a2")
-    _, events = GAME.play(state, BLUE, "attack b1")  # only b2 can: the Outpost a1 cannot
+    fighting, events = GAME.play(state, BLUE, "attack b1")  # b2 can; the Outpost a1 cannot
     assert events[0].text.startswith("Blue attacks from b2: Red's cube on b1.")
+    with pytest.raises(IllegalMove, match=r"^You can't 'attack e5' now: a fight is on"):
+        GAME.play(fighting, BLUE, "attack e5")  # during the picks the step is the reason
