@@ -378,13 +378,15 @@ def _seat_rows(view: dict[str, Any], at: kit.Layout) -> Image.Image:
     """The kit's seat rows, each line followed by the seat's discard pile, face up on a
     tray: a disc per card, lowest first, alike cards fanned together, the front one showing
     its pips (closer where the line leaves less room; its size in words where even that
-    does not fit). No row grows: the board keeps its size."""
+    does not fit and the words do). No row grows: the board keeps its size."""
     lines, piles, d = _seat_lines(view), view["discards"], at.px(36)
     column, size, width = kit.seat_column(view, at, least=0), at.px(kit.TEXT), at.width - at.margin
     fans = [_fan(pile, at, width - column - kit.text_width(line, size) - at.px(18))
             for line, pile in zip(lines, piles, strict=True)]
-    lines = [line + (f" · {_plural(len(pile), 'discard')}" if pile and fan is None else "")
-             for line, pile, fan in zip(lines, piles, fans, strict=True)]
+    said = [f"{line} · {_plural(len(pile), 'discard')}" for line, pile in zip(lines, piles,
+                                                                              strict=True)]
+    lines = [more if pile and fan is None and kit.text_width(more, size) <= width - column
+             else line for line, more, pile, fan in zip(lines, said, piles, fans, strict=True)]
     block, top = kit.seat_rows(view, at, lines, least=0), at.px(6)
     draw = ImageDraw.Draw(block)
     for line, pile, fan in zip(lines, piles, fans, strict=True):
@@ -392,27 +394,31 @@ def _seat_rows(view: dict[str, Any], at: kit.Layout) -> Image.Image:
         top += max(at.px(60), at.px(20 + 40 * len(kit.wrap(line, size, width - column))))
         if fan is None:
             continue
-        step, span = fan
+        step, gap, span = fan
         draw.rounded_rectangle((x - at.px(5), middle - d // 2 - at.px(5), x + span,
                                 middle + d // 2 + at.px(5)), radius=at.px(10), fill=MAT)
         for symbol, n in sorted(Counter(pile).items(), key=lambda item: PIPS[item[0]]):
             for left in range(x, x + step * n, step):  # the back ones first: rims show
                 draw.ellipse((left, middle - d // 2, left + d, middle + d // 2), fill=INK,
                              outline=MAT, width=max(1, at.px(3)))
-            x += step * (n - 1) + d + at.px(8)
-            kit.text(block, (x - at.px(8) - d / 2, middle), str(PIPS[symbol]), at.px(kit.SMALL),
+            x += step * (n - 1) + d + gap
+            kit.text(block, (x - gap - d / 2, middle), str(PIPS[symbol]), at.px(kit.SMALL),
                      PAPER, anchor="mm", bold=True)
     return block
 
 
-def _fan(pile: list[str], at: kit.Layout, room: int) -> tuple[int, int] | None:
-    """How far apart a discard pile's alike cards are drawn to fit ``room`` (20 px at 1000,
-    down to 4) and how far its cards reach; None when it does not fit even so, or is empty."""
-    kinds, gap = len(set(pile)), at.px(8)
-    extra, fixed = len(pile) - kinds, at.px(10) + kinds * (at.px(36) + gap) - gap
-    step = min(at.px(20), (room - fixed) // extra) if extra else at.px(20)
-    fits = pile and step >= at.px(4) and fixed + extra * step <= room
-    return (step, fixed - at.px(5) + extra * step) if fits else None
+def _fan(pile: list[str], at: kit.Layout, room: int) -> tuple[int, int, int] | None:
+    """How a discard pile is drawn in ``room``: how far apart its alike cards are (20 px at
+    1000, down to 4), the gap between kinds (8 px, or 3 where room is short) and how far
+    its cards reach; None when it does not fit even so, or is empty."""
+    kinds = len(set(pile))
+    extra = len(pile) - kinds
+    for gap in (at.px(8), at.px(3)):
+        fixed = at.px(10) + kinds * (at.px(36) + gap) - gap
+        step = min(at.px(20), (room - fixed) // extra) if extra else at.px(20)
+        if pile and step >= at.px(4) and fixed + extra * step <= room:
+            return step, gap, fixed - at.px(5) + extra * step
+    return None
 
 
 def _breakdown(view: dict[str, Any], at: kit.Layout) -> list[str]:

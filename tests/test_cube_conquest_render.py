@@ -407,6 +407,11 @@ def test_every_discard_pile_is_shown_to_everyone_in_the_picture_and_in_words() -
             assert f"{piles[seat].count('arrow')} arrows" in said
         full = {**view, "discards": [["drop", "hammers", "circles", "bricks", "crown", "arrow"]
                                      * 2 + ["arrow"] * 2] * players}
-        assert cube_conquest.table(full).size == cube_conquest.table(view).size
+        long = {**full, "names": ["A display name of thirty chars"] + ["Computer 2"] * 3}
+        at = kit.Layout(1000)
+        rows = cube_conquest._seat_rows(view, at).height
+        assert rows == at.px(12 + 60 * players)  # one line a seat
+        for piled in (full, long):
+            assert cube_conquest._seat_rows(piled, at).height == rows
     empty = {**view, "discards": [[] for _ in range(view["players"])]}
     assert "discard pile, face up: empty." in render.describe("cube-conquest", empty)
