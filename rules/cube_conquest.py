@@ -500,7 +500,8 @@ def _declare_attack(state: CubeState, seat: int, source: int, target: int) -> li
 def _pick_prompts(state: CubeState) -> list[Event]:
     """Each side of a fight holding cards is told, in private, that it now picks one (an
     Outpost's defender one or two), from which cards, and who wins ties and which bonuses
-    the defence adds: the attacker as the defender (issue 38)."""
+    the defence adds: the attacker as the defender (issue 38). A ``prompt``: it names only
+    the seat's own cards, so the attack can still be taken back."""
     attack = state.attack
     assert attack is not None
     attacker, defender, target = attack["attacker"], attack["defender"], attack["to"]
@@ -522,7 +523,7 @@ def _pick_prompts(state: CubeState) -> list[Event]:
                    ) * (_defender_cards_most(state) == 2)
             what = (f"You now pick your card to defend {where} in secret: {choices}{two}. Ties "
                     f"go to {colour(attacker)}; you add +1 with {bonus}.")
-        out.append(Event(what, to=frozenset({seat}), kind="secret"))
+        out.append(Event(what, to=frozenset({seat}), kind="prompt"))
     return out
 
 

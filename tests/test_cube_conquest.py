@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import rules
+from bot import undo
 from rules import GameOver, IllegalMove, InvalidMove, NotYourTurn
 from rules.cube_conquest import INDEX, SQUARES, SYMBOLS, TURN_LIMIT, CubeState
 from tests.refusals import assert_refused
@@ -786,6 +787,9 @@ def test_both_sides_of_a_fight_are_asked_in_private_to_pick_a_card() -> None:
                             "hammers'), then choose which to use once the attack is shown. "
                             "Ties go to Blue; you add +1 with a drop card and +1 for the "
                             "Outpost.")
+    # The lines name only each one's own cards: the attack may still be taken back.
+    assert {e.kind for e in events if e.to is not None} == {"prompt"}
+    assert undo.why_not(GAME, state, BLUE, "attack c2 from b2") is None
     bare = position(cubes={"b2": (BLUE, 1), "b3": (RED, 1)}, hands=[["crown"], []])
     _, events = GAME.play(bare, BLUE, "attack b3 from b2")
     assert [next(iter(e.to)) for e in events if e.to is not None] == [BLUE]  # Red has none
