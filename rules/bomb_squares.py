@@ -172,6 +172,7 @@ class Steps:
     "Joined moves")."""
 
     steps: tuple[str, ...]
+    last: Any = None  # the last step's own detail where it has a price (a placement's)
 
 
 # --------------------------------------------------------------------------- set-up
@@ -596,8 +597,19 @@ def _start_roll(state: BombState, seat: int, which: tuple[str, ...], events: lis
     _roll(state, which)
     state.phase = "rolled"
     _mark(state, seat, f"rolled {_dice_text(state, which)}", [])
-    events.append(Event(f"{player(seat)} rolls {_dice_text(state, which)}.", kind="roll",
+    events.append(Event(f"{player(seat)} rolls {_dice_text(state, which)}"
+                        f"{_in_reach(state, seat)}.", kind="roll",
                         data={"dice": {d: state.dice[n] for n, d in enumerate(DICE)}}))
+
+
+def _in_reach(state: BombState, seat: int) -> str:
+    """After red and blue are rolled: '', or that a target in reach must be attacked."""
+    blue = state.dice[1]
+    if not blue:
+        return ""
+    if any(_targets(state, seat, a, blue) for a in _attackers(state)):
+        return ": a target is in reach, so an attack must be made (no meeple moves first)"
+    return ": no target is in reach of the blue die"
 
 
 def _move_meeple(state: BombState, seat: int, target: int, by_air: bool,
@@ -627,8 +639,8 @@ def _move_meeple(state: BombState, seat: int, target: int, by_air: bool,
         if _any_attack(state, seat):
             _roll(state, ("red", "blue"))
             events.append(Event(f"A card was filled and an attack is possible: red and blue "
-                                f"are rolled again: {_dice_text(state, ('red', 'blue'))}.",
-                                kind="roll"))
+                                f"are rolled again: {_dice_text(state, ('red', 'blue'))}"
+                                f"{_in_reach(state, seat)}.", kind="roll"))
 
 
 # --------------------------------------------------------------------------- the attack
@@ -1209,7 +1221,7 @@ class BombSquares(Game[BombState]):
             most = min(6, state.crystals[seat])
             return {f"bet {n}": n for n in range(1, most + 1)}
         if phase == "sale":
-            return {"buy": True, "no buy": False}
+            return {"buy": True, "no buy": False, **self._after_sale(state, seat)}
         if phase == "challenge":
             return {"challenge": True, "no challenge": False}
         if phase == "tokens":
@@ -1275,6 +1287,28 @@ class BombSquares(Game[BombState]):
             name = f"meeple {CELLS[cell]}"
             out.update({f"{name} {end}": Steps((name, end)) for end in ends})
         return out
+
+    def _after_sale(self, state: BombState, seat: int) -> dict[str, Any]:
+        """The next player's turn begins with the sale's last answer: while the others have
+        answered, their own turn's first moves are offered too, each a 'no buy' and then
+        that move ('draw' buys nothing, then draws; issue 38). Worked out on a copy with
+        the sale settled, any 'lose a turn' card against them left out, so that the list
+        never tells whether one is armed (one that fires stops the move after 'no buy')."""
+        sale = state.sale
+        assert sale is not None
+        if seat != (sale["seller"] + 1) % state.players or any(
+                a is None for s, a in enumerate(sale["answers"]) if s != seat):
+            return {}
+        after = clone(state)
+        after.armed = [a for a in after.armed if a[2] != seat]
+        try:
+            self._answer_sale(after, seat, False, [])
+        except _Won:  # a sale pays nobody to 75 but the seller: no turn follows
+            return {}
+        if after.result is not None or after.turn != seat or after.phase != "start":
+            return {}
+        return {move: Steps(("no buy", move), detail)
+                for move, detail in self._start_moves(after, seat).items()}
 
     def _start_moves(self, state: BombState, seat: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -1369,11 +1403,14 @@ class BombSquares(Game[BombState]):
             for source in _attackers(state):
                 for target in _targets(state, seat, source, blue):
                     out[f"attack {CELLS[target]} from {CELLS[source]}"] = (source, target)
-        if not out:
+        attack = bool(out)
+        if not attack:
             out["done"] = None
         flying = state.plane[seat] in (2, 4) or (
             state.plane[seat] == 3 and state.crystals[seat] >= COST["airplane_fuel"])
-        if not state.moving_over:
+        # an attack in reach must be made: no meeple moves before it (a do-over may come
+        # first), so a move's filling reroll never takes the attack away (decision, issue 38)
+        if not state.moving_over and not attack:
             if state.source < 0:
                 joined: dict[str, Any] = {}
                 for c in _cards(state):
@@ -1428,9 +1465,11 @@ class BombSquares(Game[BombState]):
         return out
 
     def _price(self, state: BombState, seat: int, move: str, detail: Any) -> str:
-        if isinstance(detail, Steps):  # the steps' prices (none of them places or clears)
-            count = sum(self._count(state, seat, step, None) for step in detail.steps)
-            return f"costs {crystals(count)}" if count else ""
+        if isinstance(detail, Steps):  # the steps' prices; only the last places or draws
+            count = sum(self._count(state, seat, step, None) for step in detail.steps[:-1])
+            last = self._price(state, seat, detail.steps[-1], detail.last)
+            first = f"costs {crystals(count)}" if count else ""
+            return "; ".join(p for p in (first, last) if p)
         verb = move.split()[0]
         if verb == "challenge":
             return f"costs {crystals(CHALLENGE_PRICE)}, risks {COST['challenge_blue']} more"
@@ -1460,8 +1499,11 @@ class BombSquares(Game[BombState]):
         try:
             if isinstance(detail, Steps):  # a joined move: its steps one by one
                 for step in detail.steps:
+                    legal = self.moves(state, seat)
+                    if step not in legal:  # a 'lose a turn' card fired after 'no buy'
+                        break
                     state.moves += 1
-                    self._apply(state, seat, step, self.moves(state, seat)[step], events)
+                    self._apply(state, seat, step, legal[step], events)
             else:
                 state.moves += 1
                 self._apply(state, seat, move, detail, events)
@@ -1788,7 +1830,9 @@ class BombSquares(Game[BombState]):
             _roll(state, detail)
             events.append(Event(f"{player(seat)} pays {crystals(len(detail) * COST['do_over'])}"
                                 f" (the turn's one do-over) to roll again: "
-                                f"{_dice_text(state, detail)}.", kind="roll",
+                                f"{_dice_text(state, detail)}"
+                                f"{_in_reach(state, seat) if 'blue' in detail else ''}.",
+                                kind="roll",
                                 data={"seat": seat}))
 
     # -- reading what a player typed
@@ -1801,6 +1845,8 @@ class BombSquares(Game[BombState]):
             if len(words) == 1 and CELL_RE.match(words[0]):
                 raise InvalidMove(f"Say what to do on {words[0]}. {hint}")
             raise InvalidMove(f"That is not a move I understand. {hint}")
+        if steps[0] == "no buy" and len(steps) > 1 and state.phase == "sale":
+            return " ".join(steps[1:])  # 'no buy, draw': the turn's move says no buy
         return " ".join(steps)
 
     def _segments(self, state: BombState | None, words: list[str]) -> list[str] | None:
@@ -1988,6 +2034,9 @@ class BombSquares(Game[BombState]):
         """Why a move of meeples after the roll is not one the yellow die allows."""
         if state.moving_over:
             return "Your move of meeples is over for this turn."
+        if any(m.startswith("attack ") for m in self.moves(state, seat)):
+            return ("A target is in reach, and an attack in reach must be made: attack "
+                    "first (meeples do not move before it), or reroll as your do-over.")
         source = state.source if verb != "from" else cell
         if verb == "from" and state.source >= 0:
             return (f"You are already moving meeples from {CELLS[state.source]}: say where "
@@ -2038,6 +2087,9 @@ class BombSquares(Game[BombState]):
             return ""  # a meeple of the card's colour: nothing drawn blind
         if step == "card crystals" or (verb == "with" and rest != "bag"):
             return ""
+        if step == "no buy" and state.sale is not None and \
+                sum(a is None for a in state.sale["answers"]) == 1:
+            return ""  # the last answer: the sale settles unseen, the next turn begins
         return REVEALS.get(verb, "")
 
     def _shop_refusal(self, state: BombState, seat: int, verb: str, cell: int) -> str:

@@ -310,7 +310,8 @@ def test_all_dice_are_rolled_when_an_attack_is_possible() -> None:
             "(1 of 2).")
     force(state, 4, 2, 5)
     state, texts = play(state, 0, "roll")
-    assert state.dice[:3] == [4, 2, 5] and "Player 1 rolls red 4, blue 2 and yellow 5." in texts
+    assert state.dice[:3] == [4, 2, 5] and "Player 1 rolls red 4, blue 2 and yellow 5: no target is in reach of the blue die." \
+        in texts
     assert "done" in GAME.legal_moves(state, 0)  # h5 is 3 cards away: out of reach
     assert not any(m.startswith("attack") for m in GAME.legal_moves(state, 0))
 
@@ -977,3 +978,36 @@ def test_an_end_by_time_names_who_wins_or_the_draw() -> None:
     assert outcome is not None and outcome.winners == {0, 1}
     assert outcome.reason.endswith("A draw between Player 1 and Player 2, with 30 crystals "
                                    "each.")
+
+
+# --------------------------------------------------------------------------- issue 38
+
+
+def test_an_attack_in_reach_is_made_before_any_meeple_moves() -> None:
+    """'If an attack can be made ... an attack must happen': after a roll with a target in
+    reach, the list offers the attacks and the do-over, not a move of meeples whose filling
+    reroll could take the attack away; the roll's sentence says so."""
+    state = table(phase="act")
+    card(state, "e5", "red", 2, bomb="red", meeples=2, meeple="blue")
+    card(state, "f5", "blue", 3, bomb="green", meeples=2, meeple="blue")
+    card(state, "g5", "blue", 3, meeples=1, meeple="blue")
+    force(state, 4, 2, 3)
+    state, texts = play(state, 0, "roll")
+    assert "Player 1 rolls red 4, blue 2 and yellow 3: a target is in reach, so an attack " \
+           "must be made (no meeple moves first)." in texts
+    legal = GAME.legal_moves(state, 0)
+    assert "attack f5 from e5" in legal and "done" not in legal
+    assert not any(m.startswith(("from ", "to ")) for m in legal)
+    assert any(m.startswith("reroll") for m in legal)
+    refused(state, 0, "from f5", IllegalMove, "A target is in reach, and an attack in reach "
+            "must be made: attack first (meeples do not move before it), or reroll as your "
+            "do-over. After the roll: type 'attack f5 from e5' or 'reroll red' (1 of 7).")
+    out_of_reach = table(phase="act")
+    card(out_of_reach, "e5", "red", 2, bomb="red", meeples=2, meeple="blue")
+    card(out_of_reach, "f5", "blue", 3, meeples=2, meeple="blue")
+    card(out_of_reach, "g5", "blue", 3, bomb="green")
+    force(out_of_reach, 4, 1, 3)
+    out_of_reach, texts = play(out_of_reach, 0, "roll")
+    assert "Player 1 rolls red 4, blue 1 and yellow 3: no target is in reach of the blue " \
+           "die." in texts
+    assert {"done", "from f5"} <= set(GAME.legal_moves(out_of_reach, 0))
