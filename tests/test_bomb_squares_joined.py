@@ -13,7 +13,7 @@ from typing import Any
 from rules import IllegalMove
 from rules.bomb_squares import INDEX, Steps, card_code
 from rules.core import normalize
-from tests.test_bomb_squares import GAME, C, K, M, card, force, play, refused, table
+from tests.test_bomb_squares import GAME, C, K, M, battle, card, force, play, refused, table
 
 
 def dumped(state: Any) -> str:
@@ -74,7 +74,8 @@ def test_a_meeple_that_fills_an_attacker_joins_roll_not_done() -> None:
             "After 'meeple e5': An attack is possible, so the turn cannot end without one: "
             "roll the dice, or skip them for a second square card or a bomb switch where you "
             "may. The dice step: type 'roll', 'second card', 'switch' (1 of 3), 'landmine' (1 "
-            "of 3), 'tower' (1 of 3), 'airplane' or 'buy meeple g5'.")
+            "of 3; costs 2 crystals), 'tower' (1 of 3; costs 2 crystals), 'airplane' (costs 5 "
+            "crystals) or 'buy meeple g5' (costs 1 crystal).")
 
 
 def test_a_lone_meeple_step_stays_the_tables_to_make() -> None:
@@ -128,7 +129,7 @@ def test_moving_meeples_names_the_first_move_with_its_card() -> None:
     assert after.meeples[42] == 1 and after.phase == "rolled"
     refused(state, 0, "from e5 to h5", IllegalMove,
             "After 'from e5': There is no card on h5. After the roll: type 'done', 'to f5' "
-            "(1 of 2) or 'reroll red' (1 of 7).")
+            "(1 of 2) or 'reroll red' (1 of 7; costs 1 crystal).")
 
 
 def test_steps_with_a_draw_between_them_are_refused_with_why() -> None:
@@ -249,3 +250,22 @@ def test_a_held_card_placed_for_a_price_at_a_sale_says_its_price() -> None:
     after, texts = play(state, 1, "place e4")
     assert after.crystals[1] == 4 and after.sections[INDEX["e4"]] == 4
     assert "Player 2 does not buy." in texts
+
+
+def test_the_challengers_own_move_says_no_challenge() -> None:
+    """A won attack asks the next player whether to challenge; their own turn's first move
+    ('draw') answers 'no challenge' and then draws. 'challenge' stays offered."""
+    state = battle(2, red=6, crystals=[5, 10])
+    state.deck = [card_code(C["red"], 1)] * 5
+    state, _ = play(state, 0, "attack f5 from e5")
+    force(state, 6)
+    state, _ = play(state, 1, "bet 1")  # furthest by 5: toughness 5, below power 6
+    assert state.phase == "challenge"
+    legal = GAME.legal_moves(state, 1)
+    assert legal[:2] == ["challenge", "no challenge"] and "draw" in legal
+    assert GAME.notes(state, 1)["draw"] == "does not challenge"
+    after = same_as_steps(state, 1, "draw", "no challenge", "draw")
+    assert after.turn == 1 and after.phase == "place"
+    assert GAME.parse(state, 1, normalize("no challenge then draw")) == "draw"
+    assert GAME.notation_hint(state, 1).startswith(
+        "The won attack: challenge it, or start your turn at once (that does not challenge)")
