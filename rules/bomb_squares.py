@@ -2256,8 +2256,10 @@ class BombSquares(Game[BombState]):
                      "draw" if state.deck else "continue"]
         if state.phase == "act" and state.bought[seat]:
             maybe += ["card", "arm"]
-        words = {move.split()[0] for s in self.to_act(state) for move in self.moves(state, s)}
-        return sorted(words - hidden), maybe
+        words = {move.split()[0] for s in self.to_act(state)
+                 for move, detail in self.moves(state, s).items()
+                 if not (isinstance(detail, Steps) and detail.steps[0] in ANSWERS)}
+        return sorted(words - hidden), maybe  # (moving on instead of an answer: not asked)
 
     # -- what each seat may see
 

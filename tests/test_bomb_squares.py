@@ -10,6 +10,7 @@ import json
 import random
 import re
 from functools import cache, partial
+from pathlib import Path
 from typing import Any
 
 import rules
@@ -1013,6 +1014,10 @@ def test_an_attack_in_reach_is_made_before_any_meeple_moves() -> None:
     assert "Player 1 rolls red 4, blue 1 and yellow 3: no target is in reach of the blue " \
            "die." in texts
     assert {"done", "from f5"} <= set(GAME.legal_moves(out_of_reach, 0))
+    guide = " ".join((Path(rules.__file__).parent / "guides" / "bomb-squares.md").read_text(
+        encoding="utf-8").split())
+    assert "After a roll you must attack if a target is in reach, and meeples do not move " \
+           "before the attack (a do-over reroll may come first)" in guide  # as in play
 
 
 def test_attacking_from_a_token_card_says_the_token_is_destroyed() -> None:
