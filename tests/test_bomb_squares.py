@@ -312,8 +312,9 @@ def test_all_dice_are_rolled_when_an_attack_is_possible() -> None:
             "crystal).")
     force(state, 4, 2, 5)
     state, texts = play(state, 0, "roll")
-    assert state.dice[:3] == [4, 2, 5] and "Player 1 rolls red 4, blue 2 and yellow 5: no target is in reach of the blue die." \
-        in texts
+    assert state.dice[:3] == [4, 2, 5]
+    assert "Player 1 rolls red 4, blue 2 and yellow 5: no target is in reach of the blue " \
+           "die." in texts
     assert "done" in GAME.legal_moves(state, 0)  # h5 is 3 cards away: out of reach
     assert not any(m.startswith("attack") for m in GAME.legal_moves(state, 0))
 
