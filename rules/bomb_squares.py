@@ -1294,14 +1294,21 @@ class BombSquares(Game[BombState]):
             out.update({f"{name} {end}": Steps((name, end)) for end in ends or []})
             if buys and not state.mine[cell] and \
                     state.sections[cell] - state.meeples[cell] == 2 and \
-                    state.meeple_bag[colour] >= 2:  # the drawn one is back in the bag
+                    state.meeple_bag[colour]:  # (the drawn one is out of the bag already)
                 bought = f"buy meeple {CELLS[cell]}"
-                after = clone(state)
-                after.meeples[cell] += 1
-                after.meeple_colour[cell] = colour
-                after.crystals[seat] -= COST["extra_meeple"]
+                # the table as the meeple leaves it, for a moment (cheaper than a copy)
+                was = state.meeple_colour[cell]
+                state.meeples[cell] += 1
+                state.meeple_colour[cell] = colour
+                state.crystals[seat] -= COST["extra_meeple"]
+                try:
+                    ends = self._dice_ends(state, seat, cell) or []
+                finally:
+                    state.meeples[cell] -= 1
+                    state.meeple_colour[cell] = was
+                    state.crystals[seat] += COST["extra_meeple"]
                 out.update({f"{name} {bought} {end}": Steps((name, bought, end))
-                            for end in self._dice_ends(after, seat, cell) or []})
+                            for end in ends})
         return out
 
     def _dice_ends(self, state: BombState, seat: int, cell: int | None = None

@@ -269,3 +269,22 @@ def test_the_challengers_own_move_says_no_challenge() -> None:
     assert GAME.parse(state, 1, normalize("no challenge then draw")) == "draw"
     assert GAME.notation_hint(state, 1).startswith(
         "The won attack: challenge it, or start your turn at once (that does not challenge)")
+
+
+def test_the_meeple_and_the_extra_meeple_that_fills_its_card_in_one_command() -> None:
+    """'meeple e5 buy meeple e5 roll': the drawn meeple, the bought one of its colour that
+    fills the card (nothing drawn blind) and the roll its filled bomb now allows; offered
+    while the bag holds one more of the colour, and played as the three steps are."""
+    state = meeple_step(crystals=[10, 10])
+    card(state, "g5", "red", 1, bomb="green")
+    state.meeple_bag = [0, 0, 1, 0]  # the drawn red one is out of the bag: one red left
+    legal = GAME.legal_moves(state, 0)
+    assert "meeple e5 buy meeple e5 roll" in legal
+    assert "meeple e5 buy meeple e5 done" not in legal  # e5's bomb can then attack g5
+    assert "meeple f5 buy meeple f5 done" in legal  # blank f5 takes the red meeple first
+    force(state, 6, 1, 1)
+    after = same_as_steps(state, 0, "meeple e5 buy meeple e5 roll", "meeple e5",
+                          "buy meeple e5", "roll")
+    assert after.crystals[0] == 10 - 1 + 3 and after.phase == "rolled"
+    state.meeple_bag = [0, 0, 0, 0]
+    assert not any(" buy " in m for m in GAME.legal_moves(state, 0))
