@@ -1537,7 +1537,7 @@ class BombSquares(Game[BombState]):
         elif move.startswith("buy meeple"):
             words.append(f"fills {first[2]}: +{crystals(state.sections[INDEX[first[2]]])}")
         elif first[0] == "attack" and state.token[INDEX[first[3]]]:
-            words.append(f"a win clears your token card {first[3]}, token and all")
+            words.append(f"a win clears the token card {first[3]}, token and all")
         if steps[-1] == "second card":
             words.append("no bomb or meeple for it; ends your turn")
         elif steps[-1] == "done" or (steps[-1] == "keep" and state.then != "act"):
@@ -1597,7 +1597,7 @@ class BombSquares(Game[BombState]):
             if isinstance(detail, Steps):  # a joined move: its steps one by one
                 for step in detail.steps:
                     legal = self.moves(state, seat)
-                    if step not in legal:  # a 'lose a turn' card fired after 'no buy'
+                    if step not in legal:  # a 'lose a turn' card fired after the answer
                         break
                     state.moves += 1
                     self._apply(state, seat, step, legal[step], events)

@@ -1029,7 +1029,7 @@ def test_attacking_from_a_token_card_says_the_token_is_destroyed() -> None:
     card(state, "f5", "blue", 3, bomb="green", meeples=1, meeple="yellow")
     supply = state.token_supply[C["red"]]
     assert GAME.notes(state, 0)["attack f5 from e5"] == \
-        "a win clears your token card e5, token and all"
+        "a win clears the token card e5, token and all"
     force(state, 1)
     state, texts = play(state, 0, "attack f5 from e5")
     assert "Player 1 attacks the green bomb on f5 from e5 with power 6 (attacking from a " \
