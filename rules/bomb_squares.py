@@ -1525,7 +1525,7 @@ class BombSquares(Game[BombState]):
     def _note(self, state: BombState, seat: int, move: str, detail: Any) -> str:
         steps = detail.steps if isinstance(detail, Steps) else (move,)
         words = []
-        if steps[0] in ANSWERS:
+        if len(steps) > 1 and steps[0] in ANSWERS:
             words.append(ANSWERS[steps[0]])
         first = steps[0].split()
         if first[0] == "meeple" and state.phase == "meeple":
