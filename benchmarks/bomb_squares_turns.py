@@ -1,41 +1,65 @@
-"""How many commands a Bomb Squares player sends per turn, with and without joined moves.
+"""How many commands a Bomb Squares player sends per turn, in random and in strong play.
 
-    .venv/bin/python benchmarks/bomb_squares_turns.py [--games 20] [--players 2 3]
-        [--join 0.0 0.7 1.0] [--steps 400]
+    .venv/bin/python -m benchmarks.bomb_squares_turns [--games 20] [--players 2 3]
+        [--play random strong] [--join 0.0 0.7 1.0] [--steps 400]
 
-Rules only, no Discord. Every seat is a human playing at random: at each command the
-player picks one *single step* uniformly among its legal single steps (the game as it was
-before joined moves, whatever the list also offers). A player's only legal move is made by
-the table (a forced step, as ``bot/service/turns.py`` does) and is not counted. With
-probability ``--join`` the player also picks the step that follows (uniformly, in the
-position after the first; only when that next step is a real choice) and, when the game
-lists the two steps joined as one move, sends that one move instead of two. So the choices
-made have the same distribution at every ``--join``; only the number of commands differs.
+Rules only, no Discord. Two ways of playing, every seat alike:
 
-A turn is counted as ``benchmarks/conversation.py`` counts it on SimCord: from a command
-after which some seat is awaited that was not awaited just before (a turn change) to the
-next one; each newly awaited seat's commands in it are one figure. Printed per player
-count and ``--join``: the median and the mean of those figures over ``--games`` seeded
-games (``--steps``: commands per game at most, 0 for the whole game; the conversation
-benchmark stops at 400 versions, early in the game, where every turn draws a card).
+- ``random``: at each command the player picks one *single step* uniformly among its
+  legal single steps (the game as it was before joined moves, whatever the list also
+  offers). With probability ``--join`` the player also picks the step that follows
+  (uniformly, in the position after the first; only when that next step is a real choice)
+  and, when the game lists the two steps joined as one move, sends that one move instead of
+  two. So the choices made have the same distribution at every ``--join``; only the number
+  of commands differs.
+- ``strong``: each seat is one of the rule-based players of ``benchmarks/people``
+  (``builder``, ``shopper``, ``seller`` by seat), choosing among the single steps from its
+  own view; it always names the step that follows with the first when the game lists the
+  two joined (a player who knows what they want says it at once: ``--join`` is 1).
+
+A player's only legal move is made by the table (a forced step, as
+``bot/service/turns.py`` does) and is not counted. A turn is counted as
+``benchmarks/conversation.py`` counts it on SimCord: from a command after which some seat
+is awaited that was not awaited just before (a turn change) to the next one; each newly
+awaited seat's commands in it are one figure. Printed per way of playing, player count and
+``--join``: the median, the 90th percentile and the mean of those figures over ``--games``
+seeded games (``--steps``: commands per game at most, 0 for the whole game; the
+conversation benchmark stops at 400 versions, early in the game, where every turn draws a
+card).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
+from collections.abc import Callable
 from typing import Any
 
 import rules
+from benchmarks.people.bomb_squares import PEOPLE
 from rules.bomb_squares import Steps
 
 GAME = rules.GAMES["bomb-squares"]
+STRONG = ("builder", "shopper", "seller")  # seat 1, 2, 3 (and 4 again a builder)
+
+Chooser = Callable[[Any, int, list[str], random.Random], str]
 
 
 def singles(moves: dict[str, Any]) -> list[str]:
     """The single steps of a legal move list (joined moves left out)."""
     return [m for m, d in moves.items() if not isinstance(d, Steps)]
+
+
+def at_random(state: Any, seat: int, legal: list[str], rng: random.Random) -> str:
+    return rng.choice(legal)
+
+
+def strong(state: Any, seat: int, legal: list[str], rng: random.Random) -> str:
+    """The seat's rule-based player, from its own view and the single steps."""
+    person = PEOPLE[STRONG[seat % len(STRONG)]]
+    return person(GAME.view(state, seat), legal, rng)
 
 
 def forced(state: Any) -> Any:
@@ -50,14 +74,14 @@ def forced(state: Any) -> Any:
     return state
 
 
-def command(state: Any, seat: int, rng: random.Random, join: float) -> Any:
-    """One command of ``seat``: a random single step, joined with the steps that follow
-    (each chosen the same way, with probability ``join``) as far as a listed move joins
-    them."""
+def command(state: Any, seat: int, rng: random.Random, join: float,
+            choose: Chooser = at_random) -> Any:
+    """One command of ``seat``: a single step, joined with the steps that follow (each
+    chosen the same way, with probability ``join``) as far as a listed move joins them."""
     moves = GAME.moves(state, seat)
     joined = {d.steps: m for m, d in moves.items() if isinstance(d, Steps)}
     prefixes = {steps[:n] for steps in joined for n in range(1, len(steps) + 1)}
-    chosen = [rng.choice(singles(moves))]
+    chosen = [choose(state, seat, singles(moves), rng)]
     after, _ = GAME.play(state, seat, chosen[0])
     text = chosen[0]
     while rng.random() < join and GAME.outcome(after) is None and \
@@ -65,7 +89,7 @@ def command(state: Any, seat: int, rng: random.Random, join: float) -> Any:
         following = singles(GAME.moves(after, seat))
         if len(following) < 2:
             break  # the next step is the table's to make: nothing to join
-        chosen.append(rng.choice(following))
+        chosen.append(choose(after, seat, following, rng))
         if tuple(chosen) not in prefixes:
             break  # not offered together: the next command chooses afresh
         after, _ = GAME.play(after, seat, chosen[-1])
@@ -74,7 +98,8 @@ def command(state: Any, seat: int, rng: random.Random, join: float) -> Any:
     return GAME.play(state, seat, text)[0]  # the move sent, played as sent
 
 
-def game_turns(players: int, seed: int, join: float, steps: int) -> list[int]:
+def game_turns(players: int, seed: int, join: float, steps: int,
+               choose: Chooser = at_random) -> list[int]:
     """Commands per newly awaited seat per turn, over one seeded game."""
     rng = random.Random(f"turns/{players}/{seed}/{join}")
     state = forced(GAME.new(players, seed))
@@ -86,7 +111,7 @@ def game_turns(players: int, seed: int, join: float, steps: int) -> list[int]:
         seat = rng.choice(sorted(before))
         if seat in holders:
             holders[seat] += 1
-        state = forced(command(state, seat, rng, join))
+        state = forced(command(state, seat, rng, join, choose))
         sent += 1
         after = set(GAME.to_act(state))
         if after - before:
@@ -98,20 +123,32 @@ def game_turns(players: int, seed: int, join: float, steps: int) -> list[int]:
     return figures
 
 
+def percentile(figures: list[int], share: float) -> int:
+    """The smallest figure that at least ``share`` of the figures do not exceed."""
+    ordered = sorted(figures)
+    return ordered[max(0, math.ceil(len(ordered) * share) - 1)] if ordered else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3])
+    parser.add_argument("--play", nargs="+", default=["random", "strong"],
+                        choices=["random", "strong"])
     parser.add_argument("--join", type=float, nargs="+", default=[0.0, 0.7, 1.0])
     parser.add_argument("--steps", type=int, default=400)
     args = parser.parse_args()
-    print(f"{'players':>7} {'join':>5} {'turns':>6} {'median':>6} {'mean':>5}")
-    for players in args.players:
-        for join in args.join:
-            figures = [f for seed in range(args.games)
-                       for f in game_turns(players, seed, join, args.steps)]
-            print(f"{players:>7} {join:>5.1f} {len(figures):>6} "
-                  f"{statistics.median(figures):>6} {statistics.mean(figures):>5.2f}")
+    print(f"{'play':>6} {'players':>7} {'join':>5} {'turns':>6} {'median':>6} {'p90':>4} "
+          f"{'mean':>5}")
+    for play in args.play:
+        choose = at_random if play == "random" else strong
+        for players in args.players:
+            for join in args.join if play == "random" else [1.0]:
+                figures = [f for seed in range(args.games)
+                           for f in game_turns(players, seed, join, args.steps, choose)]
+                print(f"{play:>6} {players:>7} {join:>5.1f} {len(figures):>6} "
+                      f"{statistics.median(figures):>6} {percentile(figures, 0.9):>4} "
+                      f"{statistics.mean(figures):>5.2f}")
 
 
 if __name__ == "__main__":

@@ -172,6 +172,7 @@ class Steps:
     "Joined moves")."""
 
     steps: tuple[str, ...]
+    last: Any = None  # the last step's own detail where it has a price (a placement's)
 
 
 # --------------------------------------------------------------------------- set-up
@@ -448,6 +449,8 @@ def _place(state: BombState, seat: int, cell: int, cost: int, events: list[Event
     _lay(state, cell, code)
     why = (f", paying {crystals(cost)}: 1 for each neighbour, all with fewer sections"
            if cost else ", free beside a card with as many sections or more")
+    if state.then == "end":  # the second square card, instead of the dice
+        why += "; a second square card gets no bomb or meeple, and the turn ends"
     _mark(state, seat, f"placed a card on {CELLS[cell]}", [cell])
     events.append(Event(f"{player(seat)} places {card_name(code)} on {CELLS[cell]}{why}.",
                         kind="place", data={"seat": seat, "cell": CELLS[cell]}))
@@ -596,8 +599,19 @@ def _start_roll(state: BombState, seat: int, which: tuple[str, ...], events: lis
     _roll(state, which)
     state.phase = "rolled"
     _mark(state, seat, f"rolled {_dice_text(state, which)}", [])
-    events.append(Event(f"{player(seat)} rolls {_dice_text(state, which)}.", kind="roll",
+    events.append(Event(f"{player(seat)} rolls {_dice_text(state, which)}"
+                        f"{_in_reach(state, seat)}.", kind="roll",
                         data={"dice": {d: state.dice[n] for n, d in enumerate(DICE)}}))
+
+
+def _in_reach(state: BombState, seat: int) -> str:
+    """After red and blue are rolled: '', or that a target in reach must be attacked."""
+    blue = state.dice[1]
+    if not blue:
+        return ""
+    if any(_targets(state, seat, a, blue) for a in _attackers(state)):
+        return ": a target is in reach, so an attack must be made (no meeple moves first)"
+    return ": no target is in reach of the blue die"
 
 
 def _move_meeple(state: BombState, seat: int, target: int, by_air: bool,
@@ -627,8 +641,8 @@ def _move_meeple(state: BombState, seat: int, target: int, by_air: bool,
         if _any_attack(state, seat):
             _roll(state, ("red", "blue"))
             events.append(Event(f"A card was filled and an attack is possible: red and blue "
-                                f"are rolled again: {_dice_text(state, ('red', 'blue'))}.",
-                                kind="roll"))
+                                f"are rolled again: {_dice_text(state, ('red', 'blue'))}"
+                                f"{_in_reach(state, seat)}.", kind="roll"))
 
 
 # --------------------------------------------------------------------------- the attack
@@ -642,9 +656,11 @@ def _declare(state: BombState, seat: int, source: int, target: int,
                     "bets": bets, "green": 0, "toughness": 0, "furthest": [],
                     "won": False}
     _mark(state, seat, f"attacks {CELLS[target]} from {CELLS[source]}", [source, target])
+    token = (f" (attacking from a token card: a win clears {CELLS[source]} and destroys "
+             "its token, which goes back to the supply)" if state.token[source] else "")
     events.append(Event(f"{player(seat)} attacks the {COLOURS[_bomb_of(state, target)]} "
                         f"bomb on {CELLS[target]} from {CELLS[source]} with power "
-                        f"{state.dice[0]}.", kind="attack",
+                        f"{state.dice[0]}{token}.", kind="attack",
                         data={"seat": seat, "from": CELLS[source], "to": CELLS[target]}))
     if any(b == 0 for b in bets):
         state.phase = "bets"
@@ -795,6 +811,9 @@ def _clearing(state: BombState, cells: tuple[int, ...]) -> str:
         parts.append(f"{_plural(towers, 'lookout tower')} to the shop")
     if mines:
         parts.append(f"{_plural(mines, 'landmine')} out of the game")
+    if state.token[cells[0]]:  # the attacker's own token card: its token is destroyed
+        parts.append(f"the {COLOURS[state.colour[cells[0]]]} token on {CELLS[cells[0]]} "
+                     "back to the supply (it attacked, so its token is destroyed)")
     return listing(parts)
 
 
@@ -1059,6 +1078,9 @@ REVEALS = {"draw": "the square card is drawn", "place": "the bomb is drawn",
            "no": "the others answer", "buy": "the meeple or the card is drawn",
            "with": "the new bomb is drawn"}
 ENDS = {"done", "keep"}  # steps that end the turn outright
+# answers that the next player's own first move gives by moving on (issue 38), as lists
+# say it beside that move
+ANSWERS = {"no buy": "buys nothing at this sale", "no challenge": "does not challenge"}
 
 
 # what a move costs in crystals: the whole move ('landmine' buys one; 'landmine c3' lays it,
@@ -1209,9 +1231,10 @@ class BombSquares(Game[BombState]):
             most = min(6, state.crystals[seat])
             return {f"bet {n}": n for n in range(1, most + 1)}
         if phase == "sale":
-            return {"buy": True, "no buy": False}
+            return {"buy": True, "no buy": False, **self._after_sale(state, seat)}
         if phase == "challenge":
-            return {"challenge": True, "no challenge": False}
+            return {"challenge": True, "no challenge": False,
+                    **self._own_turn_after(state, seat, "no challenge")}
         if phase == "tokens":
             return {f"token {CELLS[c]}": c for c in _token_places(state)}
         if phase == "start":
@@ -1257,24 +1280,83 @@ class BombSquares(Game[BombState]):
         """The meeple step joined with how the dice step begins ('meeple e5 roll'): the
         meeple reveals nothing, so the dice step's first choice is already known. After a
         meeple the turn always reaches the dice step (``then`` is 'act'); a meeple that
-        fills a card makes it an attacker, and one that wins the game ends it (no join)."""
+        fills a card makes it an attacker, and one that wins the game ends it (no join).
+        A meeple that leaves its card one short may also be joined with the extra meeple
+        that fills it and the dice step's first choice ('meeple e5 buy meeple e5 roll':
+        the bought meeple is of the card's colour, so nothing is drawn blind; issue 38)."""
         out: dict[str, Any] = {}
-        attack = _any_attack(state, seat)
-        second = bool(state.deck) and state.held[seat] < 0 and _open_place(state)
+        buys = "meeple" not in state.bought_now and \
+            state.crystals[seat] >= COST["extra_meeple"]
+        colour = state.pending
         for cell in cells:
-            after = attack
-            if state.meeples[cell] + 1 == state.sections[cell]:
-                paid = min(state.sections[cell], state.bank)
-                if state.winner < 0 and state.crystals[seat] + paid >= TO_WIN:
-                    continue
-                after = attack or (state.bomb[cell] >= 0 and bool(
-                    _targets(state, seat, cell, SIZE * SIZE)))
-            ends = ["roll"] if after else ["roll yellow", "done"]
-            if second:
-                ends.append("second card")
             name = f"meeple {CELLS[cell]}"
-            out.update({f"{name} {end}": Steps((name, end)) for end in ends})
+            ends = self._dice_ends(state, seat, cell)
+            out.update({f"{name} {end}": Steps((name, end)) for end in ends or []})
+            if buys and not state.mine[cell] and \
+                    state.sections[cell] - state.meeples[cell] == 2 and \
+                    state.meeple_bag[colour]:  # (the drawn one is out of the bag already)
+                bought = f"buy meeple {CELLS[cell]}"
+                # the table as the meeple leaves it, for a moment (cheaper than a copy)
+                was = state.meeple_colour[cell]
+                state.meeples[cell] += 1
+                state.meeple_colour[cell] = colour
+                state.crystals[seat] -= COST["extra_meeple"]
+                try:
+                    ends = self._dice_ends(state, seat, cell) or []
+                finally:
+                    state.meeples[cell] -= 1
+                    state.meeple_colour[cell] = was
+                    state.crystals[seat] += COST["extra_meeple"]
+                out.update({f"{name} {bought} {end}": Steps((name, bought, end))
+                            for end in ends})
         return out
+
+    def _dice_ends(self, state: BombState, seat: int, cell: int | None = None
+                   ) -> list[str] | None:
+        """The dice step's first choices ('roll'; else 'roll yellow', 'done'; and 'second
+        card' where a square card may be drawn) after a step that shows nothing, a meeple
+        put on ``cell``: one that fills an attacker makes the choice 'roll'; None when the
+        meeple fills a card that wins the game (nothing follows)."""
+        attack = _any_attack(state, seat)
+        if cell is not None and state.meeples[cell] + 1 == state.sections[cell]:
+            paid = min(state.sections[cell], state.bank)
+            if state.winner < 0 and state.crystals[seat] + paid >= TO_WIN:
+                return None
+            attack = attack or (state.bomb[cell] >= 0 and bool(
+                _targets(state, seat, cell, SIZE * SIZE)))
+        ends = ["roll"] if attack else ["roll yellow", "done"]
+        if state.deck and state.held[seat] < 0 and _open_place(state):
+            ends.append("second card")
+        return ends
+
+    def _after_sale(self, state: BombState, seat: int) -> dict[str, Any]:
+        """The next player's turn begins with the sale's last answer: while the others have
+        answered, their own turn's first moves are offered too, each a 'no buy' and then
+        that move ('draw' buys nothing, then draws; issue 38)."""
+        sale = state.sale
+        assert sale is not None
+        if seat != (sale["seller"] + 1) % state.players or any(
+                a is None for s, a in enumerate(sale["answers"]) if s != seat):
+            return {}
+        return self._own_turn_after(state, seat, "no buy")
+
+    def _own_turn_after(self, state: BombState, seat: int, answer: str) -> dict[str, Any]:
+        """The first moves of ``seat``'s own turn, which follows its ``answer`` ('no buy' to
+        a sale, 'no challenge' to a won attack), each offered as the answer and then that
+        move: moving on says no (issue 38). Worked out on a copy with the answer given and
+        any 'lose a turn' card against the seat left out, so that the list never tells
+        whether one is armed (one that fires stops the move after the answer). None when
+        the turn that follows is not the seat's (a set of tokens to lay, the game over)."""
+        after = clone(state)
+        after.armed = [a for a in after.armed if a[2] != seat]
+        try:
+            self._apply(after, seat, answer, None, [])
+        except _Won:  # the seller or the attacker reached 75: no turn follows
+            return {}
+        if after.result is not None or after.turn != seat or after.phase != "start":
+            return {}
+        return {move: Steps((answer, move), detail)
+                for move, detail in self._start_moves(after, seat).items()}
 
     def _start_moves(self, state: BombState, seat: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -1338,7 +1420,13 @@ class BombSquares(Game[BombState]):
         if "unmine" not in state.bought_now and cash >= COST["landmine_removal"]:
             out.update({f"unmine {CELLS[c]}": c for c in cards if state.mine[c]})
         if "meeple" not in state.bought_now and cash >= COST["extra_meeple"]:
-            out.update({f"buy meeple {CELLS[c]}": c for c in cards if _one_short(state, c)})
+            short = [c for c in cards if _one_short(state, c)]
+            out.update({f"buy meeple {CELLS[c]}": c for c in short})
+            for c in short:  # with how the dice step goes on: 'buy meeple e5 roll'
+                if state.meeple_colour[c] >= 0:  # (a blank card's meeple is drawn blind)
+                    name = f"buy meeple {CELLS[c]}"
+                    out.update({f"{name} {end}": Steps((name, end))
+                                for end in self._dice_ends(state, seat, c) or []})
         if state.bonus[seat] and state.meepled:
             for m, name in enumerate(MEEPLES):
                 if state.meeple_bag[m] and any(_takes(state, c, m) for c in cards):
@@ -1369,11 +1457,14 @@ class BombSquares(Game[BombState]):
             for source in _attackers(state):
                 for target in _targets(state, seat, source, blue):
                     out[f"attack {CELLS[target]} from {CELLS[source]}"] = (source, target)
-        if not out:
+        attack = bool(out)
+        if not attack:
             out["done"] = None
         flying = state.plane[seat] in (2, 4) or (
             state.plane[seat] == 3 and state.crystals[seat] >= COST["airplane_fuel"])
-        if not state.moving_over:
+        # an attack in reach must be made: no meeple moves before it (a do-over may come
+        # first), so a move's filling reroll never takes the attack away (decision, issue 38)
+        if not state.moving_over and not attack:
             if state.source < 0:
                 joined: dict[str, Any] = {}
                 for c in _cards(state):
@@ -1410,6 +1501,49 @@ class BombSquares(Game[BombState]):
         near = _distances(state, source, SIZE * SIZE if anywhere else reach)
         return sorted(c for c in near if c != source and _takes(state, c, colour))
 
+    # -- how lists show the moves
+
+    def notes(self, state: BombState, seat: int) -> dict[str, str]:
+        """The legal moves as lists show them: grouped by what they begin with (each card's
+        meeple with the moves that go on from it, 'switch' with its bombs, a shop item with
+        its places), in ``moves``' order otherwise; beside a move, what it does that its
+        text does not say: how full a meeple leaves its card, that a second square card
+        gets no bomb or meeple, that a won attack from a token card clears the token, that
+        a move at a sale buys nothing, that a move ends the turn."""
+        if seat not in self.to_act(state):
+            return {}
+        found = self.moves(state, seat)
+        groups: dict[str, list[str]] = {}
+        for move, detail in found.items():
+            head = move
+            if isinstance(detail, Steps) and detail.steps[0] not in ANSWERS:
+                head = detail.steps[0]
+            groups.setdefault(head, []).append(move)
+        return {move: self._note(state, seat, move, found[move])
+                for moves in groups.values() for move in moves}
+
+    def _note(self, state: BombState, seat: int, move: str, detail: Any) -> str:
+        steps = detail.steps if isinstance(detail, Steps) else (move,)
+        words = []
+        if len(steps) > 1 and steps[0] in ANSWERS:
+            words.append(ANSWERS[steps[0]])
+        first = steps[0].split()
+        if first[0] == "meeple" and state.phase == "meeple":
+            cell = INDEX[first[1]]
+            taken = state.meeples[cell] + sum(1 for step in steps if "meeple" in step)
+            sections = state.sections[cell]
+            words.append(f"fills {first[1]}: +{crystals(sections)}" if taken == sections
+                         else f"{taken} of {sections} sections taken")
+        elif move.startswith("buy meeple"):
+            words.append(f"fills {first[2]}: +{crystals(state.sections[INDEX[first[2]]])}")
+        elif first[0] == "attack" and state.token[INDEX[first[3]]]:
+            words.append(f"a win clears the token card {first[3]}, token and all")
+        if steps[-1] == "second card":
+            words.append("no bomb or meeple for it; ends your turn")
+        elif steps[-1] == "done" or (steps[-1] == "keep" and state.then != "act"):
+            words.append("ends your turn")
+        return "; ".join(words)
+
     # -- what a move costs
 
     def costs(self, state: BombState, seat: int) -> dict[str, str]:
@@ -1428,9 +1562,11 @@ class BombSquares(Game[BombState]):
         return out
 
     def _price(self, state: BombState, seat: int, move: str, detail: Any) -> str:
-        if isinstance(detail, Steps):  # the steps' prices (none of them places or clears)
-            count = sum(self._count(state, seat, step, None) for step in detail.steps)
-            return f"costs {crystals(count)}" if count else ""
+        if isinstance(detail, Steps):  # the steps' prices; only the last places or draws
+            count = sum(self._count(state, seat, step, None) for step in detail.steps[:-1])
+            last = self._price(state, seat, detail.steps[-1], detail.last)
+            first = f"costs {crystals(count)}" if count else ""
+            return "; ".join(p for p in (first, last) if p)
         verb = move.split()[0]
         if verb == "challenge":
             return f"costs {crystals(CHALLENGE_PRICE)}, risks {COST['challenge_blue']} more"
@@ -1460,8 +1596,11 @@ class BombSquares(Game[BombState]):
         try:
             if isinstance(detail, Steps):  # a joined move: its steps one by one
                 for step in detail.steps:
+                    legal = self.moves(state, seat)
+                    if step not in legal:  # a 'lose a turn' card fired after the answer
+                        break
                     state.moves += 1
-                    self._apply(state, seat, step, self.moves(state, seat)[step], events)
+                    self._apply(state, seat, step, legal[step], events)
             else:
                 state.moves += 1
                 self._apply(state, seat, move, detail, events)
@@ -1788,7 +1927,9 @@ class BombSquares(Game[BombState]):
             _roll(state, detail)
             events.append(Event(f"{player(seat)} pays {crystals(len(detail) * COST['do_over'])}"
                                 f" (the turn's one do-over) to roll again: "
-                                f"{_dice_text(state, detail)}.", kind="roll",
+                                f"{_dice_text(state, detail)}"
+                                f"{_in_reach(state, seat) if 'blue' in detail else ''}.",
+                                kind="roll",
                                 data={"seat": seat}))
 
     # -- reading what a player typed
@@ -1801,6 +1942,8 @@ class BombSquares(Game[BombState]):
             if len(words) == 1 and CELL_RE.match(words[0]):
                 raise InvalidMove(f"Say what to do on {words[0]}. {hint}")
             raise InvalidMove(f"That is not a move I understand. {hint}")
+        if len(steps) > 1 and steps[0] in ANSWERS and state.phase in ("sale", "challenge"):
+            return " ".join(steps[1:])  # 'no buy, draw': the turn's move says no buy
         return " ".join(steps)
 
     def _segments(self, state: BombState | None, words: list[str]) -> list[str] | None:
@@ -1988,6 +2131,9 @@ class BombSquares(Game[BombState]):
         """Why a move of meeples after the roll is not one the yellow die allows."""
         if state.moving_over:
             return "Your move of meeples is over for this turn."
+        if any(m.startswith("attack ") for m in self.moves(state, seat)):
+            return ("A target is in reach, and an attack in reach must be made: attack "
+                    "first (meeples do not move before it), or reroll as your do-over.")
         source = state.source if verb != "from" else cell
         if verb == "from" and state.source >= 0:
             return (f"You are already moving meeples from {CELLS[state.source]}: say where "
@@ -2038,6 +2184,11 @@ class BombSquares(Game[BombState]):
             return ""  # a meeple of the card's colour: nothing drawn blind
         if step == "card crystals" or (verb == "with" and rest != "bag"):
             return ""
+        if step == "no buy" and state.sale is not None and \
+                sum(a is None for a in state.sale["answers"]) == 1:
+            return ""  # the last answer: the sale settles unseen, the next turn begins
+        if step == "no challenge":
+            return ""  # the win is settled as it stands: nothing drawn
         return REVEALS.get(verb, "")
 
     def _shop_refusal(self, state: BombState, seat: int, verb: str, cell: int) -> str:
@@ -2080,10 +2231,22 @@ class BombSquares(Game[BombState]):
         kinds: dict[str, list[str]] = {}
         for move in moves:
             kinds.setdefault(move.split()[0], []).append(move)
-        shown = [f"'{found[0]}'" + ("" if len(found) == 1 else f" to '{found[-1]}'"
-                                    if verb == "bet" else f" (1 of {len(found)})")
-                 for verb, found in kinds.items()]
+        costs = self.costs(state, seat)
+
+        def example(verb: str, found: list[str]) -> str:
+            if verb == "bet" and len(found) > 1:
+                return f"'{found[0]}' to '{found[-1]}'"
+            extra = [f"1 of {len(found)}"] if len(found) > 1 else []
+            extra += [costs[found[0]]] if found[0] in costs else []
+            return f"'{found[0]}'" + (f" ({'; '.join(extra)})" if extra else "")
+
+        shown = [example(verb, found) for verb, found in kinds.items()]
         lead = LEADS.get(state.phase, "")
+        if state.phase == "sale" and len(kinds) > 2:
+            lead = "The sale: buy a card, or start your turn at once (that buys nothing)"
+        if state.phase == "challenge" and len(kinds) > 2:
+            lead = ("The won attack: challenge it, or start your turn at once (that does not "
+                    "challenge)")
         if state.phase == "bets":
             lead = f"Guess the green die, 1 to {len(moves)} (no more than your crystals)"
         return f"{lead}: type {listing(shown, 'or')}."
@@ -2100,8 +2263,10 @@ class BombSquares(Game[BombState]):
                      "draw" if state.deck else "continue"]
         if state.phase == "act" and state.bought[seat]:
             maybe += ["card", "arm"]
-        words = {move.split()[0] for s in self.to_act(state) for move in self.moves(state, s)}
-        return sorted(words - hidden), maybe
+        words = {move.split()[0] for s in self.to_act(state)
+                 for move, detail in self.moves(state, s).items()
+                 if not (isinstance(detail, Steps) and detail.steps[0] in ANSWERS)}
+        return sorted(words - hidden), maybe  # (moving on instead of an answer: not asked)
 
     # -- what each seat may see
 

@@ -10,6 +10,7 @@ import json
 import random
 import re
 from functools import cache, partial
+from pathlib import Path
 from typing import Any
 
 import rules
@@ -306,11 +307,14 @@ def test_all_dice_are_rolled_when_an_attack_is_possible() -> None:
     refused(state, 0, "done", IllegalMove, "An attack is possible, so the turn cannot end "
             "without one: roll the dice, or skip them for a second square card or a bomb "
             "switch where you may. The dice step: type 'roll', 'second card', 'switch' "
-            "(1 of 3), 'landmine' (1 of 4), 'tower' (1 of 3), 'airplane' or 'buy meeple f5' "
-            "(1 of 2).")
+            "(1 of 3), 'landmine' (1 of 4; costs 2 crystals), 'tower' (1 of 3; costs 2 "
+            "crystals), 'airplane' (costs 5 crystals) or 'buy meeple f5' (1 of 2; costs 1 "
+            "crystal).")
     force(state, 4, 2, 5)
     state, texts = play(state, 0, "roll")
-    assert state.dice[:3] == [4, 2, 5] and "Player 1 rolls red 4, blue 2 and yellow 5." in texts
+    assert state.dice[:3] == [4, 2, 5]
+    assert "Player 1 rolls red 4, blue 2 and yellow 5: no target is in reach of the blue " \
+           "die." in texts
     assert "done" in GAME.legal_moves(state, 0)  # h5 is 3 cards away: out of reach
     assert not any(m.startswith("attack") for m in GAME.legal_moves(state, 0))
 
@@ -977,3 +981,90 @@ def test_an_end_by_time_names_who_wins_or_the_draw() -> None:
     assert outcome is not None and outcome.winners == {0, 1}
     assert outcome.reason.endswith("A draw between Player 1 and Player 2, with 30 crystals "
                                    "each.")
+
+
+# --------------------------------------------------------------------------- issue 38
+
+
+def test_an_attack_in_reach_is_made_before_any_meeple_moves() -> None:
+    """'If an attack can be made ... an attack must happen': after a roll with a target in
+    reach, the list offers the attacks and the do-over, not a move of meeples whose filling
+    reroll could take the attack away; the roll's sentence says so."""
+    state = table(phase="act")
+    card(state, "e5", "red", 2, bomb="red", meeples=2, meeple="blue")
+    card(state, "f5", "blue", 3, bomb="green", meeples=2, meeple="blue")
+    card(state, "g5", "blue", 3, meeples=1, meeple="blue")
+    force(state, 4, 2, 3)
+    state, texts = play(state, 0, "roll")
+    assert "Player 1 rolls red 4, blue 2 and yellow 3: a target is in reach, so an attack " \
+           "must be made (no meeple moves first)." in texts
+    legal = GAME.legal_moves(state, 0)
+    assert "attack f5 from e5" in legal and "done" not in legal
+    assert not any(m.startswith(("from ", "to ")) for m in legal)
+    assert any(m.startswith("reroll") for m in legal)
+    refused(state, 0, "from f5", IllegalMove, "A target is in reach, and an attack in reach "
+            "must be made: attack first (meeples do not move before it), or reroll as your "
+            "do-over. After the roll: type 'attack f5 from e5' or 'reroll red' (1 of 7; costs "
+            "1 crystal).")
+    out_of_reach = table(phase="act")
+    card(out_of_reach, "e5", "red", 2, bomb="red", meeples=2, meeple="blue")
+    card(out_of_reach, "f5", "blue", 3, meeples=2, meeple="blue")
+    card(out_of_reach, "g5", "blue", 3, bomb="green")
+    force(out_of_reach, 4, 1, 3)
+    out_of_reach, texts = play(out_of_reach, 0, "roll")
+    assert "Player 1 rolls red 4, blue 1 and yellow 3: no target is in reach of the blue " \
+           "die." in texts
+    assert {"done", "from f5"} <= set(GAME.legal_moves(out_of_reach, 0))
+    guide = " ".join((Path(rules.__file__).parent / "guides" / "bomb-squares.md").read_text(
+        encoding="utf-8").split())
+    assert "After a roll you must attack if a target is in reach, and meeples do not move " \
+           "before the attack (a do-over reroll may come first)" in guide  # as in play
+
+
+def test_attacking_from_a_token_card_says_the_token_is_destroyed() -> None:
+    """A won attack clears both cards, so attacking from a token card destroys its token:
+    the list says so beside the attack, and the attack and the clearing say it again."""
+    state = table(phase="rolled", dice=[6, 1, 1, 0], crystals=[5, 0])
+    card(state, "e5", "red", 2, token=1)  # counts as filled with a red bomb
+    card(state, "f5", "blue", 3, bomb="green", meeples=1, meeple="yellow")
+    supply = state.token_supply[C["red"]]
+    assert GAME.notes(state, 0)["attack f5 from e5"] == \
+        "a win clears the token card e5, token and all"
+    force(state, 1)
+    state, texts = play(state, 0, "attack f5 from e5")
+    assert "Player 1 attacks the green bomb on f5 from e5 with power 6 (attacking from a " \
+           "token card: a win clears e5 and destroys its token, which goes back to the " \
+           "supply)." in texts
+    assert "e5 and f5 are cleared: 1 meeple and 1 bomb go back to their bags and the red " \
+           "token on e5 back to the supply (it attacked, so its token is destroyed)." in texts
+    assert not state.token[INDEX["e5"]] and state.token_supply[C["red"]] == supply + 1
+
+
+def test_a_second_square_card_says_it_gets_no_bomb_or_meeple() -> None:
+    state = table(deck=[card_code(C["red"], 1)] * 3)
+    card(state, "e5", "green", 6, bomb="red", meeples=1, meeple="blue")
+    assert GAME.notes(state, 0)["second card"] == "no bomb or meeple for it; ends your turn"
+    state, _ = play(state, 0, "second card")
+    state, texts = play(state, 0, "place e4")
+    assert "Player 1 places a 1-section red card on e4, free beside a card with as many " \
+           "sections or more; a second square card gets no bomb or meeple, and the turn " \
+           "ends." in texts
+    assert state.turn == 1 and state.bomb[INDEX["e4"]] < 0
+
+
+def test_the_meeple_list_groups_by_card_and_says_how_full_it_leaves_it() -> None:
+    state = table(phase="meeple", pending=M["red"], meepled=False, then="act",
+                  deck=[card_code(C["red"], 1)])
+    card(state, "e5", "green", 3, bomb="red", meeples=1, meeple="red")
+    card(state, "f5", "blue", 2)
+    notes = GAME.notes(state, 0)
+    assert list(notes)[:4] == ["meeple e5", "meeple e5 roll yellow", "meeple e5 done",
+                               "meeple e5 second card"]
+    heads = [" ".join(m.split()[:2]) for m in notes if m.startswith("meeple")]
+    assert heads == sorted(heads, key=heads.index) and len(set(heads)) == 2
+    grouped = [h for n, h in enumerate(heads) if n == 0 or heads[n - 1] != h]
+    assert grouped == ["meeple e5", "meeple f5"]  # each card's moves together
+    assert notes["meeple e5"] == "2 of 3 sections taken"
+    assert notes["meeple e5 buy meeple e5 roll yellow"] == "fills e5: +3 crystals"
+    assert notes["meeple f5 done"] == "1 of 2 sections taken; ends your turn"
+    assert GAME.costs(state, 0)["meeple e5 buy meeple e5 done"] == "costs 1 crystal"

@@ -60,3 +60,29 @@ async def test_two_members_play_a_whole_bomb_squares_game(tmp_path: Path,
         assert "over" in said(await w.alice.slash(w.channel, "play", action="draw"))
         text = said(await w.alice.slash(w.channel, "rules", game="bomb-squares"))
         assert "Bomb Squares" in text
+
+
+async def test_the_next_player_moves_on_from_a_sale_without_answering_it(tmp_path: Path
+                                                                          ) -> None:
+    """Issue 38: at a sale the next player's own first move answers 'no buy' for them. The
+    suggestions offer it beside 'buy' and 'no buy', saying what it does, and /play draw
+    answers the sale and draws in one command."""
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="bomb-squares"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        (seller,) = await w.awaited()
+        assert "sell" in await w.moves(seller), "the fixed deal lets the first player sell"
+        said(await seller.slash(w.channel, "play", action="sell"))
+        (buyer,) = await w.awaited()
+        assert buyer is not seller
+        offered = await buyer.autocomplete(w.channel, "play", "action", "")
+        names = [c["name"] for c in offered]
+        assert names[0] == "no buy" and "buy · costs 1 crystal" in names
+        assert "draw · buys nothing at this sale" in names
+        before = await w.version()
+        said(await buyer.slash(w.channel, "play", action="draw"))
+        assert await w.version() == before + 1  # one command, one version
+        text = " ".join(message_text(m) for m in w.public()[-2:])
+        assert "does not buy." in text and "draws a square card." in text
+        assert await w.awaited() == [buyer]
