@@ -2163,6 +2163,15 @@ class BombSquares(Game[BombState]):
             "moves": state.moves,
             "earned": {k: list(v) for k, v in state.earned.items()}, "result": None,
         }
+        # the open places (a 1-section card fits them all), and while a square card may
+        # still be laid, those where a card costs crystals: [the fewest sections that
+        # pay there, the price]; public, from the board alone
+        view["places"] = [CELLS[c] for c in _spots(state, card_code(0, 1))]
+        costly: dict[str, list[int]] = {}
+        for sections in range(LARGEST, 0, -1) if state.deck or max(state.held) >= 0 else ():
+            costly |= {CELLS[c]: [sections, cost] for c, cost in
+                       _spots(state, card_code(0, sections)).items() if cost}
+        view["costly"] = costly
         result = self.outcome(state)
         if result is not None:
             view["result"] = {"winners": sorted(result.winners), "reason": result.reason}
