@@ -203,7 +203,7 @@ def _by_colour(entries: list[tuple[str, str]]) -> str:
 def _board_words(view: dict[str, Any]) -> list[str]:
     """The cards as lines a screen reader reads, each colour said once: the cards and
     their sections, the filled ones by their meeples' colour, the meeples on the others,
-    the bombs; then towers, landmines and tokens."""
+    the bombs; then towers, landmines, tokens and the prices of empty places."""
     board = sorted(view["board"], key=lambda c: (int(c["cell"][1:]), c["cell"][0]))
     full = [c for c in board if c["meeples"] and c["meeples"] == c["sections"]]
     lines = [f"{words}: {_by_colour(entries)}." for words, entries in (
@@ -219,9 +219,9 @@ def _board_words(view: dict[str, Any]) -> list[str]:
         ("Landmines", [c["cell"] for c in board if c["landmine"]]),
         ("Tokens, each a filled card with a bomb of its colour",
          [f"{c['cell']} {c['colour']}" for c in board if c["token"]]),
-        ("Empty places where a card with more sections than every neighbour costs crystals",
-         [f"{cell} ({first} sections or more: {kit.plural(cost, 'crystal')})" for cell, (
-             first, cost) in sorted(view["costly"].items()) if view.get("result") is None]))
+        ("Where a card costs crystals (place, from how many sections, crystals)",
+         [f"{cell} {first}+ {cost}" for cell, (first, cost) in sorted(view["costly"].items())
+          if view.get("result") is None]))
         if cells]
     return lines + ([". ".join(extras) + "."] if extras else [])
 
