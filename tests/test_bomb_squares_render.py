@@ -16,6 +16,7 @@ import functools
 import io
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -216,8 +217,11 @@ def test_each_seat_row_shows_crystals_tokens_shop_items_and_cards_in_full(
     row draws the longest form that fits (the kit wraps the shortest if none does)."""
     drawn: list[str] = []
     real = kit.text
-    monkeypatch.setattr(kit, "text", lambda image, xy, line, *a, **kw: (
-        drawn.append(line), real(image, xy, line, *a, **kw))[1])
+    def text(image: Image.Image, xy: Any, line: str, *args: Any, **kw: Any) -> Any:
+        drawn.append(line)
+        return real(image, xy, line, *args, **kw)
+
+    monkeypatch.setattr(kit, "text", text)
     for state in moments().values():
         shown = view(state, None)
         for s, forms in enumerate(bs._seat_lines(shown)):
@@ -386,17 +390,24 @@ def test_the_prompt_never_offers_keep_or_an_attack_that_is_not_there() -> None:
 # --------------------------------------------------------------------------- issue 38
 
 
+def playing(step: int) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """Every ``step``-th state of the seeded games still in play, with the channel's view."""
+    for states in games().values():
+        for state in states[::step]:
+            if GAME.outcome(state) is None:
+                yield state, view(state, None)
+
+
 def test_the_legend_stays_at_nine_columns_and_more() -> None:
     """The issue's report: a table of nine columns left its legend out. Now the picture
     always ends in one of the legend's three forms (drawn marks with their words; the
     shortest in one row), at the default width and at the narrowest."""
-    crowded = [s for states in games().values() for s in states[::15]
-               if GAME.outcome(s) is None and bs._bounds(view(s, None))[1]
-               - bs._bounds(view(s, None))[0] >= 8]
-    assert len(crowded) > 60 and {s.players for s in crowded} == {2, 3, 4}
-    for n, state in enumerate(crowded):
+    crowded = [(s, shown) for s, shown in playing(15) if bs._bounds(shown)[1]
+               - bs._bounds(shown)[0] >= 8]
+    assert len(crowded) > 60 and {s.players for s, _ in crowded} == {2, 3, 4}
+    for n, (_, shown) in enumerate(crowded):
         for width in (1000, 600) if n % 4 == 0 else (1000,):
-            table = bs.table(view(state, None), width=width)
+            table = bs.table(shown, width=width)
             legends = [bs._legend(kit.Layout(width), short) for short in (0, 1, 2)]
             assert any(table.crop((0, table.height - legend.height, width, table.height))
                        .tobytes() == legend.tobytes() for legend in legends), (n, width)
@@ -414,8 +425,11 @@ def test_dice_are_drawn_as_dice_not_as_cards(monkeypatch: pytest.MonkeyPatch) ->
         assert pips == set(kit.PIPS[value]), value
     drawn: list[str] = []
     real = kit.text
-    monkeypatch.setattr(kit, "text", lambda image, xy, line, *a, **kw: (
-        drawn.append(line), real(image, xy, line, *a, **kw))[1])
+    def text(image: Image.Image, xy: Any, line: str, *args: Any, **kw: Any) -> Any:
+        drawn.append(line)
+        return real(image, xy, line, *args, **kw)
+
+    monkeypatch.setattr(kit, "text", text)
     monkeypatch.setattr(kit, "chip", lambda *a, **kw: pytest.fail("a die drawn as a chip"))
     rolled = view(moments()["bets"], None)
     assert sum(1 for v in rolled["dice"].values() if v) >= 3
@@ -436,26 +450,21 @@ def test_prices_stand_exactly_where_a_card_costs_crystals(monkeypatch: pytest.Mo
     monkeypatch.setattr(bs, "_price", lambda image, x, y, first, cost, size:
                         priced.append((first, cost)))
     checked = 0
-    for states in games().values():
-        for state in states[::60]:
-            if GAME.outcome(state) is not None:
-                continue
-            shown = view(state, None)
-            for sections in range(1, 7):
-                costs = rb._spots(state, rb.card_code(0, sections))
-                assert {rb.CELLS[c] for c in costs} == set(shown["places"])
-                if state.deck or max(state.held) >= 0:
-                    assert {rb.CELLS[c]: cost for c, cost in costs.items() if cost} == {
-                        cell: cost for cell, (first, cost) in shown["costly"].items()
-                        if sections >= first}
-            priced.clear()
-            bs._board(shown, kit.Layout(1000), 94, 80)
-            assert priced == [tuple(shown["costly"][c])
-                              for c in sorted(shown["costly"], key=kit.square_index)]
-            text = bs.describe(shown)
-            said = re.search(r"Where a card costs crystals \(place, from how many sections, "
-                             r"crystals\): ([^.]*)", text)
-            assert ({tuple(p.split()) for p in said.group(1).split(", ")} if said else set()) == {
-                (cell, f"{first}+", str(cost)) for cell, (first, cost) in shown["costly"].items()}
-            checked += bool(shown["costly"])
+    for state, shown in playing(60):
+        for sections in range(1, 7):
+            costs = rb._spots(state, rb.card_code(0, sections))
+            assert {rb.CELLS[c] for c in costs} == set(shown["places"])
+            if state.deck or max(state.held) >= 0:
+                assert {rb.CELLS[c]: cost for c, cost in costs.items() if cost} == {
+                    cell: cost for cell, (first, cost) in shown["costly"].items()
+                    if sections >= first}
+        priced.clear()
+        bs._board(shown, kit.Layout(1000), 94, 80)
+        assert priced == [tuple(shown["costly"][c])
+                          for c in sorted(shown["costly"], key=kit.square_index)]
+        said = re.search(r"Where a card costs crystals \(place, from how many sections, "
+                         r"crystals\): ([^.]*)", bs.describe(shown))
+        assert ({tuple(p.split()) for p in said.group(1).split(", ")} if said else set()) == {
+            (cell, f"{first}+", str(cost)) for cell, (first, cost) in shown["costly"].items()}
+        checked += bool(shown["costly"])
     assert checked > 10
