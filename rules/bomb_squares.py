@@ -2163,15 +2163,14 @@ class BombSquares(Game[BombState]):
             "moves": state.moves,
             "earned": {k: list(v) for k, v in state.earned.items()}, "result": None,
         }
-        # the open places (a 1-section card fits them all), and while a square card may
-        # still be laid, those where a card costs crystals: [the fewest sections that
-        # pay there, the price]; public, from the board alone
-        view["places"] = [CELLS[c] for c in _spots(state, card_code(0, 1))]
-        costly: dict[str, list[int]] = {}
-        for sections in range(LARGEST, 0, -1) if state.deck or max(state.held) >= 0 else ():
-            costly |= {CELLS[c]: [sections, cost] for c, cost in
-                       _spots(state, card_code(0, sections)).items() if cost}
-        view["costly"] = costly
+        # the open places and, while a square card may still be laid, those where the
+        # largest card costs crystals, with the fewest sections that pay there (one more
+        # than every neighbour) and the price; public, from the board alone
+        spots = _spots(state, card_code(0, LARGEST))
+        view["places"] = [CELLS[c] for c in spots]
+        view["costly"] = {CELLS[c]: [1 + max(state.sections[j] for j in NEIGHBOURS[c]), cost]
+                          for c, cost in spots.items()
+                          if cost and (state.deck or max(state.held) >= 0)}
         result = self.outcome(state)
         if result is not None:
             view["result"] = {"winners": sorted(result.winners), "reason": result.reason}
