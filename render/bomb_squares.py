@@ -430,9 +430,7 @@ def _legend(at: Layout, short: int = 0) -> Image.Image:
     key = kit.key(at, [(sample, label) for sample, label in zip(samples, LABELS[short > 1],
                                                                 strict=True) if label],
                   gap=22 if short < 2 else 18, row_gap=6)
-    if short:
-        return key
-    return kit.stack([key, kit.footnote(at, MORE)])
+    return key if short else kit.stack([key, kit.footnote(at, MORE)])
 
 
 def _tokens(colours: list[str], *, tight: bool = False) -> str:
@@ -518,8 +516,7 @@ def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     stay framed), the supplies go, the legend takes one row, the seats' rows tighten and
     the dice go (the header says the power); the legend goes last (never in the gallery).
     At the end, the breakdown of the final crystals goes first (the message has it)."""
-    at = Layout(width)
-    who = _names(view)
+    at, who = Layout(width), _names(view)
     chips = len(view.get("to_act") or []) * at.px(66) + at.px(8)
     first = kit.text_width(status(view, who)[0], at.px(kit.TITLE), bold=True) > \
         at.body - chips  # then a headline of one line, the rest under it
@@ -532,10 +529,12 @@ def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
             if readable:
                 break
         return kit.stack([top, _board(view, at, cw, ch), end])
+    head, strip, rows = (functools.cache(make) for make in (  # each drawn once at most
+        lambda last: kit.header(view, at, *status(view, who, first=first, last=last)),
+        lambda supplies: _strip(view, at, supplies=supplies),
+        lambda row: kit.seat_rows(view, at, _seat_lines(view), row)))
     for n in range(8):  # each step leaves out one more thing, as the docstring says
-        parts = [kit.header(view, at, *status(view, who, first=first, last=n < 2)),
-                 _strip(view, at, supplies=n < 3) if n < 6 else None,
-                 kit.seat_rows(view, at, _seat_lines(view), 60 if n < 5 else 48),
+        parts = [head(n < 2), strip(n < 3) if n < 6 else None, rows(60 if n < 5 else 48),
                  _legend(at, 0 if n < 1 else 1 if n < 4 else 2) if n < 7 else None]
         cw, ch, readable = _cell(view, at, sum(b.height for b in parts if b is not None))
         if readable:
