@@ -210,18 +210,25 @@ def test_the_summary_says_whose_turn_the_crystals_and_the_last_move(name: str) -
         assert line.startswith("Bomb Squares: Game over: ")
 
 
-def test_each_seat_row_shows_crystals_tokens_shop_items_and_cards_in_full(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Players must read each one's crystals, tokens, airplane and mint tin at a glance:
-    each form of a seat's line says them all (the shorter ones in fewer words), and the
-    row draws the longest form that fits (the kit wraps the shortest if none does)."""
+def spy_text(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every line the kit draws from now on, in order."""
     drawn: list[str] = []
     real = kit.text
+
     def text(image: Image.Image, xy: Any, line: str, *args: Any, **kw: Any) -> Any:
         drawn.append(line)
         return real(image, xy, line, *args, **kw)
 
     monkeypatch.setattr(kit, "text", text)
+    return drawn
+
+
+def test_each_seat_row_shows_crystals_tokens_shop_items_and_cards_in_full(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players must read each one's crystals, tokens, airplane and mint tin at a glance:
+    each form of a seat's line says them all (the shorter ones in fewer words), and the
+    row draws the longest form that fits (the kit wraps the shortest if none does)."""
+    drawn = spy_text(monkeypatch)
     for state in moments().values():
         shown = view(state, None)
         for s, forms in enumerate(bs._seat_lines(shown)):
@@ -423,13 +430,7 @@ def test_dice_are_drawn_as_dice_not_as_cards(monkeypatch: pytest.MonkeyPatch) ->
             (round(30 + (i % 3 - 1) * 52 * 0.26), round(30 + (i // 3 - 1) * 52 * 0.26)))
                 == kit.ink_for(bs.fill("red"))}
         assert pips == set(kit.PIPS[value]), value
-    drawn: list[str] = []
-    real = kit.text
-    def text(image: Image.Image, xy: Any, line: str, *args: Any, **kw: Any) -> Any:
-        drawn.append(line)
-        return real(image, xy, line, *args, **kw)
-
-    monkeypatch.setattr(kit, "text", text)
+    drawn = spy_text(monkeypatch)
     monkeypatch.setattr(kit, "chip", lambda *a, **kw: pytest.fail("a die drawn as a chip"))
     rolled = view(moments()["bets"], None)
     assert sum(1 for v in rolled["dice"].values() if v) >= 3
