@@ -6,10 +6,11 @@ left a chip of its colour with its sections ('R4': red, 4 sections), top right i
 ringed, lettered disc; on a black square when a lookout tower guards it), bottom left its
 meeples (a lettered disc and how many), bottom right 'L' for a landmine. A filled card is
 drawn in full colour, an open one pale; a token card is one large disc. The last move's
-cards are framed; open places are named. Then the dice and supplies, a row per seat (numbered
-grey chips: nobody owns a colour) and a legend, left out when the cards would be too small
-(the guide's 'symbols' topic says the same). The hand: the seat's mint tin cards, what it
-armed, its secret bet, its held square card. ``describe`` says it all as text.
+cards are framed; open places are named, with a price where a card costs crystals ('4+' and
+a crystal holding 2). Then the dice (pips, never letters), the supplies, a row per seat
+(numbered grey chips: nobody owns a colour) and the legend, shorter on a crowded table. The
+hand: the seat's mint tin cards, what it armed, its secret bet, its held square card.
+``describe`` says it all as text.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit
-from render.kit import INK, MUTED, PAPER, RGB, SHADE, Layout, SeatColour
+from render.kit import INK, MUTED, PAPER, RGB, SHADE, Layout
 
 NAME = "Bomb Squares"
 LETTER = {"red": "R", "green": "G", "blue": "B", "orange": "O", "yellow": "Y", "purple": "P"}
@@ -33,6 +34,7 @@ CARDS = {"meeple": "another meeple", "crystals": "2 crystals", "bomb": "another 
 TABLE: RGB = kit.rgb("#D9D2C3")  # the table under the cards
 EMPTY: RGB = kit.rgb("#EEE9DE")  # an empty place on the table
 PALE = 0.88  # an open card's face: this far from its colour to white
+CRYSTAL: RGB = kit.seat_colour("sky").fill  # the crystal of a place's price
 
 
 def fill(colour: str) -> RGB:
@@ -43,12 +45,11 @@ TINTS: dict[str, RGB] = {name: (round(r + (255 - r) * PALE), round(g + (255 - g)
                                  round(b + (255 - b) * PALE))
                           for name, (r, g, b) in ((n, fill(n)) for n in LETTER)}
 # Colours players tell apart (tests/test_render.py measures them under colour blindness):
-# the six of cards, bombs and tokens (meeples and dice use four of them), and each card's
+# the six of cards, bombs and tokens (meeples and dice use the same four), and each card's
 # full face (filled) against its pale one (open).
 TOLD_APART: dict[str, dict[str, RGB]] = {
     "cards, bombs and tokens": {name: fill(name) for name in LETTER},
-    "meeples": {name: fill(name) for name in MEEPLES},
-    "dice": {name: fill(name) for name in ("red", "blue", "yellow", "green")},
+    "meeples and dice": {name: fill(name) for name in MEEPLES},
     **{f"{name} card filled or open": {"filled": fill(name), "open": TINTS[name]}
        for name in LETTER},
 }
@@ -61,10 +62,6 @@ def _names(view: dict[str, Any], *, spoken: bool = False) -> list[str]:
     """The seats' names ('Player 2' without a display name); nobody owns a colour, so the
     kit draws them as numbered grey chips."""
     return [s.spoken if spoken else s.name for s in kit.seats(view)]
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 # What the seat to act may do, a phrase per group of first words of moves: the first
@@ -111,10 +108,6 @@ def prompt(view: dict[str, Any]) -> tuple[list[str], list[tuple[str, ...]]]:
     return phrases, groups
 
 
-def _or(phrases: list[str]) -> str:
-    return " or ".join([", ".join(phrases[:-1]), phrases[-1]] if phrases[1:] else phrases)
-
-
 def last_move(view: dict[str, Any], who: list[str]) -> str:
     last = view.get("last")
     return f"Last move by {who[last['seat']]}: {last['text']}." if last else ""
@@ -124,7 +117,8 @@ def status(view: dict[str, Any], who: list[str] | None = None, *, first: bool = 
            last: bool = True) -> tuple[str, str]:
     """The headline (who acts, doing what) and the detail under it; ``first``: only the
     first thing they may do in the headline, the others opening the detail; ``last``: the
-    last move in the detail (the picture frames its cards anyway)."""
+    last move and the dice in the detail (the picture frames the move's cards and draws
+    the dice)."""
     who = who or _names(view)
     if view.get("result") is not None:
         winners = [who[s] for s in view["result"]["winners"]]
@@ -135,7 +129,7 @@ def status(view: dict[str, Any], who: list[str] | None = None, *, first: bool = 
     if phase == "bets" and attack:
         return (f"Bets on the green die: {waiting}",
                 f"{who[attack['attacker']]} attacks {attack['to']} from {attack['from']} "
-                f"with power {attack['power']}. The furthest guess wins 2 crystals.")
+                f"with power {attack['power']}." + " The furthest guess wins 2 crystals." * last)
     if phase == "challenge" and attack:
         return (f"{who[attack['challenger']]}: challenge the win or not",
                 f"{who[attack['attacker']]} won on {attack['to']}: green {attack['green']}, "
@@ -148,15 +142,15 @@ def status(view: dict[str, Any], who: list[str] | None = None, *, first: bool = 
     if phase == "tokens" and view.get("to_place"):
         parts.append(f"Tokens to lay: {kit.listing(view['to_place'])}.")
     if first and len(what) > 1:
-        parts.append(f"Or {_or(what[1:])}.")
+        parts.append(f"Or {kit.listing(what[1:], 'or')}.")
         what = what[:1]
-    moved = last_move(view, who) if last else ""
+    moved = last_move(view, who)
     rolled = [f"{die} {value}" for die, value in view["dice"].items() if value]
-    if rolled and "rolled" not in moved:
+    if rolled and last and "rolled" not in moved:
         parts.append(f"Dice: {kit.listing(rolled)}.")
     if last:
         parts.append(moved or f"{who[view['turn']]} was drawn to start.")
-    return f"{who[view['turn']]}: {_or(what)}", " ".join(parts)
+    return f"{who[view['turn']]}: {kit.listing(what, 'or')}", " ".join(parts)
 
 
 def reason(view: dict[str, Any], who: list[str]) -> str:
@@ -209,7 +203,7 @@ def _by_colour(entries: list[tuple[str, str]]) -> str:
 def _board_words(view: dict[str, Any]) -> list[str]:
     """The cards as lines a screen reader reads, each colour said once: the cards and
     their sections, the filled ones by their meeples' colour, the meeples on the others,
-    the bombs; then towers, landmines and tokens."""
+    the bombs; then towers, landmines, tokens and the prices of empty places."""
     board = sorted(view["board"], key=lambda c: (int(c["cell"][1:]), c["cell"][0]))
     full = [c for c in board if c["meeples"] and c["meeples"] == c["sections"]]
     lines = [f"{words}: {_by_colour(entries)}." for words, entries in (
@@ -224,7 +218,11 @@ def _board_words(view: dict[str, Any]) -> list[str]:
         ("Lookout towers", [c["cell"] for c in board if c["tower"]]),
         ("Landmines", [c["cell"] for c in board if c["landmine"]]),
         ("Tokens, each a filled card with a bomb of its colour",
-         [f"{c['cell']} {c['colour']}" for c in board if c["token"]])) if cells]
+         [f"{c['cell']} {c['colour']}" for c in board if c["token"]]),
+        ("Where a card costs crystals (place, from how many sections, crystals)",
+         [f"{cell} {first}+ {cost}" for cell, (first, cost) in sorted(view["costly"].items())
+          if view.get("result") is None]))
+        if cells]
     return lines + ([". ".join(extras) + "."] if extras else [])
 
 
@@ -250,6 +248,40 @@ def describe(view: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------- cards
 
 
+def _mark(image: Image.Image, x: float, y: float, r: float, back: RGB, letter: str,
+          size: int, ring: RGB = INK, width: int = 0) -> None:
+    """A lettered disc (a bomb, a meeple, a token) or, in black, a square block (a lookout
+    tower under a bomb; a landmine, lettered 'L'), ``r`` from its middle to its edge."""
+    box, draw = (x - r, y - r, x + r, y + r), ImageDraw.Draw(image)
+    if back == INK:
+        draw.rounded_rectangle(box, radius=r / 4, fill=INK)
+    else:
+        draw.ellipse(box, fill=back, outline=ring, width=width)
+    kit.text(image, (x, y), letter, size, kit.ink_for(back), anchor="mm", bold=True)
+
+
+def _chip(image: Image.Image, x: float, y: float, colour: str, label: str, size: int,
+          line: int) -> None:
+    """A card's colour and sections ('R4') on a chip of its colour."""
+    wide, r = kit.text_width(label, size, bold=True) + 2 * line, size / 2
+    ImageDraw.Draw(image).rounded_rectangle((x - wide / 2, y - r, x + wide / 2, y + r),
+                                            radius=r / 3, fill=fill(colour), outline=INK,
+                                            width=max(1, line // 2 + 1))
+    kit.text(image, (x, y), label, size, kit.ink_for(fill(colour)), anchor="mm", bold=True)
+
+
+def _price(image: Image.Image, x: float, y: float, first: int, cost: int, size: int) -> None:
+    """An empty place's price, centred on (x, y): '4+' and a crystal holding the cost,
+    for 'a card of 4 sections or more costs 2 crystals here'."""
+    d = size * 0.6
+    mid = kit.text(image, (x - (kit.text_width(f"{first}+", size, bold=True) + size * 1.35) / 2,
+                           y), f"{first}+", size, INK, anchor="lm", bold=True)[2] + size * 0.75
+    ImageDraw.Draw(image).polygon([(mid + d * dx, y + size * dy) for dx, dy in (
+        (-1, 0), (-.5, -.55), (.5, -.55), (1, 0), (.5, .55), (-.5, .55))], fill=CRYSTAL,
+        outline=INK, width=max(1, size // 15))
+    kit.text(image, (mid, y), str(cost), size, INK, anchor="mm", bold=True)
+
+
 @functools.lru_cache(maxsize=2048)
 def _card(colour: str, sections: int, bomb: str | None, meeples: int, meeple: str | None,
           landmine: bool, tower: bool, token: int, w: int, h: int, size: int) -> Image.Image:
@@ -258,75 +290,47 @@ def _card(colour: str, sections: int, bomb: str | None, meeples: int, meeple: st
     full = token == 1 or (sections > 0 and meeples == sections)  # filled: full colour
     face = fill(colour) if full else TINTS[colour]
     card = kit.canvas(w, h, face)
-    draw = ImageDraw.Draw(card)
     line, r, label = max(2, w // 44), size / 2, f"{LETTER[colour]}{sections}"
-    pad = line + 1
-    draw.rectangle((0, 0, w - 1, h - 1), outline=INK, width=line)
-
-    def disc(x: float, y: float, radius: float, back: RGB, letter: str, ring: RGB,
-             width: int) -> None:
-        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=back,
-                     outline=ring, width=width)
-        kit.text(card, (x, y), letter, size, kit.ink_for(back), anchor="mm", bold=True)
-
-    def block(x: float, y: float, side: float) -> None:  # a tower's or a landmine's
-        draw.rounded_rectangle((x - side, y - side, x + side, y + side), radius=side / 4,
-                               fill=INK)
-
+    pad, ring = line + 1, max(3, w // 28)
+    ImageDraw.Draw(card).rectangle((0, 0, w - 1, h - 1), outline=INK, width=line)
     if token:  # one large disc: a token (ringed in white on the turn it is laid)
-        disc(w / 2, h / 2, min(w, h) / 2 - pad, fill(colour), label,
-             INK if token == 1 else PAPER, max(3, w // 20))
+        _mark(card, w / 2, h / 2, min(w, h) / 2 - pad, fill(colour), label, size,
+              INK if token == 1 else PAPER, max(3, w // 20))
         return card
     # two rows, each mark in its quarter of the card, pushed to the edges when crowded
     top, bottom = max(pad + r, h * 0.27), min(h - pad - r, h * 0.73)
     chip = kit.text_width(label, size, bold=True) + 2 * line
-    ring = max(3, w // 28)
     left = max(pad + chip / 2, w * 0.27)
-    draw.rounded_rectangle((left - chip / 2, top - r, left + chip / 2, top + r),
-                           radius=r / 3, fill=fill(colour), outline=INK,
-                           width=max(1, line // 2 + 1))
-    kit.text(card, (left, top), label, size, kit.ink_for(fill(colour)), anchor="mm",
-             bold=True)
+    _chip(card, left, top, colour, label, size, line)
     x = min(w - pad - r - ring / 2, max(w * 0.73, left + chip / 2 + r + ring / 2 + 3))
     if tower:  # the lookout tower: a black square the bomb stands on
-        block(x, top, r + ring + 1)
+        _mark(card, x, top, r + ring + 1, INK, "", size)
     if bomb:
-        disc(x, top, r, fill(bomb), LETTER[bomb], INK if not tower else PAPER, ring)
+        _mark(card, x, top, r, fill(bomb), LETTER[bomb], size, PAPER if tower else INK, ring)
     wide = 2 * r + max(3, line) + kit.text_width(str(meeples), size, bold=True)
     start = max(pad, w * 0.27 - wide / 2)
     if meeples and meeple:
-        disc(start + r, bottom, r, fill(meeple), LETTER[meeple], INK, max(1, line // 2 + 1))
+        _mark(card, start + r, bottom, r, fill(meeple), LETTER[meeple], size, INK,
+              max(1, line // 2 + 1))
         kit.text(card, (start + 2 * r + max(3, line), bottom), str(meeples), size,
                  kit.ink_for(face), anchor="lm", bold=True)
     if landmine:
-        x = min(w - pad - r * 0.86, max(w * 0.73, start + wide + r * 0.86 + 3))
-        block(x, bottom, r * 0.86)
-        kit.text(card, (x, bottom), "L", size, PAPER, anchor="mm", bold=True)
+        _mark(card, min(w - pad - r * 0.86, max(w * 0.73, start + wide + r * 0.86 + 3)),
+              bottom, r * 0.86, INK, "L", size)
     return card
 
 
 def _bounds(view: dict[str, Any]) -> tuple[int, int, int, int]:
     """Files and ranks drawn (first and last, from 0): the cards, and during play one
     place around them where a card may go."""
-    files = [kit.square_index(c["cell"])[0] for c in view["board"]]
-    ranks = [kit.square_index(c["cell"])[1] for c in view["board"]]
-    top, around = int(view["size"]) - 1, 0 if view.get("result") is not None else 1
-    return (max(0, min(files) - around), min(top, max(files) + around),
-            max(0, min(ranks) - around), min(top, max(ranks) + around))
-
-
-def _open_places(view: dict[str, Any]) -> set[str]:
-    """Empty places touching a card edge to edge: where a square card may go."""
-    taken = {kit.square_index(c["cell"]) for c in view["board"]}
-    size = int(view["size"])
-    return {kit.square_name(f + df, r + dr) for f, r in taken
-            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))
-            if 0 <= f + df < size and 0 <= r + dr < size and (f + df, r + dr) not in taken}
+    cells = [c["cell"] for c in view["board"]] + (view["places"] if view.get("result") is None
+                                                  else [])
+    files, ranks = zip(*map(kit.square_index, cells), strict=True)
+    return min(files), max(files), min(ranks), max(ranks)
 
 
 def _type(at: Layout, cw: int, ch: int) -> int:
-    """The type of a card's marks: the smallest the kit allows (capitals 20 px at 1000 px),
-    larger on larger cards."""
+    """The type of a card's marks: the kit's least (capitals 20 px), larger on larger cards."""
     return max(at.px(kit.SMALL), min(at.px(60), round(min(cw, ch * 1.25) / 2.9)))
 
 
@@ -335,8 +339,7 @@ def _board(view: dict[str, Any], at: Layout, cw: int, ch: int) -> Image.Image:
     f0, f1, r0, r1 = _bounds(view)
     files, ranks = f1 - f0 + 1, r1 - r0 + 1
     label, room, pad = at.px(kit.TEXT), at.px(40), at.px(8)
-    left = (at.width - files * cw + room) // 2
-    top = pad
+    left, top = (at.width - files * cw + room) // 2, pad
     block = kit.canvas(at.width, top + ranks * ch + pad + room)
     draw = ImageDraw.Draw(block)
     draw.rectangle((left - pad, top - pad, left + files * cw + pad, top + ranks * ch + pad),
@@ -348,20 +351,22 @@ def _board(view: dict[str, Any], at: Layout, cw: int, ch: int) -> Image.Image:
         kit.text(block, (left - pad - at.px(8), top + (ranks - 1 - r) * ch + ch // 2),
                  str(r0 + r + 1), label, INK, anchor="rm")
     cards = {c["cell"]: c for c in view["board"]}
-    places = _open_places(view) if view.get("result") is None else set()
-    inset = max(2, at.px(3))
-    size = _type(at, cw, ch)
+    places = set(view["places"]) if view.get("result") is None else set()
+    inset, size = max(2, at.px(3)), _type(at, cw, ch)
+    w, h = cw - 2 * inset, ch - 2 * inset
     for f in range(files):
         for r in range(ranks):
             name = kit.square_name(f0 + f, r0 + r)
             x, y = left + f * cw + inset, top + (ranks - 1 - r) * ch + inset
-            w, h = cw - 2 * inset, ch - 2 * inset
             card = cards.get(name)
             if card is None:
                 draw.rectangle((x, y, x + w - 1, y + h - 1), fill=EMPTY)
-                if name in places:
-                    kit.text(block, (x + w / 2, y + h / 2), name, at.px(kit.SMALL), MUTED,
-                             anchor="mm")
+                price = view["costly"].get(name) if name in places else None
+                if name in places:  # named, and its price under the name
+                    kit.text(block, (x + w / 2, y + h * (0.29 if price else 0.5)), name,
+                             at.px(kit.SMALL), MUTED, anchor="mm")
+                if price:
+                    _price(block, x + w / 2, y + h * 0.71, price[0], price[1], at.px(kit.SMALL))
                 continue
             block.paste(_card(card["colour"], card["sections"], card["bomb"],
                               card["meeples"], card["meeple_colour"], bool(card["landmine"]),
@@ -376,47 +381,56 @@ def _board(view: dict[str, Any], at: Layout, cw: int, ch: int) -> Image.Image:
 # --------------------------------------------------------------------------- panels
 
 
-def _write(image: Image.Image, xy: tuple[float, float], lines: list[str], size: int,
-           step: int, ink: RGB = INK, anchor: str = "la") -> None:
-    """Lines one under another, ``step`` apart."""
-    for n, line in enumerate(lines):
-        kit.text(image, (xy[0], xy[1] + n * step), line, size, ink, anchor=anchor)
+ROLES = {"red": "power", "blue": "reach", "yellow": "distance", "green": "toughness"}
 
 
-def _strip(view: dict[str, Any], at: Layout) -> Image.Image:
-    """The dice rolled this turn (lettered chips with their values), then the supplies,
-    wrapped beside them."""
-    height = at.px(56)
-    x, top = at.margin, at.px(6)
+def _strip(view: dict[str, Any], at: Layout, *, supplies: bool = True) -> Image.Image | None:
+    """The dice rolled this turn, each a die showing its pips with what it decides
+    ('power'), then the supplies on a line of their own."""
+    size, side, step = at.px(kit.SMALL), at.px(52), at.px(36)
     dice = [(die, value) for die, value in view["dice"].items() if value]
-    words = (f"Deck {view['deck']} · bank {view['bank']} · shop: "
-             f"{_plural(view['landmines'], 'landmine')}, {_plural(view['towers'], 'tower')}, "
-             f"{_plural(view['airplanes'], 'airplane')}")
-    x += len(dice) * at.px(86) + (at.px(8) if dice else 0)
-    lines = kit.wrap(words, at.px(kit.SMALL), at.width - at.margin - x)
-    step = at.px(36)
-    block = kit.canvas(at.width, max(height, step * len(lines)) + at.px(12))
-    for n, (die, value) in enumerate(dice):
-        chip = SeatColour(die, fill(die), LETTER[die], kit.ink_for(fill(die)))
-        left = at.margin + n * at.px(86)
-        kit.chip(block, (left, top, left + at.px(76), top + height), chip, at.px(kit.TEXT),
-                 f"{LETTER[die]}{value}")
-    first = max(top + step // 2, top + height // 2 - (len(lines) - 1) * step // 2)
-    _write(block, (x, first), lines, at.px(kit.SMALL), step, MUTED, "lm")
+    words = kit.wrap(f"Deck {view['deck']} · bank {view['bank']} · shop: " + ", ".join(kit.plural(
+        view[f"{k}s"], k) for k in ("landmine", "tower", "airplane")), size, at.body) * supplies
+    if not dice and not words:
+        return None
+    x, y, high = at.margin, at.px(6), (side + at.px(8) * bool(words)) * bool(dice)
+    block = kit.canvas(at.width, y + high + len(words) * step + at.px(8))
+    for die, value in dice:
+        kit.die(block, (x, y, x + side, y + side), value, fill(die))
+        x = kit.text(block, (x + side + at.px(8), y + side / 2), ROLES[die], size, INK,
+                     anchor="lm")[2] + at.px(24)
+    kit.lines(block, (at.margin, y + high + step // 2), words, size, step, MUTED, anchor="lm")
     return block
 
 
-LEGEND = ("R red, G green, B blue, O orange, Y yellow, P purple. On a card: R4 its colour "
-          "and sections; ringed disc its bomb (on a black square: a lookout tower); disc "
-          "and number its meeples; L a landmine. Full colour: filled. Large disc: a token.")
+MORE = ("R4: a red card of 4 sections. A bomb on a black square: a lookout tower guards it. "
+        "Full colour: a filled card; pale: an open one. One large disc: a token card. R red, "
+        "G green, B blue, O orange, Y yellow, P purple.")
+LABELS = (("card, sections", "bomb", "meeples", "landmine",
+           "a card of 4+ sections costs 2 crystals here"),
+          ("card", "bomb", "meeples", "", "4+ sections: 2 crystals"))
 
 
-def _legend(at: Layout) -> Image.Image:
-    """The letters of the colours and what each mark on a card stands for."""
-    lines = kit.wrap(LEGEND, at.px(kit.SMALL), at.body)
-    note = kit.canvas(at.width, at.px(8) + len(lines) * at.px(38))
-    _write(note, (at.margin, at.px(4)), lines, at.px(kit.SMALL), at.px(38), MUTED)
-    return note
+@functools.lru_cache(maxsize=32)
+def _legend(at: Layout, short: int = 0) -> Image.Image:
+    """The marks drawn as on a card, each with what it stands for, then the rest in words
+    with the colours' letters; for a crowded table (``short`` 1: in two rows; 2: in one)
+    the marks alone (the guide's 'symbols' topic has them all)."""
+    size, line, ring = at.px(kit.SMALL), max(2, at.px(2)), max(3, at.px(3))
+    r, high, bold = size / 2, size + at.px(4), functools.partial(kit.text_width, bold=True)
+    samples = chip, bomb, meeples, mine, price = [kit.canvas(round(w), high) for w in (
+        bold("R4", size) + 2 * line + 1, 2 * r + 1, 2 * r + 4 + bold("2", size),
+        2 * r * 0.86 + 1, bold("4+", size) + size * 1.5 + 2)]
+    _chip(chip, chip.width / 2, high / 2, "red", "R4", size, line)
+    _mark(bomb, r, high / 2, r, fill("green"), "G", size, INK, ring)
+    _mark(meeples, r, high / 2, r, fill("blue"), "B", size, INK, line)
+    kit.text(meeples, (2 * r + 4, high / 2), "2", size, INK, anchor="lm", bold=True)
+    _mark(mine, mine.width / 2, high / 2, r * 0.86, INK, "L", size)
+    _price(price, price.width / 2, high / 2, 4, 2, size)
+    key = kit.key(at, [(sample, label) for sample, label in zip(samples, LABELS[short > 1],
+                                                                strict=True) if label],
+                  gap=22 if short < 2 else 18, row_gap=6)
+    return key if short else kit.stack([key, kit.footnote(at, MORE)])
 
 
 def _tokens(colours: list[str], *, tight: bool = False) -> str:
@@ -426,21 +440,13 @@ def _tokens(colours: list[str], *, tight: bool = False) -> str:
         f"{len(colours)} tokens {distinct}"
 
 
-def _room(view: dict[str, Any], at: Layout) -> list[int]:
-    """The width ``kit.seat_rows`` leaves each seat's line, after its chip and name."""
-    size = at.px(kit.TEXT)
-    return [at.width - at.margin - max(at.px(400), at.margin + at.px(80) + kit.text_width(
-        kit.fit(seat.name, size, at.px(300), bold=True), size, bold=True))
-        for seat in kit.seats(view)]
-
-
 def _seat_words(view: dict[str, Any], s: int, short: int, *, spoken: bool = False) -> str:
     """A seat's crystals, tokens, airplane, held square card, mint tin cards and how many
     it armed; ``short`` 1 and 2 in fewer words (the tin's count left out); ``spoken``:
     for a screen reader, token colours as words."""
     tin = view["for_sale_counts"][s] + view["bought_counts"][s]
     armed, plane, won = view["armed_counts"][s], view["planes"][s], view["tokens"][s]
-    bits = [_plural(view["crystals"][s], "crystal")]
+    bits = [kit.plural(view["crystals"][s], "crystal")]
     if spoken and (view["sets"][s] or won):
         bits.append(("set " if view["sets"][s] else "tokens ")
                     + kit.listing(view["sets"][s] or won))
@@ -454,18 +460,15 @@ def _seat_words(view: dict[str, Any], s: int, short: int, *, spoken: bool = Fals
     if view["holding"][s]:
         bits.append("card held" if short else "holds a square card")
     if not short:
-        bits.append(_plural(tin, "mint tin card"))
+        bits.append(kit.plural(tin, "mint tin card"))
     bits += [f"{armed} armed"] if armed else []
     return ", ".join(bits) if short == 2 or spoken else " · ".join(bits)
 
 
-def _seat_lines(view: dict[str, Any], at: Layout) -> list[str]:
-    """Each seat's line, in shorter words where the long ones would not fit its row (the
-    kit wraps what still does not)."""
-    size = at.px(kit.TEXT)
-    return [next((line for line in (_seat_words(view, s, short) for short in (0, 1))
-                  if kit.text_width(line, size) <= room), _seat_words(view, s, 2))
-            for s, room in enumerate(_room(view, at))]
+def _seat_lines(view: dict[str, Any]) -> list[list[str]]:
+    """Each seat's line in its three forms, longest first (the kit draws the first that
+    fits its row, and wraps the last if none does)."""
+    return [[_seat_words(view, s, short) for short in (0, 1, 2)] for s in range(view["players"])]
 
 
 WAYS = [("fill", "filling"), ("attack", "attacks"), ("bets", "bets"), ("sales", "sales"),
@@ -499,26 +502,26 @@ def breakdown(view: dict[str, Any], who: list[str], *, short: bool = False,
 
 
 def _cell(view: dict[str, Any], at: Layout, used: int) -> tuple[int, int, bool]:
-    """A card's place, wide and high: as large as fits beside and under the rest (square
-    while it can be, flatter when the table is crowded); and whether its marks fit."""
-    f0, f1, r0, r1 = _bounds(view)
+    """A card's place, wide and high: as large and square as fits; whether its marks fit."""
+    f0, f1, r0, r1 = _bounds(view)  # then flatter, when the table is crowded
     wide = min(at.px(200), (at.body - at.px(56)) // (f1 - f0 + 1))
     high = min(wide, (at.tallest - used - at.px(56)) // (r1 - r0 + 1))
     return wide, high, wide >= at.px(MIN_WIDE) and high >= at.px(MIN_HIGH)
 
 
 def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
-    """What everyone sees: the header, the cards as large as fits, the seats or the end.
-    Where the cards would be too small to read, the legend is left out, then the
-    supplies, then the last move (its cards stay framed); at the end, the breakdown of the
-    final crystals (the message text has it)."""
-    at = Layout(width)
-    who = _names(view)
+    """What everyone sees: the header, the cards as large as fits, the dice, the seats and
+    the legend, or the end. Where the cards would be too small to read, the legend
+    shortens to the marks of every turn, then the last move leaves the header (its cards
+    stay framed), the supplies go, the legend takes one row, the seats' rows tighten and
+    the dice go (the header says the power); the legend goes last (never in the gallery).
+    At the end, the breakdown of the final crystals goes first (the message has it)."""
+    at, who = Layout(width), _names(view)
     chips = len(view.get("to_act") or []) * at.px(66) + at.px(8)
     first = kit.text_width(status(view, who)[0], at.px(kit.TITLE), bold=True) > \
         at.body - chips  # then a headline of one line, the rest under it
-    top = kit.header(view, at, *status(view, who, first=first))
     if view.get("result") is not None:
+        top = kit.header(view, at, *status(view, who, first=first))
         ended = {**view, "result": {**view["result"], "reason": reason(view, who)}}
         for lines in (breakdown(view, who), breakdown(view, who, short=True), []):
             end = kit.result_box(ended, at, lines)
@@ -526,21 +529,17 @@ def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
             if readable:
                 break
         return kit.stack([top, _board(view, at, cw, ch), end])
-    rows = kit.seat_rows(view, at, _seat_lines(view, at))
-    strip: Image.Image | None = _strip(view, at)
-    legend: Image.Image | None = _legend(at)
-    for leave_out in ("", "legend", "strip", "last move"):
-        if leave_out == "legend":
-            legend = None
-        elif leave_out == "strip":
-            strip = None
-        elif leave_out:
-            top = kit.header(view, at, *status(view, who, first=first, last=False))
-        used = sum(b.height for b in (top, rows, strip, legend) if b is not None)
-        cw, ch, readable = _cell(view, at, used)
+    head, strip, rows = (functools.cache(make) for make in (  # each drawn once at most
+        lambda last: kit.header(view, at, *status(view, who, first=first, last=last)),
+        lambda supplies: _strip(view, at, supplies=supplies),
+        lambda row: kit.seat_rows(view, at, _seat_lines(view), row=row)))
+    for n in range(8):  # each step leaves out one more thing, as the docstring says
+        parts = [head(n < 2), strip(n < 3) if n < 6 else None, rows(60 if n < 5 else 48),
+                 _legend(at, 0 if n < 1 else 1 if n < 4 else 2) if n < 7 else None]
+        cw, ch, readable = _cell(view, at, sum(b.height for b in parts if b is not None))
         if readable:
             break
-    return kit.stack([top, _board(view, at, cw, ch), strip, rows, legend])
+    return kit.stack([parts[0], _board(view, at, cw, ch), *parts[1:]])
 
 
 def _tin_card(image: Image.Image, box: kit.Box, name: str, caption: str, at: Layout) -> None:
@@ -550,7 +549,7 @@ def _tin_card(image: Image.Image, box: kit.Box, name: str, caption: str, at: Lay
                                             width=max(2, at.px(3)))
     kit.text(image, ((x0 + x1) / 2, y0 + at.px(14)), name, at.px(kit.LARGE), INK,
              anchor="ma", bold=True)
-    _write(image, ((x0 + x1) / 2, y0 + at.px(62)), kit.wrap(
+    kit.lines(image, ((x0 + x1) / 2, y0 + at.px(62)), kit.wrap(
         CARDS.get(name, ""), at.px(kit.SMALL), x1 - x0 - at.px(12)), at.px(kit.SMALL),
         at.px(32), anchor="ma")
     kit.text(image, ((x0 + x1) / 2, y1 - at.px(12)), caption, at.px(kit.SMALL), MUTED,
@@ -574,7 +573,7 @@ def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
     cw, ch = (at.body - 4 * gap) // 5, at.px(226) if tin else -at.px(20)
     lines = [line for note in notes for line in kit.wrap(note, at.px(kit.TEXT), at.body)]
     x = at.margin + card + at.px(24)
-    about = kit.wrap(f"{held['colour']}, {_plural(held['sections'], 'section')}: free "
+    about = kit.wrap(f"{held['colour']}, {kit.plural(held['sections'], 'section')}: free "
                      "beside a card with as many sections or more", at.px(kit.TEXT),
                      at.width - at.margin - x) if held else []
     y = ch + at.px(20) + len(lines) * step
@@ -583,14 +582,14 @@ def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
     for n, (name, caption) in enumerate(tin):
         left = at.margin + n * (cw + gap)
         _tin_card(block, (left, 0, left + cw, ch), name, caption, at)
-    _write(block, (at.margin, ch + at.px(20)), lines, at.px(kit.TEXT), step)
+    kit.lines(block, (at.margin, ch + at.px(20)), lines, at.px(kit.TEXT), step)
     if held:
         y += at.px(12)
         block.paste(_card(held["colour"], held["sections"], None, 0, None, False, False, 0,
                           card, card, _type(at, card, card)), (at.margin, y))
         kit.text(block, (x, y + at.px(8)), "You hold this square card", at.px(kit.LARGE),
                  INK, bold=True)
-        _write(block, (x, y + at.px(60)), about, at.px(kit.TEXT), step)
+        kit.lines(block, (x, y + at.px(60)), about, at.px(kit.TEXT), step)
     return kit.stack([kit.hand_title(view, at, "Your mint tin"), block])
 
 

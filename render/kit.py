@@ -198,6 +198,13 @@ def text(image: Image.Image, xy: tuple[float, float], line: str, size: int, fill
     return x, y, x + mask.width, y + mask.height
 
 
+def lines(image: Image.Image, xy: tuple[float, float], rows: Sequence[str], size: int,
+          step: int, fill: RGB = INK, *, anchor: str = "la") -> None:
+    """Lines one under another, ``step`` apart, the first at ``xy``."""
+    for n, line in enumerate(rows):
+        text(image, (xy[0], xy[1] + n * step), line, size, fill, anchor=anchor)
+
+
 # --------------------------------------------------------------------------- layout
 
 
@@ -296,10 +303,8 @@ class Grid:
 
     def box(self, square: str, inset: int = 0) -> Box:
         """The cell of ``square``, shrunk by ``inset`` on every side."""
-        file, rank = square_index(square)
-        x = self.left + file * self.cell
-        y = self.top + (self.ranks - 1 - rank) * self.cell
-        return x + inset, y + inset, x + self.cell - inset, y + self.cell - inset
+        x0, y0, x1, y1 = self.at(*square_index(square))
+        return x0 + inset, y0 + inset, x1 - inset, y1 - inset
 
     def centre(self, square: str) -> tuple[int, int]:
         x0, y0, x1, y1 = self.box(square)
@@ -329,6 +334,21 @@ def chip(image: Image.Image, box: Box, colour: SeatColour, size: int,
     centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     text(image, centre, colour.letter if letter is None else letter, size, colour.ink,
          anchor="mm", bold=True)
+
+
+PIPS = {1: "4", 2: "08", 3: "048", 4: "0268", 5: "02468", 6: "023568"}  # on a 3 x 3 grid
+
+
+def die(image: Image.Image, box: Box, value: int, fill: RGB) -> None:
+    """A die showing ``value`` by its pips (a chip shows a letter, a die never): a rounded
+    square of ``fill``, its pips black or white, whichever reads better."""
+    side, draw = box[2] - box[0], ImageDraw.Draw(image)
+    draw.rounded_rectangle(box, radius=side // 4, fill=fill, outline=INK,
+                           width=max(2, side // 16))
+    for spot in PIPS[value]:
+        x = (box[0] + box[2]) / 2 + (int(spot) % 3 - 1) * side * 0.26
+        y, r = (box[1] + box[3]) / 2 + (int(spot) // 3 - 1) * side * 0.26, side * 0.09
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=ink_for(fill))
 
 
 def triangle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float,
@@ -388,9 +408,14 @@ def seats(view: dict[str, Any]) -> list[Seat]:
     return out
 
 
-def listing(words: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return " and ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " and " + words[-1]
+def plural(count: int, word: str) -> str:
+    """'1 crystal', '2 crystals'."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def listing(words: list[str], word: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c' (or 'a, b or c')."""
+    return f" {word} ".join([", ".join(words[:-1]), words[-1]] if words[2:] else words)
 
 
 # --------------------------------------------------------------------------- blocks
@@ -426,24 +451,24 @@ def header(view: dict[str, Any], at: Layout, head: str, detail: str = "") -> Ima
 
 
 def seat_column(view: dict[str, Any], at: Layout, least: int = 400) -> int:
-    """Where ``seat_rows`` starts each seat's line: after the widest name, and at least
-    ``least`` (at 1000 px) from the left, so that every game's rows line up alike."""
+    """Where ``seat_rows`` starts a seat's line: after the widest name, at least ``least``."""
     names = [fit(seat.name, at.px(TEXT), at.px(300), bold=True) for seat in seats(view)]
     return max([at.px(least)] + [at.margin + at.px(44) + at.px(16) + text_width(
         name, at.px(TEXT), bold=True) + at.px(20) for name in names])
 
 
-def seat_rows(view: dict[str, Any], at: Layout, lines: list[str], least: int = 400
-              ) -> Image.Image:
-    """One row a seat: its chip, its name and ``lines[seat]`` (points, cards held...),
-    wrapped onto more lines where it is long; the seats awaited are shaded. ``least``:
-    see ``seat_column`` (a game that draws more after the lines passes less)."""
-    step, size = at.px(40), at.px(44)
+def seat_rows(view: dict[str, Any], at: Layout, lines: Sequence[str | Sequence[str]],
+              least: int = 400, row: int = 60) -> Image.Image:
+    """One row a seat, ``row`` px high at 1000 px (48: tight): chip, name, ``lines[seat]``
+    (or the first of its forms, longest first, that fits; wrapped), the seats awaited shaded;
+    ``least``: see ``seat_column`` (a game that draws more after the lines passes less)."""
+    step, size, room = at.px(40), at.px(44), at.width - at.margin
     names = [fit(seat.name, at.px(TEXT), at.px(300), bold=True) for seat in seats(view)]
     column = seat_column(view, at, least)
-    wrapped = [wrap(line, at.px(TEXT), at.width - at.margin - column) or [""]
-               for line in lines]
-    heights = [max(at.px(60), at.px(20) + step * len(w)) for w in wrapped]
+    wrapped = [wrap(next((f for f in forms if text_width(f, at.px(TEXT)) <= room - column),
+                         forms[-1]) if not isinstance(forms, str) else forms, at.px(TEXT),
+                    room - column) or [""] for forms in lines]
+    heights = [max(at.px(row), at.px(row - 40) + step * len(w)) for w in wrapped]
     block = canvas(at.width, sum(heights) + at.px(12))
     draw = ImageDraw.Draw(block)
     awaited = set(view.get("to_act", []))
@@ -452,7 +477,7 @@ def seat_rows(view: dict[str, Any], at: Layout, lines: list[str], least: int = 4
         if seat.index in awaited:
             draw.rounded_rectangle((at.margin - at.px(10), top, at.width - at.margin + at.px(10),
                                     top + row - at.px(4)), radius=at.px(10), fill=SHADE)
-        middle = top + at.px(28)
+        middle = top + at.px(row / 2 - 2)
         chip(block, (at.margin, middle - size // 2, at.margin + size, middle + size // 2),
              seat.colour, at.px(SMALL))
         text(block, (at.margin + size + at.px(16), middle), name, at.px(TEXT), INK,
@@ -501,23 +526,35 @@ def hand_title(view: dict[str, Any], at: Layout, title: str = "Your hand") -> Im
 
 def legend(at: Layout, items: list[tuple[SeatColour, str]]) -> Image.Image:
     """Swatches with their letters and what they stand for, flowing into rows."""
-    size, gap = at.px(44), at.px(28)
-    rows: list[list[tuple[SeatColour, str, int]]] = [[]]
+    size = at.px(44)
+    swatches = [(canvas(size, size), label) for _, label in items]
+    for (swatch, _), (colour, _) in zip(swatches, items, strict=True):
+        chip(swatch, (0, 0, size - 1, size - 1), colour, at.px(SMALL))
+    return key(at, swatches)
+
+
+def key(at: Layout, items: Sequence[tuple[Image.Image, str]], gap: int = 28,
+        row_gap: int = 14) -> Image.Image:
+    """A legend of drawn samples, each followed by what it stands for in small type,
+    flowing into rows (``gap`` and ``row_gap`` at 1000 px between items and rows)."""
+    high = max(glyph.height for glyph, _ in items)
+    rows: list[list[tuple[Image.Image, str, int]]] = [[]]
     x = at.margin
-    for colour, label in items:
-        width = size + at.px(10) + text_width(label, at.px(SMALL))
+    for glyph, label in items:
+        width = glyph.width + at.px(10) + text_width(label, at.px(SMALL))
         if rows[-1] and x + width > at.width - at.margin:
             rows.append([])
             x = at.margin
-        rows[-1].append((colour, label, x))
-        x += width + gap
-    block = canvas(at.width, at.px(16) + len(rows) * (size + at.px(14)))
+        rows[-1].append((glyph, label, x))
+        x += width + at.px(gap)
+    step = high + at.px(row_gap)
+    block = canvas(at.width, at.px(16) + len(rows) * step)
     for r, row in enumerate(rows):
-        y = at.px(8) + r * (size + at.px(14))
-        for colour, label, x in row:
-            chip(block, (x, y, x + size, y + size), colour, at.px(SMALL))
-            text(block, (x + size + at.px(10), y + size // 2), label, at.px(SMALL), INK,
-                 anchor="lm")
+        y = at.px(8) + r * step
+        for glyph, label, x in row:
+            block.paste(glyph, (x, y + (high - glyph.height) // 2))
+            text(block, (x + glyph.width + at.px(10), y + high // 2), label, at.px(SMALL),
+                 INK, anchor="lm")
     return block
 
 
@@ -529,10 +566,11 @@ def squared_line(draw: ImageDraw.ImageDraw, edges: list[Box], fill: RGB, width: 
         draw.rectangle((x0 - half, y0 - half, x1 + half, y1 + half), fill=fill)
 
 
-def footnote(at: Layout, line: str) -> Image.Image:
-    """One line in small type, muted, under the seat rows."""
-    block = canvas(at.width, at.px(44))
-    text(block, (at.margin, at.px(4)), line, at.px(SMALL), MUTED)
+def footnote(at: Layout, words: str) -> Image.Image:
+    """Small muted type under the seat rows: a line, or more where it is long."""
+    rows = wrap(words, at.px(SMALL), at.body)
+    block = canvas(at.width, at.px(6) + len(rows) * at.px(38))
+    lines(block, (at.margin, at.px(4)), rows, at.px(SMALL), at.px(38), MUTED)
     return block
 
 
@@ -540,11 +578,9 @@ def footnote(at: Layout, line: str) -> Image.Image:
 
 
 def png(image: Image.Image) -> bytes:
-    """``image`` as PNG bytes, small and quick: its few hundred colours reduced to a palette
-    of 256 (Pillow's fast octree over a quarter-size copy, then each pixel to its nearest:
-    fills move by a level or two, shades at the edges of text by a few more, nothing an eye
-    sees), its rows deflated in one call of ISA-L. ~6 ms and ~50 KB for a 1000 x 1250
-    table, where all its colours kept make ~110 KB; Pillow's own encoder takes ~30 ms."""
+    """``image`` as PNG bytes, small and quick: its colours reduced to a palette of 256
+    (Pillow's fast octree over a quarter-size copy, each pixel to its nearest: no change an
+    eye sees), rows deflated by ISA-L. ~6 ms, ~50 KB for 1000 x 1250 (Pillow's: ~30 ms)."""
     full = image if image.mode == "RGB" else image.convert("RGB")
     colours = full.reduce(4).quantize(256, method=Image.Quantize.FASTOCTREE,
                                       dither=Image.Dither.NONE)

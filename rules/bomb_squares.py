@@ -2328,6 +2328,14 @@ class BombSquares(Game[BombState]):
             "moves": state.moves,
             "earned": {k: list(v) for k, v in state.earned.items()}, "result": None,
         }
+        # the open places and, while a square card may still be laid, those where the
+        # largest card costs crystals, with the fewest sections that pay there (one more
+        # than every neighbour) and the price; public, from the board alone
+        spots = _spots(state, card_code(0, LARGEST))
+        view["places"] = [CELLS[c] for c in spots]
+        view["costly"] = {CELLS[c]: [1 + max(state.sections[j] for j in NEIGHBOURS[c]), cost]
+                          for c, cost in spots.items()
+                          if cost and (state.deck or max(state.held) >= 0)}
         result = self.outcome(state)
         if result is not None:
             view["result"] = {"winners": sorted(result.winners), "reason": result.reason}

@@ -16,6 +16,7 @@ import functools
 import io
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -210,26 +211,44 @@ def test_the_summary_says_whose_turn_the_crystals_and_the_last_move(name: str) -
         assert line.startswith("Bomb Squares: Game over: ")
 
 
-def test_each_seat_row_shows_crystals_tokens_shop_items_and_cards_in_full() -> None:
+def spy_text(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every line the kit draws from now on, in order."""
+    drawn: list[str] = []
+    real = kit.text
+
+    def text(image: Image.Image, xy: Any, line: str, *args: Any, **kw: Any) -> Any:
+        drawn.append(line)
+        return real(image, xy, line, *args, **kw)
+
+    monkeypatch.setattr(kit, "text", text)
+    return drawn
+
+
+def test_each_seat_row_shows_crystals_tokens_shop_items_and_cards_in_full(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Players must read each one's crystals, tokens, airplane and mint tin at a glance:
-    the row says them all, in shorter words where the long ones would not fit (the kit
-    wraps what still does not, never cutting it)."""
+    each form of a seat's line says them all (the shorter ones in fewer words), and the
+    row draws the longest form that fits (the kit wraps the shortest if none does)."""
+    drawn = spy_text(monkeypatch)
     for state in moments().values():
         shown = view(state, None)
-        at = kit.Layout(1000)
-        lines = bs._seat_lines(shown, at)
-        for s, (line, room) in enumerate(zip(lines, bs._room(shown, at), strict=True)):
-            assert line.startswith(f"{state.crystals[s]} crystal")
-            found = re.search(r"(?:tokens|set) ([RGBOYP ]+?)(?: ·|,|$)", line)
-            letters = set(found.group(1).replace(" ", "")) if found else set()
-            assert letters == {bs.LETTER[c] for c in shown["sets"][s] or shown["tokens"][s]}
-            assert ("plane" in line) == bool(shown["planes"][s])
-            assert ("card held" in line or "holds a square card" in line) == \
-                shown["holding"][s]
-            assert ("armed" in line) == bool(shown["armed_counts"][s])
-            if kit.text_width(line, at.px(kit.TEXT)) > room:  # the shortest words
-                assert line == bs._seat_words(shown, s, 2)
-            assert room >= at.width - at.margin - at.px(430)
+        for s, forms in enumerate(bs._seat_lines(shown)):
+            for line in forms:
+                assert line.startswith(f"{state.crystals[s]} crystal")
+                found = re.search(r"(?:tokens|set) ([RGBOYP ]+?)(?: ·|,|$)", line)
+                letters = set(found.group(1).replace(" ", "")) if found else set()
+                assert letters == {bs.LETTER[c] for c in shown["sets"][s] or shown["tokens"][s]}
+                assert ("plane" in line) == bool(shown["planes"][s])
+                assert ("card held" in line or "holds a square card" in line) == \
+                    shown["holding"][s]
+                assert ("armed" in line) == bool(shown["armed_counts"][s])
+            drawn.clear()
+            kit.seat_rows(shown, kit.Layout(1000), bs._seat_lines(shown))
+            room = 1000 - 48 - 400  # the names here are short: the words start at 400 px
+            fitting = [f for f in forms if kit.text_width(f, kit.TEXT) <= room]
+            assert (fitting[0] if fitting else kit.wrap(forms[-1], kit.TEXT, room)[0]) in drawn
+    rows = kit.seat_rows({"players": 1}, kit.Layout(1000), [["x" * 200, "short"]])
+    assert rows.height == kit.seat_rows({"players": 1}, kit.Layout(1000), ["short"]).height
 
 
 def test_the_board_shows_every_piece() -> None:
@@ -297,7 +316,7 @@ def test_every_mark_on_a_card_is_20_px_tall_at_1000_px(monkeypatch: pytest.Monke
 
 def test_the_board_has_coordinates_and_names_the_open_places() -> None:
     shown = view(moments()["2p-start"], None)
-    assert bs._open_places(shown) == {"d5", "f5", "e4", "e6"}
+    assert sorted(shown["places"]) == ["d5", "e4", "e6", "f5"]
     first = bs.table(shown)
     for place in ("d5", "e6"):  # an open place's name drawn, then not
         other = copy.deepcopy(shown)
@@ -377,3 +396,80 @@ def test_the_prompt_never_offers_keep_or_an_attack_that_is_not_there() -> None:
             elif "attack" not in legal:
                 assert "attack" not in head and ("move meeples" in head) == bool(
                     legal & {"from", "to", "fly"}), (head, legal)
+
+
+# --------------------------------------------------------------------------- issue 38
+
+
+def playing(step: int) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """Every ``step``-th state of the seeded games still in play, with the channel's view."""
+    for states in games().values():
+        for state in states[::step]:
+            if GAME.outcome(state) is None:
+                yield state, view(state, None)
+
+
+def test_the_legend_stays_at_nine_columns_and_more() -> None:
+    """The issue's report: a table of nine columns left its legend out. Now the picture
+    always ends in one of the legend's three forms (drawn marks with their words; the
+    shortest in one row), at the default width and at the narrowest."""
+    crowded = [(s, shown) for s, shown in playing(15) if bs._bounds(shown)[1]
+               - bs._bounds(shown)[0] >= 8]
+    assert len(crowded) > 60 and {s.players for s, _ in crowded} == {2, 3, 4}
+    for n, (_, shown) in enumerate(crowded):
+        for width in (1000, 600) if n % 4 == 0 else (1000,):
+            table = bs.table(shown, width=width)
+            legends = [bs._legend(kit.Layout(width), short) for short in (0, 1, 2)]
+            assert any(table.crop((0, table.height - legend.height, width, table.height))
+                       .tobytes() == legend.tobytes() for legend in legends), (n, width)
+
+
+def test_dice_are_drawn_as_dice_not_as_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card's chip reads 'R4'; a die shows its pips on a square of its colour, no letter
+    and no number, with the word for what it decides beside it."""
+    for value in range(1, 7):
+        image = kit.canvas(60, 60)
+        kit.die(image, (4, 4, 56, 56), value, bs.fill("red"))
+        pips = {str(i) for i in range(9) if image.getpixel(
+            (round(30 + (i % 3 - 1) * 52 * 0.26), round(30 + (i // 3 - 1) * 52 * 0.26)))
+                == kit.ink_for(bs.fill("red"))}
+        assert pips == set(kit.PIPS[value]), value
+    drawn = spy_text(monkeypatch)
+    monkeypatch.setattr(kit, "chip", lambda *a, **kw: pytest.fail("a die drawn as a chip"))
+    rolled = view(moments()["bets"], None)
+    assert sum(1 for v in rolled["dice"].values() if v) >= 3
+    strip = bs._strip(rolled, kit.Layout(1000))
+    assert strip is not None and colour_count(strip, bs.fill("red")) > 1000
+    assert {"power", "reach", "distance"} <= set(drawn)
+    assert not [line for line in drawn if re.fullmatch(r"[RGBOYP]\d", line)], drawn
+
+
+def test_prices_stand_exactly_where_a_card_costs_crystals(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Over random games: the view's open places and prices are the rules' own (a card of
+    so many sections or more costs that many crystals there, fewer go free), the board
+    draws a price on each of those places and nowhere else, and the text says each."""
+    from rules import bomb_squares as rb
+    assert view(moments()["2p-start"], None)["costly"] == {}  # beside a 6: all free
+    priced: list[tuple[int, int]] = []
+    monkeypatch.setattr(bs, "_price", lambda image, x, y, first, cost, size:
+                        priced.append((first, cost)))
+    checked = 0
+    for state, shown in playing(60):
+        for sections in range(1, 7):
+            costs = rb._spots(state, rb.card_code(0, sections))
+            assert {rb.CELLS[c] for c in costs} == set(shown["places"])
+            if state.deck or max(state.held) >= 0:
+                assert {rb.CELLS[c]: cost for c, cost in costs.items() if cost} == {
+                    cell: cost for cell, (first, cost) in shown["costly"].items()
+                    if sections >= first}
+        priced.clear()
+        bs._board(shown, kit.Layout(1000), 94, 80)
+        assert priced == [tuple(shown["costly"][c])
+                          for c in sorted(shown["costly"], key=kit.square_index)]
+        said = re.search(r"Where a card costs crystals \(place, from how many sections, "
+                         r"crystals\): ([^.]*)", bs.describe(shown))
+        assert ({tuple(p.split()) for p in said.group(1).split(", ")} if said else set()) == {
+            (cell, f"{first}+", str(cost)) for cell, (first, cost) in shown["costly"].items()}
+        checked += bool(shown["costly"])
+    assert checked > 10
