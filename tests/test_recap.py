@@ -5,7 +5,6 @@ too."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
@@ -22,7 +21,7 @@ from bot.service import TableService, recap
 from bot.store import Store
 from render import gallery, kit
 from render import recap as chart_picture
-from tests.pictures import pixels
+from tests.pictures import decoded, pixels
 
 GAME_IDS = sorted(rules.GAMES)
 # Set-ups whose points are counted differently: seat counts and the variants that change
@@ -164,12 +163,6 @@ def test_sums_and_durations_read_as_sentences() -> None:
 
 
 CHARTS = {game_id: gallery.recap_chart(game_id) for game_id in GAME_IDS}
-
-
-def decoded(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -1,8 +1,9 @@
 """Storage: round trips, the one-table-per-channel rule, the append-only log, migrations.
 
-Tests of the ``store`` fixture run on both engines (SQLite and PostgreSQL: ``database`` in
-conftest.py); those about SQLite's file alone (damage, its pragmas, its size limits) open a
-file themselves, and PostgreSQL has its own tests for the same guarantees where it has them.
+Tests of the ``store`` fixture run on both engines (SQLite and PostgreSQL: the module is
+marked ``engines``, conftest.py); those about SQLite's file alone (damage, its pragmas, its
+size limits) open a file themselves, and PostgreSQL has its own tests for the same
+guarantees where it has them.
 """
 
 from __future__ import annotations

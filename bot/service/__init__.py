@@ -333,7 +333,7 @@ class TableService:
     async def turn_message(self, game: int) -> int:
         """The channel message telling of the game's turn under way (0: none now)."""
         found = await self.store.deliveries.turn_message(game)
-        return found[0] if found is not None else 0
+        return found.message_id if found is not None else 0
 
     async def set_turn_message(self, game: int, message_id: int, version: int) -> None:
         """From ``version`` on, the game's turn is told in ``message_id`` (0: in none:

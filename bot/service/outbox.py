@@ -138,7 +138,7 @@ class Outbox:
                         skip: Collection[int] = (), cutoff: float | None = None
                         ) -> Reply | None:
         """The reply for the versions of a stored game beyond ``announced`` not yet posted
-        (``Store.posted``), leaving out ``skip`` and, given a ``cutoff``, any written after
+        (``deliveries.posted``), leaving out ``skip`` and, given a ``cutoff``, any written after
         that moment; None when no version is left to tell. The reply ``covers`` exactly
         those versions, and shows the board as it stands now."""
         # (another process may have moved on since ``row`` was read)

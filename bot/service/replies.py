@@ -269,7 +269,7 @@ class Narrator:
                    ) -> list[str]:
         """The channel's lines, the first of the game to use a term a topic of its guide
         explains (``Guide.cites``) naming that topic as the surface asks for it, "(`rules
-        life`)": once per game, across restarts and processes (``Store.cite``, with the
+        life`)": once per game, across restarts and processes (``store.tables.cite``, with the
         version of the reply). A reply told ``again`` (a catch-up of those versions, never
         posted) names what their first telling named. Only the channel's own lines are
         given, so no topic is ever named from a private line."""

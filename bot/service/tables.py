@@ -228,7 +228,7 @@ class Tables:
     async def _finish(self, table: Table, seat: int, text: str, state: Any, data: str,
                       now: float) -> Rated | None:
         """The move that ends the game, in one transaction with the ratings it changes
-        (``Store.finish_game``); None if another writer moved the game on first."""
+        (``store.tables.finish_game``); None if another writer moved the game on first."""
         outcome = table.game.outcome(state)
         assert outcome is not None
         return await self.store.tables.finish_game(

@@ -13,17 +13,22 @@ GAME_FIELDS = TABLE.fields(GameRow)
 GAMES = f"{TABLE.select(GameRow)} FROM games"
 
 
+OPTIONS, DAMAGED, REMINDERS, BANK_ADD = (GAME_FIELDS.index(name) for name in (
+    "options", "damaged", "reminders", "bank_add"))
+
+
 def game_row(row: Any) -> GameRow:
     """A row as read (its first values ``GAME_FIELDS``). Options that are not a JSON
     object leave the row readable, marked damaged, so that one bad row cannot stop a query
     over every table."""
-    values = dict(zip(GAME_FIELDS, row, strict=False))
+    values = list(row[:len(GAME_FIELDS)])
     try:
-        options = json.loads(values["options"])
-        damaged = values["damaged"] if isinstance(options, dict) \
-            else "its options are not an object"
+        options = json.loads(values[OPTIONS])
+        if not isinstance(options, dict):
+            options, values[DAMAGED] = {}, "its options are not an object"
     except (TypeError, ValueError):
-        options, damaged = {}, "its options are not valid JSON"
-    values.update(options=options if isinstance(options, dict) else {}, damaged=damaged,
-                  reminders=bool(values["reminders"]), bank_add=values["bank_add"] or 0.0)
-    return GameRow(**values)
+        options, values[DAMAGED] = {}, "its options are not valid JSON"
+    values[OPTIONS] = options
+    values[REMINDERS] = bool(values[REMINDERS])
+    values[BANK_ADD] = values[BANK_ADD] or 0.0
+    return GameRow(*values)
