@@ -11,7 +11,8 @@ un-learn, and no chance was drawn (taking back a roll would let a player roll ag
 
 - **randomness**: the state's random generator moved (``State.seed``/``State.draws``);
 - **hidden information**, in any of three ways:
-  1. the move has a private event (one with ``to`` set: a card drawn, a secret choice);
+  1. the move has a private event (one with ``to`` set: a card drawn, a secret choice),
+     other than a ``prompt`` (which only asks a seat for a move from what it knows);
   2. some seat's private part changed: what ``view(state, seat)`` shows beyond
      ``view(state, None)`` (a hand, a secret pick) is not the same after the move;
   3. the move's public result depends on something the mover could not see (a face-down
@@ -110,7 +111,7 @@ def why_not(game: rules.Game[Any], before: Any, seat: int, text: str) -> str | N
     after, events = game.play(before, seat, text)
     if (after.seed, after.draws) != (before.seed, before.draws):
         return RANDOM
-    if any(event.to is not None for event in events):
+    if any(event.to is not None and event.kind != "prompt" for event in events):
         return HIDDEN
     public_before, public_after = game.view(before, None), game.view(after, None)
     for other in range(before.players):

@@ -2,11 +2,12 @@
 
 The table: who acts and what happened last (and, where the two lines under the title leave
 room, how points are won), the 5x5 board (coordinates on every edge, each seat's home edge
-a bar in its colour), a row per seat, or at the end the result broken down. The last move's
-route, or the attack, is an arrow in the mover's colour under the tiles' names and pips, so
-that they stay readable. A seat's hand: the card or two it picked in secret for a fight,
-its cards, its discard pile. Face-down tiles stay blank. ``describe`` says all of it in
-words. Every mark is explained in the guide's ``symbols`` topic.
+a bar in its colour), a row per seat with its discard pile, or at the end the result broken
+down. The last move's route, or the attack, is an arrow in the mover's colour under the
+tiles' names and pips, so that they stay readable. A seat's hand: the card or two it picked
+in secret for a fight, its cards, its discard pile. Face-down tiles stay blank; the
+symbols' icons are ``render.cube_icons``. ``describe`` says all of it in words. Every mark
+is explained in the guide's ``symbols`` topic.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import Any, NamedTuple
 from PIL import Image, ImageDraw
 
 from render import kit
-from render.kit import INK, MUTED, PAPER, RGB, Box, Grid
+from render.cube_icons import icon
+from render.kit import INK, MUTED, PAPER, RGB, Grid
 from rules.core import load_data
 
 NAME = "Cube Conquest"
@@ -42,56 +44,6 @@ TOLD_APART: dict[str, dict[str, RGB]] = {
     "tiles": {"revealed": FACE, "face down": BACK, "last action": LIT, "table": MAT},
     "cubes on tiles": {**SEATS, "revealed tile": FACE, "last action's tile": LIT},
 }
-
-# --------------------------------------------------------------------------- symbol icons
-
-
-def _turned(points: list[tuple[float, float]], centre: tuple[float, float], degrees: float
-            ) -> list[tuple[float, float]]:
-    a, (cx, cy) = math.radians(degrees), centre
-    return [(cx + (x - cx) * math.cos(a) - (y - cy) * math.sin(a),
-             cy + (x - cx) * math.sin(a) + (y - cy) * math.cos(a)) for x, y in points]
-
-
-def icon(draw: ImageDraw.ImageDraw, symbol: str, box: Box) -> None:
-    """``symbol``'s icon in the square ``box``, from simple shapes (it reads at any size)."""
-    s = box[2] - box[0]
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        return box[0] + s * x, box[1] + s * y
-
-    def disc(x: float, y: float, r: float, **style: Any) -> None:
-        (cx, cy), r = at(x, y), r * s
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), **style)
-
-    def rect(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:
-        return [at(x0, y0), at(x1, y0), at(x1, y1), at(x0, y1)]
-
-    if symbol == "drop":  # a circle drawn up into a point
-        draw.polygon([at(0.5, 0.04), at(0.245, 0.55), at(0.755, 0.55)], fill=INK)
-        disc(0.5, 0.64, 0.29, fill=INK)
-    elif symbol == "hammers":  # two, crossed
-        for degrees in (-38, 38):
-            for part in (rect(0.45, 0.2, 0.55, 0.98), rect(0.28, 0.04, 0.72, 0.26)):
-                draw.polygon(_turned(part, at(0.5, 0.5), degrees), fill=INK)
-    elif symbol == "circles":  # three rings
-        for x, y in ((0.5, 0.27), (0.26, 0.71), (0.74, 0.71)):
-            disc(x, y, 0.2, outline=INK, width=max(2, round(s * 0.08)))
-    elif symbol == "bricks":  # a wall of three staggered courses
-        for row, joints in enumerate(((0, 0.5, 1), (0, 0.25, 0.75, 1), (0, 0.5, 1))):
-            for left, right in itertools.pairwise(joints):
-                draw.polygon(rect(left + 0.03, 0.13 + row * 0.28, right - 0.03,
-                                  0.35 + row * 0.28), fill=INK)
-    elif symbol == "crown":  # a band with three points, a ball on each
-        draw.polygon([at(0.06, 0.84), at(0.06, 0.3), at(0.3, 0.56), at(0.5, 0.2),
-                      at(0.7, 0.56), at(0.94, 0.3), at(0.94, 0.84)], fill=INK)
-        for x, y in ((0.06, 0.24), (0.5, 0.14), (0.94, 0.24)):
-            disc(x, y, 0.07, fill=INK)
-    elif symbol == "arrow":  # flying up and to the right
-        for part in ([at(0.02, 0.43), at(0.6, 0.43), at(0.6, 0.26), at(0.98, 0.5),
-                      at(0.6, 0.74), at(0.6, 0.57), at(0.02, 0.57)], rect(0.02, 0.35, 0.16, 0.65)):
-            draw.polygon(_turned(part, at(0.5, 0.5), -45), fill=INK)
-
 
 # --------------------------------------------------------------------------- words
 
@@ -163,22 +115,19 @@ def summary(view: dict[str, Any]) -> str:
              f"Points: {points} ({view['points_to_win']} to win)."]
     if result is None:
         parts += [detail, "In hand: " + ", ".join(f"{n} {_plural(c, 'card')}" for n, c in
-                                                  zip(names, view["hand_counts"], strict=True))]
+                                                  zip(names, view["hand_counts"], strict=True)),
+                  "Discard piles: " + "; ".join(f"{n} {_pile(pile)}" for n, pile in zip(
+                      names, view["discards"], strict=True)) if any(view["discards"]) else ""]
     if view.get("seat") is not None and "hand" in view:
-        mine = _own_picks(view)
-        if mine:
-            parts.append(f"You picked {kit.listing([_card(c) for c in mine])} for the fight "
-                         f"on {view['attack']['to']}")
-        parts += _fight_notes(view)
-        parts.append(f"Your hand: {', '.join(_card(c) for c in view['hand']) or 'no cards'}")
+        parts += _own_lines(view)
     return " ".join(" ".join(p.rstrip(".") + "." for p in parts if p).split())
 
 
 def describe(view: dict[str, Any]) -> str:
     """The picture in words, line by line, for a screen reader: whose turn and the last
-    move, each seat (its colour as a word, letter, home edge, points, cards, supply), the
-    board row by row from row 5 down (each tile's symbol, face down, and whose cube or
-    Outpost stands there), the result; in a seat's view its fight, hand and discard pile."""
+    move, each seat (its colour as a word, letter, home edge, points, cards, supply, its
+    discard pile in order), the board row by row from row 5 down (each tile's symbol, face
+    down, and whose cube or Outpost stands there), the result; a seat's fight and hand."""
     all_seats = kit.seats(view)
     names = [s.spoken for s in all_seats]
     head, detail = status({**view, "names": names})
@@ -196,6 +145,10 @@ def describe(view: dict[str, Any]) -> str:
             f"{EDGE_WORDS[view['edges'][s]]}; {_plural(view['hand_counts'][s], 'card')} in "
             f"hand" + ("" if deck else f", {view['deck_counts'][s]} in deck")
             + f", {_plural(cubes, 'cube')} on the board, {view['supply'][s]} in supply.")
+        pile = view["discards"][s]
+        lines.append(f"{seat.spoken}'s discard pile, face up: " + (", ".join(
+            pile) + f" ({_plural(len(pile), 'card')}, the last discarded last)." if pile
+            else "empty."))
     if deck:
         lines.append(f"Shared deck: {_plural(view['deck_counts'][0], 'card')}.")
     lines.append("The board, row 5 at the top, files a to e from the left (pips: " + ", ".join(
@@ -215,14 +168,17 @@ def describe(view: dict[str, Any]) -> str:
     if result is not None:
         lines += _result_lines(view, names)[1:]
     if view.get("seat") is not None and "hand" in view and result is None:
-        mine = _own_picks(view)
-        if mine:
-            lines.append(f"You picked {kit.listing([_card(c) for c in mine])} for the fight "
-                         f"on {view['attack']['to']}.")
-        lines += _fight_notes(view)
-        lines.append(f"Your hand: {', '.join(_card(c) for c in view['hand']) or 'no cards'}.")
-        lines.append(f"Your discard pile: {_pile(view)}.")
+        lines += _own_lines(view)
     return "\n".join(lines)
+
+
+def _own_lines(view: dict[str, Any]) -> list[str]:
+    """The viewing seat's own: the cards it picked for the fight, its notes, its hand."""
+    mine = _own_picks(view)
+    picked = [f"You picked {kit.listing([_card(c) for c in mine])} for the fight on "
+              f"{view['attack']['to']}."] if mine else []
+    return [*picked, *_fight_notes(view),
+            f"Your hand: {', '.join(_card(c) for c in view['hand']) or 'no cards'}."]
 
 
 def _own_picks(view: dict[str, Any]) -> list[str]:
@@ -249,11 +205,12 @@ def _fight_notes(view: dict[str, Any]) -> list[str]:
         if mine:
             return ["Shown to all: the defender now chooses which of two cards to use."
                     if view["phase"] == "choose" else "Shown when both sides have chosen.", rule]
-        two = seat == attack["defender"] and outpost and len(view["hand"]) >= 2
-        return [] if seat not in view["to_act"] else [
-            "Pick one card or two in secret ('pick drop crown'): with two, you choose which "
-            "to use once the attacker's card is shown." if two else
-            "Pick a card in secret, e.g. 'pick crown'.", rule]
+        hand = view["hand"]
+        two = seat == attack["defender"] and outpost and len(hand) >= 2
+        return [] if seat not in view["to_act"] or not hand else [
+            f"Pick one card or two in secret ('pick {hand[0]} {hand[-1]}'): with two, you "
+            "choose which to use once the attacker's card is shown." if two else
+            f"Pick a card in secret, e.g. 'pick {hand[-1]}'.", rule]
     hit = attack.get("attacker_card")
     notes = [f"The attack is {_card(hit)}; ties go to the attacker." if hit else
              "You choose one once the attacker's card is shown."]
@@ -382,7 +339,7 @@ def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
         used = top.height
     else:
         top = kit.header(view, at, head, _with_notes(view, at, detail))
-        below = [kit.seat_rows(view, at, _seat_lines(view))]
+        below = [_seat_rows(view, at)]
         used = max(top.height, at.px(24 + 56 + 24) + 2 * at.px(40))  # two lines of detail
     used += sum(b.height for b in below) + 2 * at.px(CHROME)
     cell = min((at.width - 2 * at.px(CHROME)) // 5, (at.tallest - used) // 5)
@@ -407,12 +364,61 @@ def _with_notes(view: dict[str, Any], at: kit.Layout, detail: str) -> str:
 
 
 def _seat_lines(view: dict[str, Any]) -> list[str]:
-    """Each seat's row: its home edge in setup; then points, cards, deck and supply."""
+    """Each seat's row: its home edge in setup; then points, cards and deck (the supply,
+    12 less the cubes on the board, is said in words only: the row's room is the discard
+    pile's)."""
     if view["phase"] == "setup":
         return [f"home: {EDGE_WORDS[edge]}, the {edge} edge" for edge in view["edges"]]
     return [f"{_plural(view['points'][s], 'point')} · {_plural(view['hand_counts'][s], 'card')}"
             + ("" if view.get("shared_deck") else f" · deck {view['deck_counts'][s]}")
-            + f" · supply {view['supply'][s]}" for s in range(view["players"])]
+            for s in range(view["players"])]
+
+
+def _seat_rows(view: dict[str, Any], at: kit.Layout) -> Image.Image:
+    """The kit's seat rows, each line followed by the seat's discard pile, face up on a
+    tray: a disc per card, lowest first, alike cards fanned together, the front one showing
+    its pips (closer where the line leaves less room; its size in words where even that
+    does not fit and the words do). No row grows: the board keeps its size."""
+    lines, piles, d = _seat_lines(view), view["discards"], at.px(36)
+    column, size, width = kit.seat_column(view, at, least=0), at.px(kit.TEXT), at.width - at.margin
+    fans = [_fan(pile, at, width - column - kit.text_width(line, size) - at.px(18))
+            for line, pile in zip(lines, piles, strict=True)]
+    said = [f"{line} · {_plural(len(pile), 'discard')}" for line, pile in zip(lines, piles,
+                                                                              strict=True)]
+    lines = [more if pile and fan is None and kit.text_width(more, size) <= width - column
+             else line for line, more, pile, fan in zip(lines, said, piles, fans, strict=True)]
+    block, top = kit.seat_rows(view, at, lines, least=0), at.px(6)
+    draw = ImageDraw.Draw(block)
+    for line, pile, fan in zip(lines, piles, fans, strict=True):
+        x, middle = column + kit.text_width(line, size) + at.px(23), top + at.px(28)
+        top += max(at.px(60), at.px(20 + 40 * len(kit.wrap(line, size, width - column))))
+        if fan is None:
+            continue
+        step, gap, span = fan
+        draw.rounded_rectangle((x - at.px(5), middle - d // 2 - at.px(5), x + span,
+                                middle + d // 2 + at.px(5)), radius=at.px(10), fill=MAT)
+        for symbol, n in sorted(Counter(pile).items(), key=lambda item: PIPS[item[0]]):
+            for left in range(x, x + step * n, step):  # the back ones first: rims show
+                draw.ellipse((left, middle - d // 2, left + d, middle + d // 2), fill=INK,
+                             outline=MAT, width=max(1, at.px(3)))
+            x += step * (n - 1) + d + gap
+            kit.text(block, (x - gap - d / 2, middle), str(PIPS[symbol]), at.px(kit.SMALL),
+                     PAPER, anchor="mm", bold=True)
+    return block
+
+
+def _fan(pile: list[str], at: kit.Layout, room: int) -> tuple[int, int, int] | None:
+    """How a discard pile is drawn in ``room``: how far apart its alike cards are (20 px at
+    1000, down to 4), the gap between kinds (8 px, or 3 where room is short) and how far
+    its cards reach; None when it does not fit even so, or is empty."""
+    kinds = len(set(pile))
+    extra = len(pile) - kinds
+    for gap in (at.px(8), at.px(3)):
+        fixed = at.px(10) + kinds * (at.px(36) + gap) - gap
+        step = min(at.px(20), (room - fixed) // extra) if extra else at.px(20)
+        if pile and step >= at.px(4) and fixed + extra * step <= room:
+            return step, gap, fixed - at.px(5) + extra * step
+    return None
 
 
 def _breakdown(view: dict[str, Any], at: kit.Layout) -> list[str]:
@@ -547,13 +553,14 @@ def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
         blocks.append(_lines(at, ["Still in your hand:" if cards else "No other cards."], True))
     if cards:
         blocks.append(_cards(at, cards))
-    return kit.stack([*blocks, _lines(at, [f"Your discard pile: {_pile(view)}."], False),
+    pile = _pile(view["discards"][view["seat"]])
+    return kit.stack([*blocks, _lines(at, [f"Your discard pile: {pile}."], False),
                       kit.canvas(at.width, at.px(20))])
 
 
-def _pile(view: dict[str, Any]) -> str:
-    """The viewing seat's discard pile: '2 drops, 3 crowns, arrow', or 'empty'."""
-    pile = Counter(view["discards"][view["seat"]])
+def _pile(cards: list[str]) -> str:
+    """A discard pile by card, lowest first: '2 drops, 3 crowns, arrow', or 'empty'."""
+    pile = Counter(cards)
     return ", ".join(f"{n} {s.rstrip('s')}s" if n > 1 else s for s, n in sorted(
         pile.items(), key=lambda item: PIPS.get(item[0], 0))) or "empty"
 

@@ -425,13 +425,22 @@ def header(view: dict[str, Any], at: Layout, head: str, detail: str = "") -> Ima
     return block
 
 
-def seat_rows(view: dict[str, Any], at: Layout, lines: list[str]) -> Image.Image:
+def seat_column(view: dict[str, Any], at: Layout, least: int = 400) -> int:
+    """Where ``seat_rows`` starts each seat's line: after the widest name, and at least
+    ``least`` (at 1000 px) from the left, so that every game's rows line up alike."""
+    names = [fit(seat.name, at.px(TEXT), at.px(300), bold=True) for seat in seats(view)]
+    return max([at.px(least)] + [at.margin + at.px(44) + at.px(16) + text_width(
+        name, at.px(TEXT), bold=True) + at.px(20) for name in names])
+
+
+def seat_rows(view: dict[str, Any], at: Layout, lines: list[str], least: int = 400
+              ) -> Image.Image:
     """One row a seat: its chip, its name and ``lines[seat]`` (points, cards held...),
-    wrapped onto more lines where it is long; the seats awaited are shaded."""
+    wrapped onto more lines where it is long; the seats awaited are shaded. ``least``:
+    see ``seat_column`` (a game that draws more after the lines passes less)."""
     step, size = at.px(40), at.px(44)
     names = [fit(seat.name, at.px(TEXT), at.px(300), bold=True) for seat in seats(view)]
-    column = max([at.px(400)] + [at.margin + size + at.px(16) + text_width(
-        name, at.px(TEXT), bold=True) + at.px(20) for name in names])
+    column = seat_column(view, at, least)
     wrapped = [wrap(line, at.px(TEXT), at.width - at.margin - column) or [""]
                for line in lines]
     heights = [max(at.px(60), at.px(20) + step * len(w)) for w in wrapped]

@@ -44,7 +44,12 @@ class GameOver(GameError):
 
 @dataclass(frozen=True)
 class Event:
-    """Something that happened. ``to=None`` is public; otherwise only those seats see it."""
+    """Something that happened. ``to=None`` is public; otherwise only those seats see it.
+
+    ``kind`` names what it is for the game's own use, and two that the bot reads: a
+    computer's ``remark``; ``prompt``, a private line that only asks its seat for a move
+    from what that seat already knows (its own cards), so it tells nobody anything new and
+    leaves the move free to be taken back (``bot.undo``)."""
 
     text: str
     to: frozenset[int] | None = None

@@ -494,7 +494,37 @@ def _declare_attack(state: CubeState, seat: int, source: int, target: int) -> li
     if not state.hands[defender]:
         events.append(Event(f"{colour(defender)} has no card and defends with 0.",
                             kind="attack", data={"seat": defender}))
-    return events
+    return events + _pick_prompts(state)
+
+
+def _pick_prompts(state: CubeState) -> list[Event]:
+    """Each side of a fight holding cards is told, in private, that it now picks one (an
+    Outpost's defender one or two), from which cards, and who wins ties and which bonuses
+    the defence adds: the attacker as the defender (issue 38). A ``prompt``: it names only
+    the seat's own cards, so the attack can still be taken back."""
+    attack = state.attack
+    assert attack is not None
+    attacker, defender, target = attack["attacker"], attack["defender"], attack["to"]
+    outpost = " and +1 for the Outpost" * attack["outpost"]
+    out = []
+    for seat in (attacker, defender):
+        hand = state.hands[seat]
+        if not hand:
+            continue
+        choices = (f"{listing([card(c) for c in sorted(set(hand))], 'or')} "
+                   f"('pick {SYMBOLS[hand[-1]]}')")
+        where, bonus = SQUARES[target], f"{a_or_an(state.tiles[target])} card{outpost}"
+        if seat == attacker:
+            what = (f"You now pick your card for the attack on {where} in secret: {choices}. "
+                    f"Ties go to you; {colour(defender)} adds +1 with {bonus}.")
+        else:
+            two = (f"; or two for your Outpost ('pick {SYMBOLS[hand[0]]} {SYMBOLS[hand[-1]]}'), "
+                   "then choose which to use once the attack is shown"
+                   ) * (_defender_cards_most(state) == 2)
+            what = (f"You now pick your card to defend {where} in secret: {choices}{two}. Ties "
+                    f"go to {colour(attacker)}; you add +1 with {bonus}.")
+        out.append(Event(what, to=frozenset({seat}), kind="prompt"))
+    return out
 
 
 def _defender_cards_most(state: CubeState) -> int:
@@ -966,7 +996,9 @@ class CubeConquest(Game[CubeState]):
                     and _defender_cards_most(state) == 2):
                 return ("Pick one card, or two for your Outpost's defence and choose one "
                         "after the attacker's is shown, e.g. 'pick crown' or 'pick drop crown'.")
-            return "Pick a card for the attack in secret, e.g. 'pick crown'."
+            side = "to defend" if state.attack and seat == state.attack["defender"] else \
+                "for your attack"
+            return f"Pick a card {side} in secret, e.g. 'pick crown'."
         if state.phase == "choose":
             return "Choose which of your two cards to use, e.g. 'use crown'."
         if seat == state.turn and len(state.hands[seat]) < 2 \
@@ -1008,14 +1040,27 @@ class CubeConquest(Game[CubeState]):
             spent = sorted(cards[:2])
             return f"prepare {SYMBOLS[spent[0]]} {SYMBOLS[spent[1]]} take {SYMBOLS[cards[2]]}"
         if verb == "attack" and len(squares) == 1 and not cards:
+            if state.phase != "action":  # the step is the reason, not the cubes
+                raise self.refuse(state, seat, f"attack {squares[0]}")
             target = INDEX[squares[0]]
             sources = [i for i in NEIGHBOURS[target]
                        if state.owner[i] == seat and state.height[i] == 1]
+            outposts = [SQUARES[i] for i in NEIGHBOURS[target] if state.owner[i] == seat
+                        and state.height[i] == 2]
             if len(sources) == 1:
                 squares.append(SQUARES[sources[0]])
+            elif outposts and not sources:
+                raise InvalidMove(f"Only your Outpost{'s' if len(outposts) > 1 else ''} on "
+                                  f"{listing(outposts)} touch{'' if len(outposts) > 1 else 'es'} "
+                                  f"{quote(squares[0])}, and an Outpost cannot attack.")
+            elif not sources:
+                raise InvalidMove(f"None of your cubes touches {quote(squares[0])}: a cube "
+                                  "attacks a square up, down, left or right of it.")
             else:
-                raise InvalidMove(f"Say which cube attacks, e.g. 'attack {squares[0]} from "
-                                  f"{SQUARES[sources[0]] if sources else 'c2'}'.")
+                able = [SQUARES[i] for i in sorted(sources)]
+                raise InvalidMove(f"Say which cube attacks {quote(squares[0])}: "
+                                  f"{listing(able, 'or')}, e.g. 'attack {squares[0]} from "
+                                  f"{able[0]}'.")
         if verb not in shape or shape[verb] != (len(squares), len(cards)):
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if via is not None:

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import rules
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -63,3 +65,30 @@ def test_the_adapter_benchmark_runs_and_prints_its_figures() -> None:
     assert float(figures["queued at 40/s on all CPU, one core: median ms"][0]) > 0
     assert float(figures["channel"][0]) >= 1  # each move shows in its channel
     assert figures["moves refused (should be 0)"] == ["0"]
+
+
+def test_the_commands_benchmark_prints_a_row_per_game_and_kind() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "commands.py"), "--games", "1",
+         "--players", "2", "--cap", "150"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {}
+    for line in done.stdout.splitlines()[1:]:
+        game, players, kind = line.split()[:3]
+        assert players == "2", line
+        rows[game, kind] = [float(cell) for cell in line.split()[-8:]]
+    assert set(rows) == {(g, k) for g in rules.GAMES for k in ("random", "strong")}
+    for (game, kind), (games, _, turns, median, p90, mean, _, _) in rows.items():
+        assert games == 1 and turns > 0, (game, kind)  # a row per game with turns counted
+        assert 0 < median <= p90 <= 30 and 0 < mean <= 30, (game, kind, median, p90, mean)
+
+
+def test_the_league_benchmark_runs_and_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "league.py"), "--players", "20",
+         "--rounds", "3", "--leagues", "1", "--compare"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert re.search(r"Pairing a 20-player Swiss round: median \d+ ms", done.stdout)
+    assert done.stdout.count(" 0 rematches") == 6  # each round, windowed and whole

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import rules
+from bot import undo
 from rules import GameOver, IllegalMove, InvalidMove, NotYourTurn
 from rules.cube_conquest import INDEX, SQUARES, SYMBOLS, TURN_LIMIT, CubeState
 from tests.refusals import assert_refused
@@ -761,3 +762,54 @@ def test_no_move_costs_more_than_the_cards_it_names() -> None:
             assert f"plays {move.split()[-1]} (" in events[0].text, (move, events[0].text)
         if GAME.outcome(state) is not None:
             break
+
+
+def test_both_sides_of_a_fight_are_asked_in_private_to_pick_a_card() -> None:
+    """Issue 38: the attacker is prompted to pick, as the defender is: each in a line only
+    they read, naming their own hand, the tile's bonus and who wins ties."""
+    state = position(tiles="b3=circles c2=drop", cubes={"b2": (BLUE, 1), "b3": (RED, 1),
+                                                        "c2": (RED, 2)},
+                     hands=[["crown", "drop", "drop", "arrow"], ["drop", "hammers"]])
+    _, events = GAME.play(state, BLUE, "attack b3 from b2")
+    private = {next(iter(e.to)): e.text for e in events if e.to is not None}
+    assert private[BLUE] == ("You now pick your card for the attack on b3 in secret: drop "
+                             "(1), crown (5) or arrow (6) ('pick arrow'). Ties go to you; Red "
+                             "adds +1 with a circles card.")
+    assert private[RED] == ("You now pick your card to defend b3 in secret: drop (1) or "
+                            "hammers (2) ('pick hammers'). Ties go to Blue; you add +1 with a "
+                            "circles card.")
+    assert not any("crown" in e.text or "hammers" in e.text for e in events if e.to is None)
+    _, events = GAME.play(state, BLUE, "attack c2 from b2")
+    private = {next(iter(e.to)): e.text for e in events if e.to is not None}
+    assert "Ties go to you; Red adds +1 with a drop card and +1 for the Outpost." in private[BLUE]
+    assert private[RED] == ("You now pick your card to defend c2 in secret: drop (1) or "
+                            "hammers (2) ('pick hammers'); or two for your Outpost ('pick drop "
+                            "hammers'), then choose which to use once the attack is shown. "
+                            "Ties go to Blue; you add +1 with a drop card and +1 for the "
+                            "Outpost.")
+    # The lines name only each one's own cards: the attack may still be taken back.
+    assert {e.kind for e in events if e.to is not None} == {"prompt"}
+    assert undo.why_not(GAME, state, BLUE, "attack c2 from b2") is None
+    bare = position(cubes={"b2": (BLUE, 1), "b3": (RED, 1)}, hands=[["crown"], []])
+    _, events = GAME.play(bare, BLUE, "attack b3 from b2")
+    assert [next(iter(e.to)) for e in events if e.to is not None] == [BLUE]  # Red has none
+
+
+def test_attacking_a_square_none_of_your_cubes_touches_says_so() -> None:
+    state = position(cubes={"b2": (BLUE, 1), "a1": (BLUE, 2), "d4": (RED, 1), "b1": (RED, 1),
+                            "c2": (RED, 1), "c3": (BLUE, 1)},
+                     hands=[["crown", "drop"], ["drop"]])
+    with pytest.raises(InvalidMove, match=r"^None of your cubes touches 'e5': a cube attacks "
+                                          r"a square up, down, left or right of it\.$"):
+        GAME.play(state, BLUE, "attack e5")
+    with pytest.raises(InvalidMove, match=r"^Say which cube attacks 'c2': b2 or c3, e\.g\. "
+                                          r"'attack c2 from b2'\.$"):
+        GAME.play(state, BLUE, "attack c2")
+    outpost = position(cubes={"a1": (BLUE, 2), "a2": (RED, 1)}, hands=[["crown"], []])
+    with pytest.raises(InvalidMove, match=r"^Only your Outpost on a1 touches 'a2', and an "
+                                          r"Outpost cannot attack\.$"):
+        GAME.play(outpost, BLUE, "attack a2")
+    fighting, events = GAME.play(state, BLUE, "attack b1")  # b2 can; the Outpost a1 cannot
+    assert events[0].text.startswith("Blue attacks from b2: Red's cube on b1.")
+    with pytest.raises(IllegalMove, match=r"^You can't 'attack e5' now: a fight is on"):
+        GAME.play(fighting, BLUE, "attack e5")  # during the picks the step is the reason

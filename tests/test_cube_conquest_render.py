@@ -279,7 +279,7 @@ def test_one_card_is_one_card() -> None:
     assert "Blue 1 card," in said and "Red 2 cards" in said and "Green 0 cards" in said
     assert "1 cards" not in said
     rows = cube_conquest._seat_lines(one)
-    assert rows[0].startswith("1 point · 1 card · ") and rows[1].startswith("0 points · 2 cards")
+    assert rows[0] == "1 point · 1 card" and rows[1].startswith("0 points · 2 cards")
     assert not any("1 cards" in row or "1 points" in row for row in rows)
 
 
@@ -376,3 +376,33 @@ def test_the_board_as_text_says_a_fight_and_the_end() -> None:
         if view["result"] is not None:
             assert f"Game over: {view['result']['reason']}" in text, name
             assert "Cubes on the board: " in text, name
+
+
+def test_every_discard_pile_is_shown_to_everyone_in_the_picture_and_in_words() -> None:
+    """The discard piles are public (face up): a card more on any seat's pile changes the
+    channel's picture and its words, which list each pile in order; the summary says each
+    pile by card. The board keeps its size with a pile on every row (the rows do not grow)."""
+    for players in (2, 3, 4):
+        view = GAME.view(samples(players)["move"], None)
+        for seat in range(players):
+            piles = [list(p) for p in view["discards"]]
+            piles[seat] += ["arrow", "drop", "arrow"]
+            more = {**view, "discards": piles}
+            assert cube_conquest.table(more).tobytes() != cube_conquest.table(view).tobytes()
+            text = render.describe("cube-conquest", more)
+            name = view["colours"][seat].capitalize()
+            assert f"{name}'s discard pile, face up: " + ", ".join(piles[seat]) in text
+            assert text != render.describe("cube-conquest", view)
+            said = render.summary("cube-conquest", more)
+            assert f"{name} " in said.split("Discard piles: ")[1]
+            assert f"{piles[seat].count('arrow')} arrows" in said
+        full = {**view, "discards": [["drop", "hammers", "circles", "bricks", "crown", "arrow"]
+                                     * 2 + ["arrow"] * 2] * players}
+        long = {**full, "names": ["A display name of thirty chars"] + ["Computer 2"] * 3}
+        at = kit.Layout(1000)
+        rows = cube_conquest._seat_rows(view, at).height
+        assert rows == at.px(12 + 60 * players)  # one line a seat
+        for piled in (full, long):
+            assert cube_conquest._seat_rows(piled, at).height == rows
+    empty = {**view, "discards": [[] for _ in range(view["players"])]}
+    assert "discard pile, face up: empty." in render.describe("cube-conquest", empty)
