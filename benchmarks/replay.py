@@ -60,11 +60,11 @@ async def store_game(store: Store, channel: int, game: rules.Game[Any], players:
                      seed: int, log: list[tuple[int, str]]) -> tuple[int, Any]:
     """The game as the bot stores it: its row, seats, deal and the moves of ``log``; its
     stored id and last state."""
-    row = await store.create_game(channel, 1, game.id, {}, 1, NAMES[0])
+    row = await store.tables.create_game(channel, 1, game.id, {}, 1, NAMES[0])
     for seat in range(1, players):
-        await store.add_seat(row.id, seat, seat + 1, NAMES[seat], "human")
+        await store.seats.add(row.id, seat, seat + 1, NAMES[seat], "human")
     state = game.new(players, seed)
-    await store.start_game(row.id, seed, encode(game, state))
+    await store.tables.start_game(row.id, seed, encode(game, state))
     for version, (seat, text) in enumerate(log, start=1):
         state = await commit(store, row.id, game, state, version, seat, text)
     return row.id, state
@@ -74,7 +74,7 @@ async def commit(store: Store, game_id: int, game: rules.Game[Any], state: Any,
                  version: int, seat: int, text: str) -> Any:
     """One move stored (the one that ends the game, ending it); the state after it."""
     state, _ = game.play(state, seat, text)
-    assert await store.commit_move(game_id, version, seat, text, encode(game, state),
+    assert await store.tables.commit_move(game_id, version, seat, text, encode(game, state),
                                    over=game.outcome(state) is not None)
     return state
 
@@ -108,7 +108,7 @@ async def measure(game_id: str, args: argparse.Namespace, folder: str) -> str:
         first = time.perf_counter() - started
         state = await commit(store, stored, game, state, len(log), *log[-1])
         if game.outcome(state) is None:  # cut short at the cap: ended as /game end does
-            await store.end_game(stored)
+            await store.tables.end_game(stored)
         started = time.perf_counter()
         frame = await service.replay(channel, spectator, None, len(log))  # every hand
         moved = time.perf_counter() - started

@@ -43,8 +43,8 @@ async def measure(tables: int, wakes: int) -> list[float]:
             for n in range(wakes):
                 now = NOW + n * (3 * 86400 / wakes)  # a wake-up at each moment of 3 days
                 start = time.perf_counter()
-                await store.due_waits(now, 100)
-                await store.next_due()
+                await store.jobs.due_waits(now, 100)
+                await store.jobs.next_due()
                 times.append(time.perf_counter() - start)
             return times
         finally:

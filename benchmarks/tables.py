@@ -158,8 +158,8 @@ class Bench:
             channel = self.channels[n * 7919 % len(self.channels)]
             reply = await self.move(channel, run)
             if sample and reply.picture is not None:
-                row = await self.store.active_game(channel) or await self.store.latest_game(
-                    channel)
+                tables = self.store.tables
+                row = await tables.active_game(channel) or await tables.latest_game(channel)
                 assert row is not None and row.state is not None
                 run.samples.append((row.state, reply.picture.png))
         run.seconds, run.cpu = time.perf_counter() - started, cpu_time() - cpu

@@ -436,7 +436,7 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         if args.resume:
             return await resume(service, store, args, game, images, out, stdin)
         # A try-it table lives in its own made-up channel: negative, so never a Discord one.
-        used = [g.channel_id for g in await store.games(
+        used = [g.channel_id for g in await store.tables.games(
             statuses=("open", "playing", "over", "ended")) if g.channel_id < 0]
         channel_id = min(used, default=0) - 1
         term = Terminal(service, game, channel_id, images, names, out, stdin,
@@ -465,14 +465,14 @@ async def resume(service: TableService, store: Store, args: argparse.Namespace,
                  game: rules.Game[Any], images: str | None, out: TextIO, stdin: TextIO
                  ) -> int:
     """Continue the latest unfinished try-it game of ``game`` in the database."""
-    tables = [g for g in await store.games(statuses=("playing",))
+    tables = [g for g in await store.tables.games(statuses=("playing",))
               if g.channel_id < 0 and g.game == game.id]
     if not tables:
         print(f"There is no unfinished game of {game.name} in {args.db} to resume.",
               file=sys.stderr)
         return 2
     row = tables[-1]
-    seats = await store.seats(row.id)
+    seats = await store.seats.of(row.id)
     names = {s.user_id: s.name for s in seats if s.user_id is not None and s.kind == "human"}
     term = Terminal(service, game, row.channel_id, images, names, out, stdin,
                     logs=log_folder(args.db))

@@ -3,7 +3,9 @@
 FROM and TO are each a SQLite file path or a ``postgresql://`` URL (``Store.open``), so an
 existing SQLite file moves to PostgreSQL (or back). Every row of every table is copied as
 it is: games with their ids, states, versions and delivered marks, seats, the move log
-verbatim, waits, players, absences, ratings and undo requests. The target must be empty
+verbatim, waits, players, absences, ratings, undo requests, posted versions and turn
+messages: every column ``bot.store.schema`` declares, which is every column of the schema
+(``tests/test_store.py`` compares them). The target must be empty
 (a new file, or a database without Boardroom's tables or with none of their rows): a
 target holding any row is refused with a sentence, so that nothing is ever merged or
 overwritten. The copy is one transaction on the target: it is all there, or none of it.
@@ -22,43 +24,17 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.store import Store, is_postgres
+from bot.store import Store, is_postgres, schema
 from bot.store.errors import StoreError
 from bot.store.postgres import shown
 
-# Every table and its columns (the schema after the migrations both engines share), in
-# the order that keeps references whole: a game before its seats, moves, waits, undo and
-# posted versions.
-TABLES: dict[str, tuple[str, ...]] = {
-    "games": ("id", "channel_id", "guild_id", "game", "options", "status", "opener_id",
-              "seed", "state", "version", "announced", "last_seat", "last_text", "created",
-              "updated", "started", "finished", "damaged", "turn_time", "reminders", "salt",
-              "commitment", "unrated", "bank_start", "bank_add", "end_note", "cited"),
-    "seats": ("game_id", "seat", "user_id", "name", "kind", "level", "handed", "former",
-              "bank"),
-    "moves": ("game_id", "version", "seat", "text", "time"),
-    "waits": ("game_id", "seat", "since", "reminded", "due", "ran", "mark"),
-    "players": ("user_id", "quiet_from", "quiet_to", "timezone", "reminded", "mentioned",
-                "digest_hour", "digest_zone", "digest_due", "digest_sent", "dm_channel_id",
-                "dm_refused"),
-    "absences": ("user_id", "start", "until"),
-    "ratings": ("guild_id", "game", "user_id", "name", "mu", "sigma", "games", "wins",
-                "updated"),
-    "undos": ("game_id", "version", "seat", "asked", "due", "agreed"),
-    "posted": ("game_id", "version"),
-    "turn_messages": ("game_id", "message_id", "since"),
-}
+# Every table and its columns (``bot.store.schema``: the schema after the migrations both
+# engines share), in the order that keeps references whole: a game before its seats,
+# moves, waits, undo and posted versions.
+TABLES: dict[str, tuple[str, ...]] = {table.name: table.names for table in schema.TABLES}
 # Columns PostgreSQL holds as DOUBLE PRECISION: a SQLite file may hold a whole number
 # there (a time of 0, a test's clock), which asyncpg takes only as a float.
-REAL_COLUMNS = {
-    ("games", c) for c in ("created", "updated", "started", "finished", "turn_time",
-                           "bank_start", "bank_add")} | {("seats", "bank"),
-    ("moves", "time"), ("waits", "since"), ("waits", "due"), ("waits", "ran"),
-    ("waits", "mark"), ("players", "reminded"), ("players", "mentioned"),
-    ("players", "digest_due"), ("players", "digest_sent"), ("players", "dm_refused"),
-    ("absences", "start"), ("absences", "until"),
-    ("ratings", "mu"), ("ratings", "sigma"), ("ratings", "wins"), ("ratings", "updated"),
-    ("undos", "asked"), ("undos", "due")}
+REALS: dict[str, frozenset[str]] = {table.name: table.reals for table in schema.TABLES}
 CHUNK = 5000  # rows written per statement
 
 
@@ -99,7 +75,7 @@ async def read_all(store: Store) -> dict[str, Rows]:
 
 def _typed(table: str, rows: Rows) -> Rows:
     """Rows with PostgreSQL's types: whole numbers in DOUBLE PRECISION columns as floats."""
-    reals = [n for n, c in enumerate(TABLES[table]) if (table, c) in REAL_COLUMNS]
+    reals = [n for n, c in enumerate(TABLES[table]) if c in REALS[table]]
     if not reals:
         return rows
     typed = []

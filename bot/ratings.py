@@ -4,7 +4,7 @@ A game counts when it ends by its rules with every seat played by its own human 
 end. It does not count (and ``games.unrated`` says why) once a computer player stood in for
 a late player, a player resigned, a seat was handed to someone else, or a computer player
 had a seat; nor outside a server. The rating update is written with the game's last move
-in one transaction (``Store.finish_game``), so it happens exactly once per game.
+in one transaction (``store.tables.finish_game``), so it happens exactly once per game.
 
 Players are ranked by the outcome: the winners first (a shared win is a tie), then the
 others by points (equal points tie). What players see is openskill's *ordinal*,
@@ -52,7 +52,7 @@ def ranks(outcome: rules.Outcome) -> list[int]:
 
 def rater(game_id: str, outcome: rules.Outcome, seats: Sequence[SeatRow], now: float
           ) -> Callable[[int, list[RatingRow | None]], list[RatingRow]]:
-    """What ``Store.finish_game`` calls with the seats' ratings before the game (None: a
+    """What ``store.tables.finish_game`` calls with the seats' ratings before the game (None: a
     first rated game): their ratings after it, one team per seat, placed by ``ranks``."""
 
     def rate(guild_id: int, before: list[RatingRow | None]) -> list[RatingRow]:

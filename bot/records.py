@@ -30,7 +30,7 @@ class GameRow:
     updated: float
     started: float | None
     finished: float | None
-    damaged: str | None = None  # why the table was set aside (``Store.set_aside``)
+    damaged: str | None = None  # why the table was set aside (``store.tables.set_aside``)
     turn_time: float | None = None  # seconds a turn may take (None: no limit)
     reminders: bool = True  # whether awaited players are reminded
     salt: str | None = None  # drawn at the start, secret until the game is over (fairness)

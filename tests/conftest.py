@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import os
 from collections.abc import AsyncIterator, Iterator
@@ -33,9 +34,11 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    """A SQLite file of the test's own (tests on both engines take ``database``)."""
-    opened = await Store.open(str(tmp_path / "tables.db"))
+async def store(database: pg.Database) -> AsyncIterator[Store]:
+    """A store of the test's own, on a SQLite file, or once per engine in a test that runs
+    on both (``pytest_generate_tests``); ``database.open()`` opens a second process's
+    store on the same tables."""
+    opened = await database.open()
     yield opened
     await opened.close()
 
@@ -46,6 +49,11 @@ def service(store: Store, clock: Clock) -> TableService:
     normal computer level when none is chosen: the product's default (hard) thinks for up to
     a second a move, and these tests do not look at how well the stand-ins play."""
     return TableService(store, images=False, now=clock, level="normal")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "engines: the module's tests of ``store`` run on "
+                                       "SQLite and on PostgreSQL")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -80,12 +88,28 @@ def pg_server() -> Iterator[pg.Server]:
     pytest.skip(f"PostgreSQL not available: {missing}")
 
 
-@pytest.fixture(params=ENGINES)
-async def database(request: pytest.FixtureRequest, tmp_path: Path
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that takes ``database`` itself, and one that takes ``store`` in a module
+    marked ``pytestmark = pytest.mark.engines``, runs once per engine: its ``engine`` is
+    each."""
+    marked = metafunc.definition.get_closest_marker("engines") is not None
+    if "database" in inspect.signature(metafunc.function).parameters or (
+            marked and "store" in metafunc.fixturenames):
+        metafunc.parametrize("engine", ENGINES)
+
+
+@pytest.fixture
+def engine() -> str:
+    """The engine a test's tables are on: SQLite, unless it runs on both (above)."""
+    return "sqlite"
+
+
+@pytest.fixture
+async def database(engine: str, request: pytest.FixtureRequest, tmp_path: Path
                    ) -> AsyncIterator[pg.Database]:
     """Where the test's tables live, once per engine: a new SQLite file, or a new schema
     on the session's PostgreSQL server (dropped after the test)."""
-    if request.param == "sqlite":
+    if engine == "sqlite":
         yield pg.Database("sqlite", str(tmp_path / "tables.db"))
         return
     server: pg.Server = request.getfixturevalue("pg_server")

@@ -33,8 +33,8 @@ async def while_playing(path: str, copy: Callable[[], Awaitable[None]]
     no move land during it): the highest version of each game committed, and delivered
     (its mark written), before the copy began."""
     store = await Store.open(path)
-    old = await store.create_game(999, None, "cube-conquest", {}, 5, "Ann")
-    await store.end_game(old.id)
+    old = await store.tables.create_game(999, None, "cube-conquest", {}, 5, "Ann")
+    await store.tables.end_game(old.id)
     await pg.sql(store, "UPDATE games SET state = ? WHERE id = ?", os.urandom(FILLER).hex(),
                  old.id)
     service = TableService(store, images=False)
@@ -85,15 +85,15 @@ async def check_copy(target: str, committed: dict[int, int], delivered: dict[int
     reply delivered) before the copy began is in it."""
     copied = await Store.open(target)
     try:
-        rows = await copied.games(statuses=("playing", "over"))
+        rows = await copied.tables.games(statuses=("playing", "over"))
         assert {row.id for row in rows} == set(committed)
         for row in rows:
             assert row.version >= committed[row.id]
             assert row.announced >= delivered.get(row.id, 0)
-            log = await copied.moves(row.id)
+            log = await copied.tables.moves(row.id)
             assert [m.version for m in log] == list(range(2, row.version + 1))
             game = rules.GAMES[row.game]
-            state, _ = undo.replay(game, len(await copied.seats(row.id)), row.seed or 0,
+            state, _ = undo.replay(game, len(await copied.seats.of(row.id)), row.seed or 0,
                                    row.options or None, log)
             assert row.state is not None and game.dump(state) == json.loads(row.state)
     finally:
@@ -120,11 +120,11 @@ async def test_the_store_itself_backs_up_with_its_marks(tmp_path: Path) -> None:
     path, target = str(tmp_path / "boardroom.db"), str(tmp_path / "backup.db")
     store = await Store.open(path)
     try:
-        row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-        await store.start_game(row.id, 1, "{}")
-        await store.commit_move(row.id, 1, 0, "place b1", "{}")
-        store.mark_delivered(row.id, 1)
-        store.mark_delivered(row.id, 2)  # still in memory: the copy holds it too
+        row = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+        await store.tables.start_game(row.id, 1, "{}")
+        await store.tables.commit_move(row.id, 1, 0, "place b1", "{}")
+        store.deliveries.mark_delivered(row.id, 1)
+        store.deliveries.mark_delivered(row.id, 2)  # still in memory: the copy holds it too
         await store.backup(target)
         await store.backup(target)  # again: the file is replaced whole
         with pytest.raises(StoreError, match="is the database itself"):
@@ -133,7 +133,7 @@ async def test_the_store_itself_backs_up_with_its_marks(tmp_path: Path) -> None:
         await store.close()
     copied = await Store.open(target)
     try:
-        again = await copied.game(row.id)
+        again = await copied.tables.game(row.id)
         assert again is not None and (again.version, again.announced) == (2, 2)
     finally:
         await copied.close()

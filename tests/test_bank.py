@@ -6,7 +6,6 @@ which the bank holds the per-turn amount again."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,18 +17,12 @@ from bot.service import TableService
 from bot.service.table import TableError
 from bot.store import Store
 from tests.conftest import NEW_YEAR, Clock
-from tests.pg import AnyStore, Database
+from tests.pg import Database
+
+pytestmark = pytest.mark.engines  # its tests of ``store`` run on both engines
 
 CH = 710
 ANN, BOB = 301, 302
-
-
-@pytest.fixture
-async def store(database: Database) -> AsyncIterator[AnyStore]:
-    """On each engine (SQLite, PostgreSQL): ``database`` in conftest.py."""
-    opened = await database.open()
-    yield opened
-    await opened.close()
 
 
 async def seated(service: TableService, game: str = "cube-conquest", seed: int = 3) -> None:
@@ -43,9 +36,9 @@ async def awaited(service: TableService) -> list[int]:
 
 
 async def banks(store: Store) -> dict[int, float | None]:
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None
-    return {s.user_id: s.bank for s in await store.seats(row.id) if s.user_id is not None}
+    return {s.user_id: s.bank for s in await store.seats.of(row.id) if s.user_id is not None}
 
 
 async def one_turn(service: TableService, clock: Clock, thinking: float) -> int:
@@ -127,9 +120,9 @@ async def test_a_bank_that_runs_out_brings_the_stand_in_and_then_holds_the_amoun
     await seated(service, seed=4)
     await service.settings(CH, ANN, clock="bank", bank="1h", add="30m", reminders=False)
     late = (await awaited(service))[0]
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None
-    assert await store.next_due() == clock.t + HOUR
+    assert await store.jobs.next_due() == clock.t + HOUR
     assert await service.due(clock.t + HOUR - 1) == []
     clock.t += HOUR + 1
     due = [w for w in await service.due(clock.t)]
@@ -145,14 +138,14 @@ async def test_a_turn_of_several_steps_is_one_wait_on_the_bank(
         service: TableService, store: Store, clock: Clock) -> None:
     await seated(service, game="bomb-squares", seed=2)
     await service.settings(CH, ANN, clock="bank", bank="1d", add="1h")
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None
     for _ in range(12):
         (user,) = await awaited(service)
-        before = {w.seat: w.since for w in await store.waits(row.id)}
+        before = {w.seat: w.since for w in await store.jobs.waits(row.id)}
         clock.t += HOUR
         await service.play(CH, user, (await service.legal_moves(CH, user))[0])
-        after = {w.seat: w.since for w in await store.waits(row.id)}
+        after = {w.seat: w.since for w in await store.jobs.waits(row.id)}
         if user in await awaited(service):  # a step within the turn: the clock runs on
             assert after == before
             return
@@ -170,7 +163,7 @@ async def test_the_clock_settings_refuse_what_does_not_fit(service: TableService
         await service.settings(CH, ANN, bank="off")
     with pytest.raises(TableError, match="Only"):
         await service.settings(CH, BOB, clock="bank")
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None and row.bank_start is None  # nothing changed
     said = await service.settings(CH, ANN, clock="bank")  # the defaults: 3d, 1d back
     assert "a time bank of 3d per player, 1d back" in said.public
@@ -193,9 +186,9 @@ async def test_the_digest_shows_the_bank_and_its_reader_gets_only_the_warnings(
     assert tended is not None
     assert "your time bank: 1d 16h" in tended.text and "the turn ends <t:" in tended.text
     # With a digest the reminder at half the bank is left out: the first is at 80%.
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None
-    (wait,) = [w for w in await store.waits(row.id) if w.seat == [ANN, BOB].index(late)]
+    (wait,) = [w for w in await store.jobs.waits(row.id) if w.seat == [ANN, BOB].index(late)]
     assert wait.due == NEW_YEAR + 0.8 * 2 * DAY
 
 
@@ -225,7 +218,7 @@ async def test_a_wait_is_charged_to_the_bank_once_whoever_reads_the_table_next(
         service = TableService(first, images=False, now=clock, level="normal")
         await seated(service)
         await service.settings(CH, ANN, clock="bank", bank="3d", add="12h")
-        monkeypatch.setattr(first, "put_waits", lambda *_: None)  # it stops before they land
+        monkeypatch.setattr(first.jobs, "put_waits", lambda *_: None)  # it stops before they land
         mover = await one_turn(service, clock, 5 * HOUR)
         clock.t += HOUR
         other = TableService(second, images=False, now=clock, level="normal")
@@ -306,12 +299,12 @@ async def test_the_turn_time_deadline_keeps_the_time_that_passed(
     await seated(service)
     await service.settings(CH, ANN, turn_time="1d", reminders=False)
     first = (await awaited(service))[0]
-    assert await store.next_due() == NEW_YEAR + DAY
+    assert await store.jobs.next_due() == NEW_YEAR + DAY
     clock.t += 12 * HOUR
     await service.quiet(first, 0, 12, "UTC")
-    assert await store.next_due() == NEW_YEAR + DAY
+    assert await store.jobs.next_due() == NEW_YEAR + DAY
     await service.quiet(first, 0, 0, "UTC")  # and removed again: still midnight
-    assert await store.next_due() == NEW_YEAR + DAY
+    assert await store.jobs.next_due() == NEW_YEAR + DAY
     # Away from now: the rest of the turn waits for the return (two days later).
     await service.away(first, 2)
-    assert await store.next_due() == NEW_YEAR + 12 * HOUR + 2 * DAY + 12 * HOUR
+    assert await store.jobs.next_due() == NEW_YEAR + 12 * HOUR + 2 * DAY + 12 * HOUR

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import io
 import random
 from typing import Any
 
@@ -21,7 +20,8 @@ import render
 import rules
 from render import battle_tiles as bt
 from render import kit
-from tests.pictures import pixels
+from tests import pictures
+from tests.pictures import decoded, pixels
 
 GAME = rules.GAMES["battle-tiles"]
 ID = "battle-tiles"
@@ -30,19 +30,15 @@ NAMES = ["opening-red", "opening-blue", "early", "mid", "late", "rotate", "chaos
          "over-2"]
 
 
+def powered_half(rng: random.Random, moves: list[str]) -> str:
+    """A move with a power token half of the time there is one."""
+    powered = [m for m in moves if " with " in m]
+    return rng.choice(powered if powered and rng.random() < 0.5 else moves)
+
+
 def play_out(seed: int) -> list[Any]:
     """Every state of one seeded random game, using power tokens half of the time."""
-    rng = random.Random(seed)
-    state = GAME.new(2, seed)
-    states = [state]
-    while GAME.outcome(state) is None:
-        seat = min(GAME.to_act(state))
-        moves = GAME.legal_moves(state, seat)
-        powered = [m for m in moves if " with " in m]
-        state, _ = GAME.play(state, seat, rng.choice(powered if powered and rng.random() < 0.5
-                                                     else moves))
-        states.append(state)
-    return states
+    return pictures.play_out(GAME, 2, seed, pick=powered_half)
 
 
 def chaos_pause() -> Any:
@@ -77,12 +73,6 @@ def moments() -> dict[str, Any]:
         "rotate": next(s for s in game + other if s.phase == "rotate"),
         "chaos": chaos_pause(), "over": game[-1], "over-2": other[-1],
     }
-
-
-def decoded(data: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(data)) as image:
-        image.load()
-        return image.copy()
 
 
 def spent_pixels(image: Image.Image) -> int:

@@ -8,7 +8,6 @@ special 2-player headline naming a player twice) stay fixed.
 from __future__ import annotations
 
 import functools
-import io
 import random
 import re
 from typing import Any
@@ -20,7 +19,7 @@ import render
 import rules
 from render import block_buster as drawing
 from render import kit
-from tests.pictures import pixels
+from tests.pictures import decoded, pixels
 from tests.test_block_buster import BLUE, DIAMOND_E5, RED, RING_E5, _ended, position, rings
 
 GAME = rules.GAMES["block-buster"]
@@ -53,12 +52,6 @@ def special_end() -> Any:
     squares = dict.fromkeys(rings("circle", 3), 2) | dict.fromkeys(rings("star", 1), 1)
     return _ended(2, squares, options={"variant": "special-2p"}, passed=[True] * 4,
                   blocks=[[]] * 4)
-
-
-def decoded(data: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(data)) as image:
-        image.load()
-        return image.convert("RGB")
 
 
 def test_every_part_fits_discord_and_the_table_at_every_width() -> None:

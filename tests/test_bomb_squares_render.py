@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import io
-import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -27,7 +25,7 @@ import rules
 from render import bomb_squares as bs
 from render import kit
 from rules.bomb_squares import ANSWERS, Steps
-from tests.pictures import pixels
+from tests.pictures import decoded, pixels, play_out
 
 GAME = rules.GAMES["bomb-squares"]
 ID = "bomb-squares"
@@ -35,22 +33,11 @@ WIDTHS = (600, 1000, 1400)
 NAMES = ["Ann", "Bo", "Zoë", "Dee"]
 
 
-def play_out(players: int, seed: int) -> list[Any]:
-    """Every state of one seeded random game."""
-    rng = random.Random(seed)
-    state = GAME.new(players, seed)
-    states = [state]
-    while GAME.outcome(state) is None:
-        seat = rng.choice(sorted(GAME.to_act(state)))
-        state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
-        states.append(state)
-    return states
-
-
 @functools.cache
 def games() -> dict[int, list[Any]]:
     """Every state of one seeded random game for 2, 3 and 4 players."""
-    return {players: play_out(players, 7 + players) for players in (2, 3, 4)}
+    return {players: play_out(GAME, players, 7 + players, any_seat=True)
+            for players in (2, 3, 4)}
 
 
 @functools.cache
@@ -75,12 +62,6 @@ def view(state: Any, seat: int | None) -> dict[str, Any]:
 
 def viewers(state: Any) -> list[int | None]:
     return [None, *sorted(GAME.to_act(state))] if GAME.outcome(state) is None else [None, 0]
-
-
-def decoded(data: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(data)) as image:
-        image.load()
-        return image.copy()
 
 
 def colour_count(image: Image.Image, colour: kit.RGB) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.records import WaitRow
-from bot.store import CLAIM
+from bot.store.engine import CLAIM
 from tests import pg
 
 TABLES = 60
@@ -19,15 +19,15 @@ async def test_two_processes_asking_at_once_never_get_the_same_due_wait(
     try:
         expected = set()
         for n in range(TABLES):
-            row = await first.create_game(100 + n, 1, "cube-conquest", {}, 1000 + n, "Ann")
+            row = await first.tables.create_game(100 + n, 1, "cube-conquest", {}, 1000 + n, "Ann")
             waits = [WaitRow(row.id, seat, 0.0, 0, NOW - n - seat) for seat in (0, 1)]
-            await first.set_waits(row.id, waits)
+            await first.jobs.set_waits(row.id, waits)
             expected |= {(row.id, seat) for seat in (0, 1)}
         taken: list[list[tuple[int, int]]] = [[], []]
 
         async def tick(store: pg.AnyStore, mine: list[tuple[int, int]]) -> None:
             while True:  # as the scheduler does: a small batch at a time, until none
-                due = await store.due_waits(NOW, 7)
+                due = await store.jobs.due_waits(NOW, 7)
                 assert all(w.due is not None and w.due <= NOW for w in due)
                 mine += [(w.game_id, w.seat) for w in due]
                 if not due:
@@ -39,9 +39,9 @@ async def test_two_processes_asking_at_once_never_get_the_same_due_wait(
         assert len(taken[0]) + len(taken[1]) == len(expected)
         assert set(taken[0]) | set(taken[1]) == expected
         # Claimed, not dropped: a process that dies holding them leaves them due again.
-        assert await second.next_due() == NOW + CLAIM
-        assert await second.due_waits(NOW + CLAIM - 1) == []
-        again = await second.due_waits(NOW + CLAIM, 1000)
+        assert await second.jobs.next_due() == NOW + CLAIM
+        assert await second.jobs.due_waits(NOW + CLAIM - 1) == []
+        again = await second.jobs.due_waits(NOW + CLAIM, 1000)
         assert {(w.game_id, w.seat) for w in again} == expected
     finally:
         await first.close()
@@ -52,14 +52,14 @@ async def test_a_claimed_wait_comes_back_with_the_moment_it_was_due(
         database: pg.Database) -> None:
     store = await database.open()
     try:
-        row = await store.create_game(1, 1, "cube-conquest", {}, 10, "Ann")
-        await store.set_waits(row.id, [WaitRow(row.id, 0, 5.0, 2, 50.0),
+        row = await store.tables.create_game(1, 1, "cube-conquest", {}, 10, "Ann")
+        await store.jobs.set_waits(row.id, [WaitRow(row.id, 0, 5.0, 2, 50.0),
                                        WaitRow(row.id, 1, 6.0, 0, 40.0)])
-        assert await store.due_waits(45.0) == [WaitRow(row.id, 1, 6.0, 0, 40.0)]
-        assert await store.waits(row.id) == [WaitRow(row.id, 0, 5.0, 2, 50.0),
+        assert await store.jobs.due_waits(45.0) == [WaitRow(row.id, 1, 6.0, 0, 40.0)]
+        assert await store.jobs.waits(row.id) == [WaitRow(row.id, 0, 5.0, 2, 50.0),
                                              WaitRow(row.id, 1, 6.0, 0, 45.0 + CLAIM)]
         # Tending it sets its next moment, as before.
-        await store.set_due(row.id, 1, 400.0)
-        assert await store.next_due() == 50.0
+        await store.jobs.set_due(row.id, 1, 400.0)
+        assert await store.jobs.next_due() == 50.0
     finally:
         await store.close()

@@ -46,13 +46,13 @@ async def main(path):
     async def run(channel):
         rng = random.Random()
         while True:  # game after game: the child never ends by itself, it is killed
-            if await store.active_game(channel) is None:
+            if await store.tables.active_game(channel) is None:
                 # Said before it is done: killed in between, the old game is still the latest.
                 print(f"N {channel} 0", flush=True)
                 await service.open(channel, None, 1, "Ann", "cube-conquest")
-            row = await store.active_game(channel)
+            row = await store.tables.active_game(channel)
             if row.status == "open":
-                if len(await store.seats(row.id)) < 2:
+                if len(await store.seats.of(row.id)) < 2:
                     await service.join(channel, 2, "Bob")
                 reply = await service.start(channel, 1)
                 print(f"C {channel} {reply.version} - start", flush=True)
@@ -116,10 +116,10 @@ async def check(path: str, committed: dict[int, dict[int, tuple[int, str]]],
         for channel, moves in committed.items():
             if not moves:
                 continue  # a new table, not started before the kill
-            row = rows[channel] = await store.latest_game(channel)
+            row = rows[channel] = await store.tables.latest_game(channel)
             assert row is not None and row.status in ("playing", "over")
             assert row.state is not None and row.seed is not None
-            logged = await store.moves(row.id)
+            logged = await store.tables.moves(row.id)
             # One logged move per version, none missing, and every move the child saw
             # committed is there, as it was played.
             assert [m.version for m in logged] == list(range(2, row.version + 1))

@@ -22,6 +22,7 @@ import render
 import rules
 from render import crystallia as drawing
 from render import kit
+from tests import pictures
 from tests.pictures import pixels
 
 GAME = rules.GAMES["crystallia"]
@@ -30,14 +31,7 @@ LOSS = (2, 0, False)  # this game ends by the 13-crystal loss
 
 
 def play_out(players: int, seed: int, advanced: bool = False) -> list[Any]:
-    rng = random.Random(seed)
-    state = GAME.new(players, seed, {"advanced": advanced})
-    states = [state]
-    while GAME.outcome(state) is None:
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
-        states.append(state)
-    return states
+    return pictures.play_out(GAME, players, seed, options={"advanced": advanced})
 
 
 @functools.cache

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import io
 import random
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +22,8 @@ from PIL import Image
 import render
 import rules
 from render import cube_conquest, kit
-from tests.pictures import pixels
+from tests import pictures
+from tests.pictures import decoded, pixels
 
 GAME = rules.GAMES["cube-conquest"]
 SEEDS = {2: 0, 3: 0, 4: 3}  # seeds whose random games reach every phase
@@ -35,21 +35,17 @@ CACHED: list[Any] = [cube_conquest._tile, cube_conquest._plate, cube_conquest._p
 # --------------------------------------------------------------------------- the views
 
 
+def fights(rng: random.Random, moves: list[str]) -> str:
+    """A pick of the whole setup when there is one, else mostly an attack or an Outpost."""
+    attacks = [m for m in moves if m.startswith(("attack", "outpost"))]
+    picks = [m for m in moves if m.startswith("pick") and len(m.split()) == 3]
+    return rng.choice(picks or (attacks if attacks and rng.random() < 0.8 else moves))
+
+
 @functools.cache
 def play_out(players: int, seed: int) -> tuple[Any, ...]:
     """Every state of one random game, from the deal to the end."""
-    rng = random.Random(seed)
-    state = GAME.new(players, seed)
-    states = [state]
-    while GAME.outcome(state) is None:
-        seat = rng.choice(sorted(GAME.to_act(state)))
-        moves = GAME.legal_moves(state, seat)
-        fights = [m for m in moves if m.startswith(("attack", "outpost"))]
-        picks = [m for m in moves if m.startswith("pick") and len(m.split()) == 3]
-        move = rng.choice(picks or (fights if fights and rng.random() < 0.8 else moves))
-        state, _ = GAME.play(state, seat, move)
-        states.append(state)
-    return tuple(states)
+    return tuple(pictures.play_out(GAME, players, seed, any_seat=True, pick=fights))
 
 
 @functools.cache
@@ -77,11 +73,6 @@ def all_samples() -> list[tuple[str, Any]]:
 
 def viewers(state: Any) -> list[int | None]:
     return [None, *range(state.players)]
-
-
-def decoded(picture: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(picture)) as image:
-        return image.convert("RGB")
 
 
 def test_the_samples_reach_every_phase_for_every_seat_count() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -21,19 +20,12 @@ from bot.service import computers as computers_module
 from bot.service.table import TableError
 from bot.store import Store
 from tests.conftest import NEW_YEAR, Clock
-from tests.pg import AnyStore, Database
+
+pytestmark = pytest.mark.engines  # its tests of ``store`` run on both engines
 
 GAME = "cube-conquest"
 CH = 700
 ANN, BOB = 201, 202
-
-
-@pytest.fixture
-async def store(database: Database) -> AsyncIterator[AnyStore]:
-    """On each engine (SQLite, PostgreSQL): ``database`` in conftest.py."""
-    opened = await database.open()
-    yield opened
-    await opened.close()
 
 
 async def two(service: TableService, seed: int = 1) -> None:
@@ -108,9 +100,9 @@ async def test_computer_levels_are_stored_and_refused_when_unknown(
     assert reply.public.startswith("Computer 1 (easy) takes a seat.")
     await service.add_computer(CH, ANN)  # the service's level (normal here)
     await service.add_computer(CH, ANN, "Hard")
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None
-    assert [s.level for s in await store.seats(row.id)] == [None, "easy", "normal", "hard"]
+    assert [s.level for s in await store.seats.of(row.id)] == [None, "easy", "normal", "hard"]
     product = TableService(store).levels  # the product's: hard, expert where turns are slow
     assert (product.quick, product.patient) == ("hard", "expert")
 
@@ -130,9 +122,9 @@ async def test_a_computer_game_replays_the_same_from_its_seed(tmp_path: Path) ->
                 if not moves:
                     break
                 await service.play(CH, ANN, rng.choice(moves))
-            row = await store.latest_game(CH)
+            row = await store.tables.latest_game(CH)
             assert row is not None
-            logs.append([(m.seat, m.text) for m in await store.moves(row.id)])
+            logs.append([(m.seat, m.text) for m in await store.tables.moves(row.id)])
         finally:
             await store.close()
     assert logs[0] == logs[1] and any(seat == 1 for seat, _ in logs[0])
@@ -151,9 +143,9 @@ async def test_a_strong_computer_thinks_in_a_worker_process(
         await service.play(CH, ANN, rng.choice(moves))
     assert service.computers.thinkers is not None
     service.close()
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None
-    assert any(m.seat == 1 for m in await store.moves(row.id))
+    assert any(m.seat == 1 for m in await store.tables.moves(row.id))
 
 
 async def test_other_channels_are_answered_while_a_strong_computer_thinks(
@@ -202,24 +194,24 @@ def test_the_stand_in_never_sees_more_than_its_seat() -> None:
 async def test_waits_follow_the_awaited_seats_and_go_when_the_game_ends(
         service: TableService, store: Store, clock: Clock) -> None:
     await two(service)
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None
-    waits = await store.waits(row.id)
+    waits = await store.jobs.waits(row.id)
     assert [w.since for w in waits] == [clock.t] * len(waits)
     assert {w.seat for w in waits} == {s for s in range(2) if
                                        [ANN, BOB][s] in await awaited(service)}
     assert all(w.due == clock.t + DAY for w in waits)  # no turn time: a reminder a day on
-    assert await store.next_due() == clock.t + DAY
+    assert await store.jobs.next_due() == clock.t + DAY
     clock.t += HOUR
     user = (await awaited(service))[0]
     await service.play(CH, user, (await service.legal_moves(CH, user))[0])
-    after = await store.waits(row.id)
+    after = await store.jobs.waits(row.id)
     assert after and all(w.since in (NEW_YEAR, clock.t) for w in after)
     mover = [ANN, BOB].index(user)
     assert all(w.since == clock.t for w in after if w.seat == mover)
     await service.end(CH, ANN)
-    assert await store.waits(row.id) == []
-    assert await store.next_due() is None
+    assert await store.jobs.waits(row.id) == []
+    assert await store.jobs.next_due() is None
 
 
 async def test_time_running_out_brings_a_stand_in_for_that_turn_only(
@@ -238,9 +230,9 @@ async def test_time_running_out_brings_a_stand_in_for_that_turn_only(
     assert "a computer player (normal) stands in for this turn" in tended.reply.public
     assert (await service.status(CH)).version > before
     # The seat is still the player's: it is theirs to play when next awaited.
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None
-    assert {s.user_id for s in await store.seats(row.id)} == {ANN, BOB}
+    assert {s.user_id for s in await store.seats.of(row.id)} == {ANN, BOB}
 
 
 async def test_a_reminder_is_recorded_before_it_is_sent_so_never_twice(
@@ -263,10 +255,10 @@ async def test_quiet_hours_move_the_deadline(service: TableService, store: Store
     await two(service, seed=6)
     await service.settings(CH, ANN, turn_time="2h", reminders=False)
     late = (await awaited(service))[0]
-    first = await store.next_due()
+    first = await store.jobs.next_due()
     await service.quiet(late, 1, 9, "UTC")
     assert first == clock.t + 2 * HOUR
-    assert await store.next_due() == clock.t + 10 * HOUR
+    assert await store.jobs.next_due() == clock.t + 10 * HOUR
     with pytest.raises(TableError, match="at most 12 a day"):
         await service.quiet(late, 18, 8, "UTC")
 
@@ -302,9 +294,9 @@ async def test_a_resigned_seat_is_played_by_a_computer_to_the_end(
         await service.play(CH, ANN, rng.choice(moves))
     board = await service.board(CH)
     assert "game over (decided with a resignation)" in board.public
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None
-    seat = (await store.seats(row.id))[1]
+    seat = (await store.seats.of(row.id))[1]
     assert (seat.kind, seat.level, seat.handed, seat.former) == (
         "computer", "normal", "resigned", BOB)
 
@@ -354,9 +346,9 @@ async def test_an_old_file_upgrades_and_its_computers_keep_playing_at_random(
     raw.close()
     store = await Store.open(path)
     try:
-        assert [s.level for s in await store.seats(1)] == [None, "random"]
-        row = await store.game(1)
+        assert [s.level for s in await store.seats.of(1)] == [None, "random"]
+        row = await store.tables.game(1)
         assert row is not None and (row.turn_time, row.reminders) == (None, True)
-        assert await store.next_due() is None
+        assert await store.jobs.next_due() is None
     finally:
         await store.close()

@@ -74,9 +74,9 @@ async def test_a_computer_player_takes_a_seat_with_its_level(tmp_path: Path) -> 
         said(await w.alice.slash(w.channel, "game computer", level="easy"))
         assert "Computer 2 (easy) takes a seat" in message_text(w.public()[-1])
         assert "Only alice" in said(await w.bob.slash(w.channel, "game computer"))
-        row = await w.bot.service.store.active_game(w.channel.id)
+        row = await w.bot.service.store.tables.active_game(w.channel.id)
         assert row is not None
-        seats = await w.bot.service.store.seats(row.id)
+        seats = await w.bot.service.store.seats.of(row.id)
         assert [(s.kind, s.level) for s in seats] == [
             ("human", None), ("computer", "normal"), ("computer", "easy")]
         said(await w.alice.slash(w.channel, "game start"))
@@ -146,7 +146,7 @@ async def test_settings_are_the_openers_and_show_on_the_board(tmp_path: Path) ->
         assert "turn time 12h; reminders off" in said(await w.carol.slash(w.channel, "board"))
         assert "turn time 12h" in said(await w.carol.slash(w.channel, "rules",
                                                            game="cube-conquest"))
-        row = await w.bot.service.store.active_game(w.channel.id)
+        row = await w.bot.service.store.tables.active_game(w.channel.id)
         assert row is not None and (row.turn_time, row.reminders) == (12 * HOUR, False)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -20,9 +19,11 @@ from bot.records import PlayerRow, WaitRow
 from bot.scheduler import DAY, HOUR, MINUTE, next_digest, reminder_at
 from bot.service import TableService
 from bot.service.table import TableError
-from bot.store import CLAIM
+from bot.store.engine import CLAIM
 from tests.conftest import NEW_YEAR, Clock
 from tests.pg import AnyStore, Database
+
+pytestmark = pytest.mark.engines  # its tests of ``store`` run on both engines
 
 PARIS = ZoneInfo("Europe/Paris")
 GAME = "cube-conquest"
@@ -201,50 +202,43 @@ def test_a_cut_never_splits_a_timestamp() -> None:
 # --------------------------------------------------------------------------- the store
 
 
-@pytest.fixture
-async def store(database: Database) -> AsyncIterator[AnyStore]:
-    """On each engine (SQLite, PostgreSQL): ``database`` in conftest.py."""
-    opened = await database.open()
-    yield opened
-    await opened.close()
-
-
 async def test_digest_rows_are_claimed_once_and_leave_the_quiet_hours_alone(
         store: AnyStore) -> None:
-    await store.set_player(PlayerRow(1, 22, 7, "Europe/Paris"))
-    await store.set_digest(1, 8, None, NEW_YEAR + 7 * HOUR)
-    await store.set_digest(2, 9, "Asia/Tokyo", NEW_YEAR + HOUR)
-    await store.set_digest(3, 9, None, None)
-    assert await store.next_digest() == NEW_YEAR + HOUR
-    one = await store.player(1)
+    await store.members.set_player(PlayerRow(1, 22, 7, "Europe/Paris"))
+    await store.members.set_digest(1, 8, None, NEW_YEAR + 7 * HOUR)
+    await store.members.set_digest(2, 9, "Asia/Tokyo", NEW_YEAR + HOUR)
+    await store.members.set_digest(3, 9, None, None)
+    assert await store.jobs.next_digest() == NEW_YEAR + HOUR
+    one = await store.members.player(1)
     assert (one.quiet_from, one.timezone, one.digest_hour, one.digest_zone,
             one.digest_due) == (22, "Europe/Paris", 8, None, NEW_YEAR + 7 * HOUR)
-    await store.set_player(replace(one, quiet_from=23))  # the digest stays as it was
-    assert (await store.player(1)).digest_due == NEW_YEAR + 7 * HOUR
-    assert await store.due_digests(NEW_YEAR) == []
-    assert await store.due_digests(NEW_YEAR + 8 * HOUR) == [2, 1]
-    assert await store.due_digests(NEW_YEAR + 8 * HOUR) == []  # claimed
-    assert (await store.player(2)).digest_due == NEW_YEAR + 8 * HOUR + CLAIM
-    await store.set_digest_due(2, NEW_YEAR + DAY, sent=NEW_YEAR + 8 * HOUR)
-    two = await store.player(2)
+    await store.members.set_player(replace(one, quiet_from=23))  # the digest stays as it was
+    assert (await store.members.player(1)).digest_due == NEW_YEAR + 7 * HOUR
+    assert await store.jobs.due_digests(NEW_YEAR) == []
+    assert await store.jobs.due_digests(NEW_YEAR + 8 * HOUR) == [2, 1]
+    assert await store.jobs.due_digests(NEW_YEAR + 8 * HOUR) == []  # claimed
+    assert (await store.members.player(2)).digest_due == NEW_YEAR + 8 * HOUR + CLAIM
+    await store.jobs.set_digest_due(2, NEW_YEAR + DAY, sent=NEW_YEAR + 8 * HOUR)
+    two = await store.members.player(2)
     assert (two.digest_due, two.digest_sent) == (NEW_YEAR + DAY, NEW_YEAR + 8 * HOUR)
-    await store.set_digest(2, None, None, None)  # off
-    await store.set_digest_due(2, NEW_YEAR + 2 * DAY)  # a digest on its way stays off
-    assert (await store.player(2)).digest_due is None
+    await store.members.set_digest(2, None, None, None)  # off
+    await store.jobs.set_digest_due(2, NEW_YEAR + 2 * DAY)  # a digest on its way stays off
+    assert (await store.members.player(2)).digest_due is None
 
 
 async def test_the_tables_waiting_for_a_player_in_every_server(store: AnyStore) -> None:
     for n, (guild, players) in enumerate([(1, (7, 8)), (2, (7, 9)), (3, (8, 9))]):
-        row = await store.create_game(500 + n, guild, GAME, {}, players[0], "x", now=NEW_YEAR)
-        await store.add_seat(row.id, 1, players[1], "y", "human")
-        await store.start_game(row.id, 1, "{}", now=NEW_YEAR)
+        row = await store.tables.create_game(500 + n, guild, GAME, {}, players[0], "x",
+                                             now=NEW_YEAR)
+        await store.seats.add(row.id, 1, players[1], "y", "human")
+        await store.tables.start_game(row.id, 1, "{}", now=NEW_YEAR)
         seats = (0, 1) if n == 2 else (n,)  # the third awaits both its seats
-        await store.set_waits(row.id, [WaitRow(row.id, s, NEW_YEAR - n * HOUR)
+        await store.jobs.set_waits(row.id, [WaitRow(row.id, s, NEW_YEAR - n * HOUR)
                                        for s in seats])
-    found = await store.waiting_for(7)
+    found = await store.tables.waiting_for(7)
     assert [(g.guild_id, w.seat) for g, w in found] == [(1, 0)]  # guild 2 awaits 9's seat
-    assert [(g.guild_id, w.seat) for g, w in await store.waiting_for(8)] == [(3, 0)]
-    assert [(g.guild_id, w.since) for g, w in await store.waiting_for(9)] == [
+    assert [(g.guild_id, w.seat) for g, w in await store.tables.waiting_for(8)] == [(3, 0)]
+    assert [(g.guild_id, w.since) for g, w in await store.tables.waiting_for(9)] == [
         (3, NEW_YEAR - 2 * HOUR), (2, NEW_YEAR - HOUR)]
 
 
@@ -284,11 +278,11 @@ async def test_the_setting_says_when_and_refuses_bad_input(service: TableService
                            ("8", "Mars/Olympus", "is not a time zone I know")):
         with pytest.raises(TableError, match=said):
             await service.digest(1, at, zone)
-    assert (await service.store.player(1)).digest_hour == 8  # unchanged
+    assert (await service.store.members.player(1)).digest_hour == 8  # unchanged
     assert "Asia/Tokyo" in await service.digest(1, "9", "Asia/Tokyo")
     assert "Asia/Tokyo" in await service.digest(1, "10")  # the zone given stays
     assert "is off" in await service.digest(1, "off")
-    player = await service.store.player(1)
+    player = await service.store.members.player(1)
     assert (player.digest_hour, player.digest_due) == (None, None)
     assert "Asia/Tokyo" in await service.digest(1, "7")  # on again: the zone given stays
 
@@ -308,11 +302,11 @@ async def test_a_digest_is_recorded_before_it_goes_and_skips_an_empty_day(
     assert tended is not None and tended.channel_id == 700
     assert "1 table waits for you" in tended.text and "(Server 1)" in tended.text
     assert "Since the game began" in tended.text or "Since your last move" in tended.text
-    player = await service.store.player(waiting[0])
+    player = await service.store.members.player(waiting[0])
     assert (player.digest_sent, player.digest_due) == (clock.t, NEW_YEAR + DAY + 8 * HOUR)
     assert await service.tend_digest(waiting[0]) is None  # not twice today
     # Nothing waits for the other player: nothing is sent, and tomorrow it is looked at again.
     assert await service.tend_digest(other) is None
-    player = await service.store.player(other)
+    player = await service.store.members.player(other)
     assert (player.digest_sent, player.digest_due) == (None, NEW_YEAR + DAY + 8 * HOUR)
     assert await service.next_due() is not None

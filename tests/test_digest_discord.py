@@ -204,6 +204,6 @@ async def test_a_digest_to_closed_dms_is_a_mention_at_most_once_a_day(tmp_path: 
         times = [at(m) for m in mentions]
         assert all(b - a >= DAY for a, b in itertools.pairwise(times))
         # Recorded each day as sent (no retry): the last on 3 January, the next on the 4th.
-        player = await w.bot.service.store.player(w.alice.id)
+        player = await w.bot.service.store.members.player(w.alice.id)
         assert player.digest_sent == NEW_YEAR + 2 * DAY + 8 * HOUR
         assert player.digest_due == NEW_YEAR + 3 * DAY + 8 * HOUR

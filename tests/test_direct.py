@@ -35,8 +35,8 @@ async def test_a_dm_channel_and_a_refusal_are_kept_for_every_process(
         await here.opened(ANN, CHANNEL)
         assert (await there.line(ANN)).channel_id == CHANNEL  # not opened again there
         # Quiet hours written meanwhile leave the DM columns alone.
-        await first.set_player(PlayerRow(ANN, 22, 7, "Europe/Paris"))
-        assert await second.direct(ANN) == (CHANNEL, None)
+        await first.members.set_player(PlayerRow(ANN, 22, 7, "Europe/Paris"))
+        assert await second.members.direct(ANN) == (CHANNEL, None)
 
         await there.refused(ANN)
         assert await there.held(ANN)
@@ -52,10 +52,10 @@ async def test_a_dm_channel_and_a_refusal_are_kept_for_every_process(
         await here.refused(ANN)
         assert await here.back(ANN)  # /hand: held back until now, and no longer
         assert not await there.held(ANN) and not await there.back(ANN)
-        assert await first.direct(ANN) == (CHANNEL, None)
+        assert await first.members.direct(ANN) == (CHANNEL, None)
         await there.opened(ANN, CHANNEL + 1)  # Discord gave another channel
-        assert await first.direct(ANN) == (CHANNEL + 1, None)
-        assert (await first.player(ANN)).quiet_from == 22
+        assert await first.members.direct(ANN) == (CHANNEL + 1, None)
+        assert (await first.members.player(ANN)).quiet_from == 22
     finally:
         await first.close()
         await second.close()

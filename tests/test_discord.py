@@ -602,9 +602,9 @@ async def test_a_table_opens_with_the_options_typed_in_game_new(tmp_path: Path) 
         refused = said(await w.alice.slash(w.channel, "game new", game="crystallia",
                                            options="advance"))
         assert refused == "Crystallia has no option 'advance'; it knows advanced."
-        assert await w.bot.service.store.active_game(w.channel.id) is None
+        assert await w.bot.service.store.tables.active_game(w.channel.id) is None
         assert "opened a table" in said(await w.alice.slash(
             w.channel, "game new", game="crystallia", options="advanced"))
-        row = await w.bot.service.store.active_game(w.channel.id)
+        row = await w.bot.service.store.tables.active_game(w.channel.id)
         assert row is not None and row.options == {"advanced": True}
         assert "`advanced`" in said(await w.carol.slash(w.channel, "rules", game="crystallia"))

@@ -127,7 +127,7 @@ async def test_a_bot_over_a_path_opens_and_closes_its_own_database(tmp_path: Pat
     await bot.close()
     assert path.exists()
     with pytest.raises(ValueError):  # the bot closed the store it opened
-        await store.active_game(channel.id)
+        await store.tables.active_game(channel.id)
 
 
 ROOT = Path(__file__).resolve().parent.parent

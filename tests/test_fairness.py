@@ -84,7 +84,7 @@ def sha256(text: str) -> str:
 async def test_the_commitment_is_the_sha256_of_seed_and_salt_posted_at_the_start(
         service: TableService, store: Store) -> None:
     reply = await start(service, "crystallia")
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None and row.seed is not None and row.salt is not None
     assert len(row.salt) == 32 and int(row.salt, 16) >= 0  # 16 random bytes, in hex
     assert row.commitment == sha256(f"{row.seed}:{row.salt}")
@@ -96,7 +96,7 @@ async def test_the_commitment_is_the_sha256_of_seed_and_salt_posted_at_the_start
 async def test_every_game_gets_its_own_salt(service: TableService, store: Store) -> None:
     await start(service, "battle-tiles", CH)
     await start(service, "battle-tiles", OTHER)
-    first, second = await store.active_game(CH), await store.active_game(OTHER)
+    first, second = await store.tables.active_game(CH), await store.tables.active_game(OTHER)
     assert first is not None and second is not None
     assert first.salt != second.salt and first.commitment != second.commitment
 
@@ -106,7 +106,7 @@ async def test_seed_and_salt_show_nowhere_before_the_end_and_are_revealed_then(
         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="boardroom")  # the bot's own log, all of it
     seen = texts(await start(service, "battle-tiles"))
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None and row.seed is not None and row.salt is not None
     seed, salt = str(row.seed), row.salt
     assert len(seed) >= 6  # long enough not to turn up by chance in a sentence
@@ -130,7 +130,7 @@ async def test_seed_and_salt_show_nowhere_before_the_end_and_are_revealed_then(
 async def test_a_game_ended_with_game_end_reveals_its_seed_and_salt(
         service: TableService, store: Store, clock: Clock) -> None:
     await start(service, "crystallia")
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None and row.seed is not None and row.salt and row.commitment
     for _ in range(3):
         user = (await service.waiting(CH))[0][0]
@@ -147,7 +147,7 @@ async def test_a_game_ended_with_game_end_reveals_its_seed_and_salt(
 async def test_a_start_posted_after_a_restart_still_shows_the_commitment(
         service: TableService, store: Store) -> None:
     await start(service, "crystallia")  # never delivered: the bot stopped before posting
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None and row.commitment and row.salt
     again = TableService(store, images=False)
     (channel, reply), = await again.undelivered()
@@ -182,7 +182,7 @@ async def test_the_export_holds_every_log_row_verbatim(service: TableService, st
                                                        clock: Clock) -> None:
     await start(service, "crystallia", names=("Zoë «Z»", "Bob"))
     await play_out(service, clock, random.Random(5))
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None
     name, data = await service.export(CH)
     assert name == f"boardroom-crystallia-table-{row.id}.json"
@@ -197,7 +197,7 @@ async def test_the_export_holds_every_log_row_verbatim(service: TableService, st
     assert doc["players"] == [
         {"seat": 0, "name": "Zoë «Z»", "kind": "human", "level": None, "handed": None},
         {"seat": 1, "name": "Bob", "kind": "human", "level": None, "handed": None}]
-    logged = await store.moves(row.id)
+    logged = await store.tables.moves(row.id)
     assert len(logged) > 10
     assert [(m["version"], m["seat"], m["text"], m["unix"]) for m in doc["moves"]] == [
         (m.version, m.seat, m.text, m.time) for m in logged]
@@ -234,7 +234,7 @@ async def test_export_of_an_earlier_table_in_this_channel_only(service: TableSer
                                                                clock: Clock) -> None:
     await start(service, "battle-tiles")
     await play_out(service, clock, random.Random(2))
-    first = await store.latest_game(CH)
+    first = await store.tables.latest_game(CH)
     assert first is not None
     await service.open(CH, 1, ANN, "Ann", "crystallia")  # a new table, not started yet
     assert (await exported(service))["table"] == first.id  # the last game that started

@@ -36,7 +36,7 @@ async def test_a_game_commits_reveals_and_exports_a_log_that_verifies(
         said(await w.alice.slash(w.channel, "game new", game="battle-tiles"))
         said(await w.bob.slash(w.channel, "game join"))
         said(await w.alice.slash(w.channel, "game start"))
-        row = await w.bot.service.store.active_game(w.channel.id)
+        row = await w.bot.service.store.tables.active_game(w.channel.id)
         assert row is not None and row.salt is not None and row.commitment is not None
         salt = row.salt
         committed = hashlib.sha256(f"{SEED}:{salt}".encode()).hexdigest()
@@ -75,7 +75,7 @@ async def test_a_game_commits_reveals_and_exports_a_log_that_verifies(
         data = await attachment.read()
         doc = json.loads(data.decode("utf-8"))
         assert (doc["seed"], doc["salt"], doc["commitment"]) == (SEED, salt, committed)
-        logged = await w.bot.service.store.moves(row.id)
+        logged = await w.bot.service.store.tables.moves(row.id)
         assert [(m["seat"], m["text"]) for m in doc["moves"]] == [
             (m.seat, m.text) for m in logged]
         assert [p["name"] for p in doc["players"]] == ["alice", "bob"]

@@ -323,9 +323,9 @@ async def play_some(service: TableService, clock: Clock, rng: random.Random, mov
 
 
 async def stored(service: TableService, channel: int = CH) -> tuple[History, list[MoveRow]]:
-    row = await service.store.latest_game(channel)
+    row = await service.store.tables.latest_game(channel)
     assert row is not None and row.seed is not None
-    moves = await service.store.moves(row.id)
+    moves = await service.store.tables.moves(row.id)
     game = rules.GAMES[row.game]
     return history.rebuild(game, 2, row.seed, row.options, moves,
                            keep={1, *(m.version for m in moves)}), moves
@@ -424,10 +424,10 @@ async def test_games_lists_the_callers_tables_in_this_server(service: TableServi
     clock.t += HOUR
     lines = (await service.games(GUILD, ANN)).splitlines()
     assert lines[0] == "Your tables in this server: 2, your turn at 1."
-    waits = {w.seat: w for w in await service.store.waits(
-        (await service.store.active_game(CH)).id)}  # type: ignore[union-attr]
+    waits = {w.seat: w for w in await service.store.jobs.waits(
+        (await service.store.tables.active_game(CH)).id)}  # type: ignore[union-attr]
     since = waits[0].since
-    deadline = scheduler.deadline(waits[0], 12 * HOUR, await service.store.player(ANN))
+    deadline = scheduler.deadline(waits[0], 12 * HOUR, await service.store.members.player(ANN))
     assert deadline == since + 12 * HOUR
     assert lines[1] == (f"\u2022 <#{CH}> Cube Conquest: **your turn** since "
                         f"<t:{int(since)}:R>; the turn time runs out <t:{int(deadline)}:R>.")

@@ -48,12 +48,12 @@ async def played_file(path: str) -> None:
     await moves(12, 7)
     await moves(13, 3)
     await service.open(14, GUILD, 140, "Cy", GAME)  # open, never started
-    await store.set_player(PlayerRow(120, 22, 7, "Europe/Paris", 5.0, 6.0))
-    await store.add_absence(120, 10.0, 20.0)
-    await store.set_direct(120, 1_400_000_000_000_000_777, 30)  # a DM channel, DMs refused
-    row = await store.active_game(12)
+    await store.members.set_player(PlayerRow(120, 22, 7, "Europe/Paris", 5.0, 6.0))
+    await store.members.add_absence(120, 10.0, 20.0)
+    await store.members.set_direct(120, 1_400_000_000_000_000_777, 30)  # a DM channel, DMs refused
+    row = await store.tables.active_game(12)
     assert row is not None
-    await store.put_undo(UndoRow(row.id, row.version, 0, 1.0, 2.0, (1,)))
+    await store.tables.put_undo(UndoRow(row.id, row.version, 0, 1.0, 2.0, (1,)))
     await store.close()
 
 
@@ -61,11 +61,11 @@ async def replays_to_its_state(store: pg.AnyStore) -> int:
     """Every started game's log, replayed from its seed, gives the state it stores; how
     many games were checked."""
     checked = 0
-    for row in await store.games(statuses=("playing", "over")):
+    for row in await store.tables.games(statuses=("playing", "over")):
         game = rules.GAMES[row.game]
-        seats = await store.seats(row.id)
+        seats = await store.seats.of(row.id)
         state, _ = undo.replay(game, len(seats), row.seed or 0, row.options or None,
-                               await store.moves(row.id))
+                               await store.tables.moves(row.id))
         assert row.state is not None
         assert game.dump(state) == json.loads(row.state)
         checked += 1
@@ -97,7 +97,7 @@ async def test_a_sqlite_file_moves_into_postgresql_whole_and_only_once(
         assert await migrate_db.read_all(target) == before  # ids, log, marks: verbatim
         assert await replays_to_its_state(target) == 3
         # A new table on the target takes the next id, after the copied ones.
-        row = await target.create_game(99, GUILD, GAME, {}, 990, "Di")
+        row = await target.tables.create_game(99, GUILD, GAME, {}, 990, "Di")
         assert row.id == max(r[0] for r in before["games"]) + 1
     finally:
         await target.close()

@@ -64,9 +64,9 @@ async def _check_logs(database: pg.Database, channels: list[int]) -> dict[int, i
     reached = {}
     try:
         for channel in channels:
-            row = await store.latest_game(channel)
+            row = await store.tables.latest_game(channel)
             assert row is not None and row.seed is not None and row.state is not None
-            moves = await store.moves(row.id)
+            moves = await store.tables.moves(row.id)
             versions = [m.version for m in moves]
             assert versions == list(range(2, row.version + 1))  # each version once, none lost
             state, _ = replay(game, 2, row.seed, None, moves)
@@ -121,7 +121,7 @@ async def test_a_killed_process_loses_no_move_and_the_other_finishes_every_game(
     store = await pg_database.open()
     try:
         for channel in channels:  # the second process played every game to its end
-            row = await store.latest_game(channel)
+            row = await store.tables.latest_game(channel)
             assert row is not None and row.status == "over"
             assert game.outcome(decode(game, row.state or "")) is not None
     finally:

@@ -73,9 +73,9 @@ async def test_moves_through_either_process_apply_once_and_either_shows_the_late
         assert reply.version == version + 1
         for looker in services:  # /board in either process shows the move just made
             assert (await looker.board(CH)).version == version + 1
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None and row.state is not None and row.seed is not None
-    moves = await store.moves(row.id)
+    moves = await store.tables.moves(row.id)
     assert [m.version for m in moves] == list(range(2, row.version + 1))  # each once
     assert row.version > 10
     game = rules.GAMES[GAME]
@@ -99,9 +99,9 @@ async def test_one_move_sent_through_both_processes_at_once_applies_once(
         applied = [r for r in results if isinstance(r, Reply)]
         assert len(applied) == 1 and applied[0].version == version + 1
         assert all(isinstance(r, TableError) for r in results if not isinstance(r, Reply))
-        row = await store.latest_game(CH)
+        row = await store.tables.latest_game(CH)
         assert row is not None and row.version == version + 1
-        assert [m.version for m in await store.moves(row.id)] == list(range(2, version + 2))
+        assert [m.version for m in await store.tables.moves(row.id)] == list(range(2, version + 2))
 
 
 async def test_an_ended_table_is_not_held_on_to(
@@ -165,13 +165,13 @@ async def test_a_reply_lost_with_its_process_is_swept_alone_after_the_grace(
         assert late.startswith("(Posted late") and f"cube on {moved[0].split()[-1]}" in late
         assert f"cube on {moved[1].split()[-1]}" not in late  # posted by its own process
         await second.delivered(swept[0][1])
-        assert await two.unannounced() == []
+        assert await two.deliveries.unannounced() == []
         # The second process's own reply, still being posted, is not the sweep's to post.
         user = (await second.waiting(CH))[0][0]
         await second.play(CH, user, (await second.legal_moves(CH, user))[0])
         clock.t += SWEEP_GRACE + 1
         assert await second.sweep(SWEEP_GRACE) == []
-        assert [g.version for g in await two.unannounced()] == [4]
+        assert [g.version for g in await two.deliveries.unannounced()] == [4]
     finally:
         await one.close()
         await two.close()
@@ -203,7 +203,7 @@ async def test_two_secret_picks_sent_to_two_processes_at_once_both_go_in(
     # The race, made certain: Bob's process has read the table and waits to write until
     # Ann's process has written.
     ready, written = asyncio.Event(), asyncio.Event()
-    real_first, real_second = first.store.commit_move, second.store.commit_move
+    real_first, real_second = first.store.tables.commit_move, second.store.tables.commit_move
 
     async def first_commit(*args: object, **kw: object) -> bool:
         await ready.wait()
@@ -216,12 +216,12 @@ async def test_two_secret_picks_sent_to_two_processes_at_once_both_go_in(
         await written.wait()
         return await real_second(*args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(first.store, "commit_move", first_commit)
-    monkeypatch.setattr(second.store, "commit_move", second_commit)
+    monkeypatch.setattr(first.store.tables, "commit_move", first_commit)
+    monkeypatch.setattr(second.store.tables, "commit_move", second_commit)
     results = await asyncio.gather(first.play(CH, ANN, picks[ANN]),
                                    second.play(CH, BOB, picks[BOB]), return_exceptions=True)
     assert all(isinstance(r, Reply) for r in results), results
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None and row.version >= version + 2
-    logged = [(m.seat, m.text) for m in await store.moves(row.id) if m.version > version]
+    logged = [(m.seat, m.text) for m in await store.tables.moves(row.id) if m.version > version]
     assert logged[:2] == [(0, picks[ANN]), (1, picks[BOB])]

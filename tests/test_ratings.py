@@ -54,11 +54,11 @@ async def finish(service: TableService, channel: int, clock: Clock, seed: int = 
 
 
 async def rows(store: Store, game: str = GAME) -> dict[int, RatingRow]:
-    return {r.user_id: r for r in await store.ratings(GUILD, game)}
+    return {r.user_id: r for r in await store.tables.ratings(GUILD, game)}
 
 
 async def unrated(store: Store, game_id: int) -> str | None:
-    return await store.unrated(game_id)
+    return await store.tables.unrated(game_id)
 
 
 # --------------------------------------------------------------------------- rated once
@@ -69,7 +69,7 @@ async def test_a_game_of_humans_is_rated_when_it_ends(service: TableService, sto
     await seat(service, 800)
     assert await rows(store) == {}
     reply = await finish(service, 800, clock)
-    row = await store.game(reply.game)
+    row = await store.tables.game(reply.game)
     assert row is not None and row.state is not None
     outcome = rules.GAMES[GAME].outcome(rules.GAMES[GAME].load(json.loads(row.state)))
     assert outcome is not None and len(outcome.winners) == 1
@@ -93,16 +93,16 @@ async def test_the_rating_is_applied_once_whatever_is_retried(service: TableServ
     await seat(service, 801)
     reply = await finish(service, 801, clock)
     after = await rows(store)
-    moves = await store.moves(reply.game)
+    moves = await store.tables.moves(reply.game)
     last = moves[-1]
-    row = await store.game(reply.game)
+    row = await store.tables.game(reply.game)
     assert row is not None and row.state is not None
 
     def never(guild: int, before: list[RatingRow | None]) -> list[RatingRow]:
         raise AssertionError("rated a second time")
 
     # The same last move written again (a retry, another process) finds the game moved on.
-    again = await store.finish_game(reply.game, last.version - 1, last.seat, last.text,
+    again = await store.tables.finish_game(reply.game, last.version - 1, last.seat, last.text,
                                     row.state, users=(ANN, BOB), unrated=None, rate=never)
     assert again is None
     # A restart rebuilds the unannounced final reply from the log: no rating again.
@@ -110,7 +110,7 @@ async def test_the_rating_is_applied_once_whatever_is_retried(service: TableServ
     posted = [r for channel, r in await later.undelivered() if channel == 801]
     assert posted and "Recap:" in posted[-1].public
     assert await rows(store) == after
-    assert len(await store.moves(reply.game)) == len(moves)
+    assert len(await store.tables.moves(reply.game)) == len(moves)
 
 
 async def test_the_rating_and_the_last_move_are_one_transaction(
@@ -139,9 +139,9 @@ async def test_the_rating_and_the_last_move_are_one_transaction(
             user = (await service.waiting(802))[0][0]
             version = (await service.status(802)).version
             await service.play(802, user, rng.choice(await service.legal_moves(802, user)))
-    row = await store.active_game(802)
+    row = await store.tables.active_game(802)
     assert row is not None and row.status == "playing" and row.version == version
-    assert len(await store.moves(row.id)) == version - 1
+    assert len(await store.tables.moves(row.id)) == version - 1
     assert await rows(store) == {}
     failing = False
     reply = await finish(service, 802, clock, seed=2)
@@ -213,12 +213,12 @@ async def test_a_game_outside_a_server_is_not_rated(service: TableService, store
 
 
 async def test_a_finished_game_keeps_the_first_reason_it_does_not_count(store: Store) -> None:
-    await store.create_game(820, GUILD, GAME, {}, ANN, "Ann")
-    row = await store.active_game(820)
+    await store.tables.create_game(820, GUILD, GAME, {}, ANN, "Ann")
+    row = await store.tables.active_game(820)
     assert row is not None
-    await store.mark_unrated(row.id, ratings.STOOD_IN)
-    await store.mark_unrated(row.id, ratings.RESIGNED)
-    assert await store.unrated(row.id) == ratings.STOOD_IN
+    await store.tables.mark_unrated(row.id, ratings.STOOD_IN)
+    await store.tables.mark_unrated(row.id, ratings.RESIGNED)
+    assert await store.tables.unrated(row.id) == ratings.STOOD_IN
 
 
 # --------------------------------------------------------------------------- the table

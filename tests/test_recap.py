@@ -5,11 +5,9 @@ too."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +21,7 @@ from bot.service import TableService, recap
 from bot.store import Store
 from render import gallery, kit
 from render import recap as chart_picture
-from tests.pictures import pixels
+from tests.pictures import decoded, pixels
 
 GAME_IDS = sorted(rules.GAMES)
 # Set-ups whose points are counted differently: seat counts and the variants that change
@@ -167,12 +165,6 @@ def test_sums_and_durations_read_as_sentences() -> None:
 CHARTS = {game_id: gallery.recap_chart(game_id) for game_id in GAME_IDS}
 
 
-def decoded(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
-
-
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_the_chart_fits_the_message_column(game_id: str) -> None:
     for width in (600, 1000, 1400):
@@ -235,13 +227,6 @@ def test_every_game_has_a_recap_chart_in_the_gallery() -> None:
 # --------------------------------------------------------------------------- the final reply
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(str(tmp_path / "recap.db"))
-    yield opened
-    await opened.close()
-
-
 class Clock:
     """A clock the test moves by hand."""
 
@@ -274,12 +259,12 @@ async def test_the_final_reply_has_the_recap_and_its_chart(store: Store) -> None
         reply = await play_to_the_end(service, 700, clock)
     finally:
         service.close()
-    moves = await store.moves(reply.game)
+    moves = await store.tables.moves(reply.game)
     text = reply.public
     assert f"Recap: {len(moves)} moves in {recap.duration(3600 * len(moves))}." in text
     assert text.index("Game over") < text.index("Recap:")
     game = rules.GAMES["battle-tiles"]
-    row = await store.game(reply.game)
+    row = await store.tables.game(reply.game)
     assert row is not None and row.state is not None
     outcome = game.outcome(game.load(json.loads(row.state)))
     assert outcome is not None
@@ -326,24 +311,26 @@ async def test_a_game_ended_by_the_opener_has_no_recap(store: Store) -> None:
 
 
 class Logged:
-    """The store as the recap reads it, with a move and its undo entry slipped into the log
-    before move ``at`` (versions after it shifted by two, as the bot would have logged)."""
+    """The store as the recap reads it (its tables), with a move and its undo entry slipped
+    into the log before move ``at`` (versions after it shifted by two, as the bot would have
+    logged)."""
 
     def __init__(self, store: Store, extra: MoveRow, at: int) -> None:
         self.store, self.extra, self.at = store, extra, at
+        self.tables = self
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        logged = await self.store.moves(game_id)
+        logged = await self.store.tables.moves(game_id)
         shifted = [MoveRow(m.version + 2, m.seat, m.text, m.time) for m in logged[self.at:]]
         undo_entry = MoveRow(self.extra.version + 1, self.extra.seat,
                              f"undo {self.extra.version}", self.extra.time)
         return [*logged[: self.at], self.extra, undo_entry, *shifted]
 
     async def game(self, game_id: int) -> Any:
-        return await self.store.game(game_id)
+        return await self.store.tables.game(game_id)
 
     async def unrated(self, game_id: int) -> str | None:
-        return await self.store.unrated(game_id)
+        return await self.store.tables.unrated(game_id)
 
 
 async def test_moves_taken_back_are_not_part_of_the_story(store: Store) -> None:
@@ -351,9 +338,9 @@ async def test_moves_taken_back_are_not_part_of_the_story(store: Store) -> None:
     service = TableService(store, images=True, now=clock)
     try:
         reply = await play_to_the_end(service, 704, clock, "block-buster")
-        row = await store.game(reply.game)
+        row = await store.tables.game(reply.game)
         assert row is not None and row.seed is not None
-        logged = await store.moves(reply.game)
+        logged = await store.tables.moves(reply.game)
         game = rules.GAMES["block-buster"]
         state = game.new(2, row.seed)
         for move in logged[:3]:

@@ -60,7 +60,7 @@ async def test_a_whole_game_ends_with_its_recap_and_counts_for_rank(tmp_path: Pa
         with Image.open(io.BytesIO(await gif.read())) as animation:
             assert animation.format == "GIF" and animation.width == 600
             assert 2 <= animation.n_frames <= 64
-        rated = await w.bot.service.store.ratings(w.guild.id, "battle-tiles")
+        rated = await w.bot.service.store.tables.ratings(w.guild.id, "battle-tiles")
         assert {r.user_id for r in rated} == {w.alice.id, dave.id}
         assert all(r.games == 1 for r in rated)
         assert "Rated (openskill's ordinal" in message_text(end)

@@ -8,7 +8,6 @@ and the PNG encoder."""
 from __future__ import annotations
 
 import copy
-import io
 import json
 import re
 from pathlib import Path
@@ -20,7 +19,7 @@ from PIL import Image
 import render
 import rules
 from render import gallery, kit, recap
-from tests.pictures import pixels
+from tests.pictures import decoded, pixels
 
 GAME_IDS = sorted(rules.GAMES)
 RENDER = Path(render.__file__).parent
@@ -34,12 +33,6 @@ def sample(game_id: str, every: int) -> list[gallery.Moment]:
 
 
 MOMENTS = {gid: sample(gid, 3) for gid in GAME_IDS}
-
-
-def decoded(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

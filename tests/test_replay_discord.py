@@ -67,9 +67,9 @@ async def seat_two(w: World, game_id: str) -> None:
 
 
 async def stored(w: World) -> tuple[GameRow, list[MoveRow]]:
-    row = await w.bot.service.store.latest_game(w.channel.id)
+    row = await w.bot.service.store.tables.latest_game(w.channel.id)
     assert row is not None
-    return row, await w.bot.service.store.moves(row.id)
+    return row, await w.bot.service.store.tables.moves(row.id)
 
 
 def state_at(row: GameRow, moves: list[MoveRow], move: int) -> Any:

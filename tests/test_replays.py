@@ -195,9 +195,9 @@ async def test_a_running_game_shows_the_caller_their_own_lines_and_after_the_end
         service: TableService, clock: Clock) -> None:
     await seat_two(service, "cube-conquest")
     await play(service, clock, 10)
-    row = await service.store.latest_game(CH)
+    row = await service.store.tables.latest_game(CH)
     assert row is not None and row.status == "playing" and row.seed is not None
-    moves = await service.store.moves(row.id)
+    moves = await service.store.tables.moves(row.id)
     past = history.rebuild(rules.GAMES["cube-conquest"], 2, row.seed, None, moves)
     labels = ["Ann (Blue)", "Bob (Red)"]
     told = {seat: 0 for seat in (0, 1)}
@@ -220,7 +220,7 @@ async def test_a_running_game_shows_the_caller_their_own_lines_and_after_the_end
     assert "As everyone sees it" in spectator.text
     # Played to the end, the same moves show every seat's private lines, named.
     await play(service, clock, 500)
-    row = await service.store.latest_game(CH)
+    row = await service.store.tables.latest_game(CH)
     assert row is not None and row.status == "over"
     for step in past.steps:
         frame = await service.replay(CH, CY, None, undo.number(step.version))
@@ -277,9 +277,9 @@ async def test_refusals_are_sentences(service: TableService, clock: Clock) -> No
     with pytest.raises(TableError, match=r"has moves 0 to 4 so far \(0 is the deal\); "
                                          r"there is no move 5\."):
         await service.replay(CH, ANN, None, 5)
-    row = await service.store.latest_game(CH)
+    row = await service.store.tables.latest_game(CH)
     assert row is not None
-    await service.store.set_aside(row.id, "test")
+    await service.store.tables.set_aside(row.id, "test")
     with pytest.raises(TableError, match="set aside"):
         await service.replay(CH, ANN, row.id)
 
@@ -290,14 +290,14 @@ async def test_stepping_reads_the_log_once_and_writes_nothing(
     await play(service, clock, 12)
     store = service.store
     reads = 0
-    moves = store.moves
+    moves = store.tables.moves
 
     async def counted(game_id: int) -> list[MoveRow]:
         nonlocal reads
         reads += 1
         return await moves(game_id)
 
-    monkeypatch.setattr(store, "moves", counted)
+    monkeypatch.setattr(store.tables, "moves", counted)
     rebuilt = 0
     rebuild = replays_module.rebuild
 
@@ -307,14 +307,14 @@ async def test_stepping_reads_the_log_once_and_writes_nothing(
         return rebuild(*args)
 
     monkeypatch.setattr(replays_module, "rebuild", counting)
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None
     changes = store.db.total_changes
     for move in (0, 5, 12, 7, 1):
         await service.replay(CH, ANN, None, move)
     assert reads == 1
     assert store.db.total_changes == changes
-    assert await store.latest_game(CH) == row
+    assert await store.tables.latest_game(CH) == row
     # One more move: a new version is replayed afresh; the kept replays stay few.
     monkeypatch.setattr(replays_module, "KEPT", 1)
     await play(service, clock, 1)
@@ -352,19 +352,19 @@ async def test_a_channels_started_tables_newest_first_on_both_engines(
         ids = []
         game = rules.GAMES["battle-tiles"]
         for n in range(4):
-            row = await store.create_game(CH, 1, "battle-tiles", {}, ANN, "Ann")
-            await store.add_seat(row.id, 1, BOB, "Bob", "human")
+            row = await store.tables.create_game(CH, 1, "battle-tiles", {}, ANN, "Ann")
+            await store.seats.add(row.id, 1, BOB, "Bob", "human")
             ids.append(row.id)
             if n != 1:  # the second never starts
-                assert await store.start_game(row.id, 5, encode(game, game.new(2, 5)))
+                assert await store.tables.start_game(row.id, 5, encode(game, game.new(2, 5)))
             if n != 3:  # the last one runs
-                assert await store.end_game(row.id)
-        await store.create_game(OTHER, 1, "crystallia", {}, ANN, "Ann")
-        found = await store.started_games(CH, 2)
+                assert await store.tables.end_game(row.id)
+        await store.tables.create_game(OTHER, 1, "crystallia", {}, ANN, "Ann")
+        found = await store.tables.started_games(CH, 2)
         assert [r.id for r in found] == [ids[3], ids[2]]
         assert [r.status for r in found] == ["playing", "ended"]
-        assert [r.id for r in await store.started_games(CH)] == [ids[3], ids[2], ids[0]]
-        assert await store.started_games(OTHER) == []
+        assert [r.id for r in await store.tables.started_games(CH)] == [ids[3], ids[2], ids[0]]
+        assert await store.tables.started_games(OTHER) == []
     finally:
         await store.close()
 

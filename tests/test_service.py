@@ -9,7 +9,7 @@ import itertools
 import json
 import random
 import threading
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import Coroutine
 from typing import Any
 
 import pytest
@@ -24,22 +24,15 @@ from bot.service.replies import Reply
 from bot.service.table import TableError, encode, parse_options, replay
 from bot.store import Store
 from rules.core import listing
-from tests.pg import AnyStore, Database
 from tests.pg import sql as rows
 from tests.pictures import pixels
+
+pytestmark = pytest.mark.engines  # its tests of ``store`` run on both engines
 
 GAME = "cube-conquest"
 CH = 500
 ANN, BOB, CY, DEE, EVE = 101, 102, 103, 104, 105
 NAMES = {ANN: "Ann", BOB: "Bob", CY: "Cy", DEE: "Dee", EVE: "Eve"}
-
-
-@pytest.fixture
-async def store(database: Database) -> AsyncIterator[AnyStore]:
-    """On each engine (SQLite, PostgreSQL): ``database`` in conftest.py."""
-    opened = await database.open()
-    yield opened
-    await opened.close()
 
 
 @pytest.fixture
@@ -86,12 +79,12 @@ async def step(service: TableService, rng: random.Random, prefer: str = "") -> t
 
 
 async def check_log_replays(store: Store, channel: int = CH) -> None:
-    row = await store.latest_game(channel)
+    row = await store.tables.latest_game(channel)
     assert row is not None and row.seed is not None and row.state is not None
-    moves = await store.moves(row.id)
+    moves = await store.tables.moves(row.id)
     assert [m.version for m in moves] == list(range(2, row.version + 1))
     game = rules.GAMES[row.game]
-    state, _ = replay(game, len(await store.seats(row.id)), row.seed, row.options, moves)
+    state, _ = replay(game, len(await store.seats.of(row.id)), row.seed, row.options, moves)
     assert encode(game, state) == row.state
 
 
@@ -216,7 +209,7 @@ async def test_listed_moves_follow_the_game(service: TableService, store: Store)
     rng = random.Random(21)
     said = None  # (user, move) of the last move played
     for _ in range(40):
-        row = await store.active_game(CH)
+        row = await store.tables.active_game(CH)
         assert row is not None and row.state is not None
         stored = game.load(json.loads(row.state))
         for user, seat in ((ANN, 0), (BOB, 1)):
@@ -286,7 +279,7 @@ async def test_a_whole_game_between_two_people(service: TableService, store: Sto
             assert reply.mention == tuple(u for u, _ in await service.waiting(CH))
     assert reply.mention == ()
     assert any(line.startswith("Game over:") for line in reply.public.splitlines())
-    assert (await store.latest_game(CH)).status == "over"  # type: ignore[union-attr]
+    assert (await store.tables.latest_game(CH)).status == "over"  # type: ignore[union-attr]
     await check_log_replays(store)
     assert (await service.board(CH)).public.startswith("Cube Conquest, game over:")
 
@@ -303,9 +296,9 @@ async def test_computer_players_move_until_a_human_must(service: TableService,
         moves += 1
         # Computers get no private messages; Ann only gets her own.
         assert all(p.user_id == ANN for p in reply.private)
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None and row.status == "over"
-    logged = await store.moves(row.id)
+    logged = await store.tables.moves(row.id)
     assert len(logged) > moves  # the computers moved too, each move logged
     assert {m.seat for m in logged} == {0, 1, 2, 3}
     await check_log_replays(store)
@@ -372,7 +365,7 @@ async def test_a_kept_picture_is_only_ever_the_view_it_was_drawn_for(store: Stor
         hands = {user: (await service.hand(CH, user)).private[0].picture
                  for user in (ANN, BOB)}
         assert board.picture is not None and None not in hands.values()
-        row = await store.active_game(CH)
+        row = await store.tables.active_game(CH)
         assert row is not None and row.state is not None
         state = table_module.decode(rules.GAMES[GAME], row.state)
         names = ["Ann", "Bob"]
@@ -421,9 +414,9 @@ async def test_the_channel_part_is_ready_before_the_dms_pictures_are_drawn(
 async def test_options_are_kept_and_names_cleaned(service: TableService,
                                                   store: Store) -> None:
     await service.open(CH, 1, ANN, "  Ann \n the   Bold " + "x" * 40, GAME, {})
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None and row.options == {}
-    seats = await store.seats(row.id)
+    seats = await store.seats.of(row.id)
     assert seats[0].name == ("Ann the Bold " + "x" * 40)[:32]
 
 
@@ -447,7 +440,7 @@ async def test_racing_plays_on_one_version_apply_exactly_once(service: TableServ
         assert applied[0].version == version + 1
         assert all(isinstance(r, TableError) and str(r) == stale
                    for r in results if not isinstance(r, Reply))
-        row = await store.latest_game(CH)
+        row = await store.tables.latest_game(CH)
         assert row is not None and row.version == version + 1
     await check_log_replays(store)
 
@@ -495,7 +488,7 @@ async def test_two_processes_racing_on_one_table(service: TableService, store: S
                 "latest board and try again.",
                 "That button is from an earlier turn; the game has moved on. Look at the "
                 "latest board and try again.")
-            assert (await store.latest_game(CH)).version == version + 1  # type: ignore[union-attr]
+            assert (await store.tables.latest_game(CH)).version == version + 1  # type: ignore[union-attr]
         await check_log_replays(store)
     finally:
         await other_store.close()
@@ -560,7 +553,7 @@ async def test_computers_left_waiting_by_a_failure_move_after_a_restart(
         service: TableService, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     start = await table(service, humans=1, computers=1, seed=14)
     await service.delivered(start)
-    real = store.commit_move
+    real = store.tables.commit_move
     calls = 0
 
     async def failing(*args: Any, **kwargs: Any) -> bool:
@@ -570,7 +563,7 @@ async def test_computers_left_waiting_by_a_failure_move_after_a_restart(
             raise RuntimeError("disk unplugged")
         return await real(*args, **kwargs)
 
-    monkeypatch.setattr(store, "commit_move", failing)
+    monkeypatch.setattr(store.tables, "commit_move", failing)
     rng = random.Random(14)
     for _ in range(20):  # Ann's moves are kept; the computer's first move fails
         _, _, reply = await step(service, rng)
@@ -579,7 +572,7 @@ async def test_computers_left_waiting_by_a_failure_move_after_a_restart(
         await service.delivered(reply)
     assert reply.mention == ()
     assert await service.waiting(CH) == []
-    monkeypatch.setattr(store, "commit_move", real)
+    monkeypatch.setattr(store.tables, "commit_move", real)
 
     restarted = TableService(store, images=False)
     ((channel, again),) = await restarted.undelivered()
@@ -628,7 +621,7 @@ async def test_a_variant_that_needs_four_players_opens_and_checks_the_count_at_t
     for user in (CY, DEE):
         await service.join(CH, user, NAMES[user])
     reply = await service.start(CH, ANN, seed=3)
-    assert reply.version == 1 and (await store.active_game(CH)) is not None
+    assert reply.version == 1 and (await store.tables.active_game(CH)) is not None
 
 
 async def test_unknown_options_are_refused_when_the_table_opens(
@@ -642,7 +635,7 @@ async def test_unknown_options_are_refused_when_the_table_opens(
     assert str(refusal.value) == "Cube Conquest has no option 'advanced'; it has none."
     assert await snapshot(store) == before
     await service.open(CH, 1, ANN, "Ann", "crystallia", {"advanced": True})
-    row = await store.active_game(CH)
+    row = await store.tables.active_game(CH)
     assert row is not None and row.options == {"advanced": True}
 
 

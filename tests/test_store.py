@@ -1,8 +1,9 @@
 """Storage: round trips, the one-table-per-channel rule, the append-only log, migrations.
 
-Tests of the ``store`` fixture run on both engines (SQLite and PostgreSQL: ``database`` in
-conftest.py); those about SQLite's file alone (damage, its pragmas, its size limits) open a
-file themselves, and PostgreSQL has its own tests for the same guarantees where it has them.
+Tests of the ``store`` fixture run on both engines (SQLite and PostgreSQL: the module is
+marked ``engines``, conftest.py); those about SQLite's file alone (damage, its pragmas, its
+size limits) open a file themselves, and PostgreSQL has its own tests for the same
+guarantees where it has them.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import rules
 from bot import migrate_db
 from bot.service import TableService
 from bot.service.table import SET_ASIDE, TableError
-from bot.store import Store
+from bot.store import Store, schema
 from bot.store import postgres as pgstore
 from bot.store import sqlite as store_module
 from bot.store.engine import FLUSH_DELAY
@@ -51,12 +52,7 @@ from tests.pg import (
     free_port,
 )
 
-
-@pytest.fixture
-async def store(database: Database) -> AsyncIterator[AnyStore]:
-    opened = await database.open()
-    yield opened
-    await opened.close()
+pytestmark = pytest.mark.engines  # its tests of ``store`` run on both engines
 
 
 @pytest.fixture
@@ -68,87 +64,87 @@ async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
 
 
 async def test_a_table_round_trips(store: AnyStore) -> None:
-    row = await store.create_game(10, 20, "cube-conquest", {"variant": "x"}, 7, "Ann")
+    row = await store.tables.create_game(10, 20, "cube-conquest", {"variant": "x"}, 7, "Ann")
     assert (row.channel_id, row.guild_id, row.game, row.options) == (
         10, 20, "cube-conquest", {"variant": "x"})
     assert (row.status, row.opener_id, row.version, row.state, row.announced) == (
         "open", 7, 0, None, 0)
-    assert await store.game(row.id) == row
-    assert await store.active_game(10) == row
-    assert await store.latest_game(10) == row
-    assert await store.active_game(11) is None
-    seats = await store.seats(row.id)
+    assert await store.tables.game(row.id) == row
+    assert await store.tables.active_game(10) == row
+    assert await store.tables.latest_game(10) == row
+    assert await store.tables.active_game(11) is None
+    seats = await store.seats.of(row.id)
     assert [(s.seat, s.user_id, s.name, s.kind) for s in seats] == [(0, 7, "Ann", "human")]
 
 
 async def test_names_are_stored_as_given_never_as_sql(store: AnyStore) -> None:
     name = "Robert'); DROP TABLE games;--"
-    row = await store.create_game(1, None, "cube-conquest", {}, 5, name)
-    await store.add_seat(row.id, 1, 6, '"quoted" \\ name', "human")
-    assert [s.name for s in await store.seats(row.id)] == [name, '"quoted" \\ name']
-    assert await store.game(row.id) == row
+    row = await store.tables.create_game(1, None, "cube-conquest", {}, 5, name)
+    await store.seats.add(row.id, 1, 6, '"quoted" \\ name', "human")
+    assert [s.name for s in await store.seats.of(row.id)] == [name, '"quoted" \\ name']
+    assert await store.tables.game(row.id) == row
 
 
 async def test_one_open_table_per_channel(store: AnyStore) -> None:
-    first = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    first = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
     with pytest.raises(ChannelBusy):
-        await store.create_game(1, None, "cube-conquest", {}, 6, "Bob")
-    assert [g.id for g in await store.games()] == [first.id]
-    assert await store.end_game(first.id)
-    assert not await store.end_game(first.id)
-    second = await store.create_game(1, None, "cube-conquest", {}, 6, "Bob")
-    assert (await store.latest_game(1)) == second
-    assert (await store.game(first.id)).status == "ended"  # type: ignore[union-attr]
+        await store.tables.create_game(1, None, "cube-conquest", {}, 6, "Bob")
+    assert [g.id for g in await store.tables.games()] == [first.id]
+    assert await store.tables.end_game(first.id)
+    assert not await store.tables.end_game(first.id)
+    second = await store.tables.create_game(1, None, "cube-conquest", {}, 6, "Bob")
+    assert (await store.tables.latest_game(1)) == second
+    assert (await store.tables.game(first.id)).status == "ended"  # type: ignore[union-attr]
 
 
 async def test_seats_renumber_when_one_leaves(store: AnyStore) -> None:
-    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    await store.add_seat(row.id, 1, 6, "Bob", "human")
-    await store.add_seat(row.id, 2, None, "Computer 1", "computer")
-    await store.add_seat(row.id, 3, 8, "Dee", "human")
+    row = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.seats.add(row.id, 1, 6, "Bob", "human")
+    await store.seats.add(row.id, 2, None, "Computer 1", "computer")
+    await store.seats.add(row.id, 3, 8, "Dee", "human")
     with pytest.raises(SeatTaken):
-        await store.add_seat(row.id, 4, 6, "Bob again", "human")
+        await store.seats.add(row.id, 4, 6, "Bob again", "human")
     with pytest.raises(SeatTaken):
-        await store.add_seat(row.id, 3, 9, "Eve", "human")
-    await store.remove_seat(row.id, 1)
-    assert [(s.seat, s.name) for s in await store.seats(row.id)] == [
+        await store.seats.add(row.id, 3, 9, "Eve", "human")
+    await store.seats.remove(row.id, 1)
+    assert [(s.seat, s.name) for s in await store.seats.of(row.id)] == [
         (0, "Ann"), (1, "Computer 1"), (2, "Dee")]
 
 
 async def test_a_move_writes_state_version_and_log_together(store: AnyStore) -> None:
-    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    assert await store.start_game(row.id, 1234, '{"s": 1}')
-    assert not await store.start_game(row.id, 1234, '{"s": 1}')
-    started = await store.game(row.id)
+    row = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    assert await store.tables.start_game(row.id, 1234, '{"s": 1}')
+    assert not await store.tables.start_game(row.id, 1234, '{"s": 1}')
+    started = await store.tables.game(row.id)
     assert started is not None
     assert (started.status, started.seed, started.state, started.version) == (
         "playing", 1234, '{"s": 1}', 1)
-    assert await store.moves(row.id) == []
+    assert await store.tables.moves(row.id) == []
 
-    assert await store.commit_move(row.id, 1, 0, "place b1", '{"s": 2}')
-    assert await store.commit_move(row.id, 2, 1, "place e5", '{"s": 3}')
+    assert await store.tables.commit_move(row.id, 1, 0, "place b1", '{"s": 2}')
+    assert await store.tables.commit_move(row.id, 2, 1, "place e5", '{"s": 3}')
     # A move computed from an older version is refused, and nothing at all is written.
-    assert not await store.commit_move(row.id, 2, 1, "place d5", '{"s": "stale"}')
-    after = await store.game(row.id)
+    assert not await store.tables.commit_move(row.id, 2, 1, "place d5", '{"s": "stale"}')
+    after = await store.tables.game(row.id)
     assert after is not None
     assert (after.state, after.version, after.status) == ('{"s": 3}', 3, "playing")
-    assert [(m.version, m.seat, m.text) for m in await store.moves(row.id)] == [
+    assert [(m.version, m.seat, m.text) for m in await store.tables.moves(row.id)] == [
         (2, 0, "place b1"), (3, 1, "place e5")]
 
-    assert await store.commit_move(row.id, 3, 0, "pass", '{"s": 4}', over=True)
-    over = await store.game(row.id)
+    assert await store.tables.commit_move(row.id, 3, 0, "pass", '{"s": 4}', over=True)
+    over = await store.tables.game(row.id)
     assert over is not None
     assert (over.status, over.version) == ("over", 4)
     assert over.finished is not None
-    assert not await store.commit_move(row.id, 4, 1, "pass", '{"s": 5}')
-    assert await store.active_game(1) is None
+    assert not await store.tables.commit_move(row.id, 4, 1, "pass", '{"s": 5}')
+    assert await store.tables.active_game(1) is None
 
 
 async def started_games(store: AnyStore, count: int) -> list[int]:
     ids = []
     for channel in range(1, count + 1):
-        row = await store.create_game(channel, None, "cube-conquest", {}, 5, "Ann")
-        await store.start_game(row.id, channel, '{"s": 1}')
+        row = await store.tables.create_game(channel, None, "cube-conquest", {}, 5, "Ann")
+        await store.tables.start_game(row.id, channel, '{"s": 1}')
         ids.append(row.id)
     return ids
 
@@ -159,16 +155,16 @@ async def test_moves_at_the_same_moment_are_each_written_or_refused(store: AnySt
     ids = await started_games(store, 30)
     first, second = ids[0], ids[1]
     results = await asyncio.gather(
-        *(store.commit_move(g, 1, 0, f"place a{g}", f'{{"g": {g}}}') for g in ids),
-        store.commit_move(first, 1, 1, "place e5", '{"s": "same version"}'),  # loses
-        store.commit_move(second, 2, 1, "place e5", '{"s": "next"}'),  # follows its move
-        store.commit_move(ids[2], 7, 1, "place e5", '{"s": "stale"}'),  # never matches
+        *(store.tables.commit_move(g, 1, 0, f"place a{g}", f'{{"g": {g}}}') for g in ids),
+        store.tables.commit_move(first, 1, 1, "place e5", '{"s": "same version"}'),  # loses
+        store.tables.commit_move(second, 2, 1, "place e5", '{"s": "next"}'),  # follows its move
+        store.tables.commit_move(ids[2], 7, 1, "place e5", '{"s": "stale"}'),  # never matches
     )
     assert results == [True] * len(ids) + [False, True, False]
     for g in ids:
-        row = await store.game(g)
+        row = await store.tables.game(g)
         assert row is not None
-        moves = [(m.version, m.seat, m.text) for m in await store.moves(g)]
+        moves = [(m.version, m.seat, m.text) for m in await store.tables.moves(g)]
         if g == second:
             assert (row.version, row.state) == (3, '{"s": "next"}')
             assert moves == [(2, 0, f"place a{g}"), (3, 1, "place e5")]
@@ -176,10 +172,10 @@ async def test_moves_at_the_same_moment_are_each_written_or_refused(store: AnySt
             assert (row.version, row.state) == (2, f'{{"g": {g}}}')
             assert moves == [(2, 0, f"place a{g}")]
     # A move that ends its game, among others.
-    done = await asyncio.gather(store.commit_move(ids[3], 2, 0, "pass", "{}", over=True),
-                                store.commit_move(ids[4], 2, 0, "pass", "{}"))
+    done = await asyncio.gather(store.tables.commit_move(ids[3], 2, 0, "pass", "{}", over=True),
+                                store.tables.commit_move(ids[4], 2, 0, "pass", "{}"))
     assert done == [True, True]
-    over, running = await store.game(ids[3]), await store.game(ids[4])
+    over, running = await store.tables.game(ids[3]), await store.tables.game(ids[4])
     assert over is not None and running is not None
     assert (over.status, over.version, running.status, running.finished) == (
         "over", 3, "playing", None)
@@ -200,29 +196,29 @@ async def test_a_batch_that_fails_is_written_move_by_move(
     engine = pgstore if database.engine == "postgresql" else store_module
     monkeypatch.setattr(engine, "_moves_sql", broken)
     results = await asyncio.gather(
-        *(store.commit_move(g, 1, 0, "place b1", '{"s": 2}') for g in ids),
-        store.commit_move(ids[0], 5, 0, "place a1", '{"s": "stale"}'))
+        *(store.tables.commit_move(g, 1, 0, "place b1", '{"s": 2}') for g in ids),
+        store.tables.commit_move(ids[0], 5, 0, "place a1", '{"s": "stale"}'))
     assert tried == [len(ids)]  # one statement for the five games' moves, which failed
     assert results == [True] * len(ids) + [False]
-    assert [(await store.game(g)).version for g in ids] == [2] * len(ids)  # type: ignore[union-attr]
+    assert [(await store.tables.game(g)).version for g in ids] == [2] * len(ids)  # type: ignore[union-attr]
 
 
 async def test_a_move_whose_caller_gave_up_before_it_was_written_is_not(store: AnyStore) -> None:
     (game,) = await started_games(store, 1)
     async with store.transaction():  # the database is busy: the move has to wait
-        waiting = asyncio.ensure_future(store.commit_move(game, 1, 0, "place b1", "{}"))
+        waiting = asyncio.ensure_future(store.tables.commit_move(game, 1, 0, "place b1", "{}"))
         await asyncio.sleep(0)
         waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
-    assert await store.commit_move(game, 1, 0, "place a1", '{"s": 2}')
-    assert [m.text for m in await store.moves(game)] == ["place a1"]
+    assert await store.tables.commit_move(game, 1, 0, "place a1", '{"s": 2}')
+    assert [m.text for m in await store.tables.moves(game)] == ["place a1"]
 
 
 async def test_the_move_log_is_append_only(store: AnyStore, database: Database) -> None:
-    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    await store.start_game(row.id, 1, "{}")
-    await store.commit_move(row.id, 1, 0, "place b1", "{}")
+    row = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.tables.start_game(row.id, 1, "{}")
+    await store.tables.commit_move(row.id, 1, 0, "place b1", "{}")
     refused = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
     statements = ["UPDATE moves SET text = 'place a1'", "DELETE FROM moves"]
     if database.engine == "postgresql":
@@ -230,59 +226,59 @@ async def test_the_move_log_is_append_only(store: AnyStore, database: Database) 
     for sql in statements:
         with pytest.raises(refused, match="append-only"):
             await database.sql(store, sql)
-    assert [m.text for m in await store.moves(row.id)] == ["place b1"]
+    assert [m.text for m in await store.tables.moves(row.id)] == ["place b1"]
 
 
 async def test_the_outbox_tracks_announced_versions(store: AnyStore) -> None:
-    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    await store.start_game(row.id, 1, "{}")
-    assert [g.id for g in await store.unannounced()] == [row.id]
-    store.mark_delivered(row.id, 1)
-    assert await store.unannounced() == []
+    row = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.tables.start_game(row.id, 1, "{}")
+    assert [g.id for g in await store.deliveries.unannounced()] == [row.id]
+    store.deliveries.mark_delivered(row.id, 1)
+    assert await store.deliveries.unannounced() == []
     for version in range(1, 4):
-        await store.commit_move(row.id, version, 0, "place b1", "{}")
-    store.mark_delivered(row.id, 3)  # version 2 was not posted (yet): a gap
-    assert [(g.announced, g.version) for g in await store.unannounced()] == [(1, 4)]
-    assert await store.posted(row.id) == {3}
-    store.mark_delivered(row.id, 99)  # beyond the latest version: nothing to mark
-    store.mark_delivered(row.id, 3)  # twice: nothing more
-    assert [(g.announced, g.version) for g in await store.unannounced()] == [(1, 4)]
-    store.mark_delivered(row.id, 2)  # the gap closes: announced runs on over 3
-    assert [(g.announced, g.version) for g in await store.unannounced()] == [(3, 4)]
-    assert await store.posted(row.id) == set()
-    store.mark_delivered(row.id, 4)
-    assert await store.unannounced() == []
+        await store.tables.commit_move(row.id, version, 0, "place b1", "{}")
+    store.deliveries.mark_delivered(row.id, 3)  # version 2 was not posted (yet): a gap
+    assert [(g.announced, g.version) for g in await store.deliveries.unannounced()] == [(1, 4)]
+    assert await store.deliveries.posted(row.id) == {3}
+    store.deliveries.mark_delivered(row.id, 99)  # beyond the latest version: nothing to mark
+    store.deliveries.mark_delivered(row.id, 3)  # twice: nothing more
+    assert [(g.announced, g.version) for g in await store.deliveries.unannounced()] == [(1, 4)]
+    store.deliveries.mark_delivered(row.id, 2)  # the gap closes: announced runs on over 3
+    assert [(g.announced, g.version) for g in await store.deliveries.unannounced()] == [(3, 4)]
+    assert await store.deliveries.posted(row.id) == set()
+    store.deliveries.mark_delivered(row.id, 4)
+    assert await store.deliveries.unannounced() == []
 
 
 async def test_a_later_version_posted_does_not_cover_an_earlier_one(store: AnyStore) -> None:
     """A process stopped between writing version 2 and posting it; another posted version
     3: version 2 stays in the outbox, alone."""
-    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    await store.start_game(row.id, 1, "{}")
-    await store.commit_move(row.id, 1, 0, "place b1", "{}")
-    await store.commit_move(row.id, 2, 0, "place a1", "{}")
-    store.mark_delivered(row.id, 1)
-    store.mark_delivered(row.id, 3)
+    row = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.tables.start_game(row.id, 1, "{}")
+    await store.tables.commit_move(row.id, 1, 0, "place b1", "{}")
+    await store.tables.commit_move(row.id, 2, 0, "place a1", "{}")
+    store.deliveries.mark_delivered(row.id, 1)
+    store.deliveries.mark_delivered(row.id, 3)
     await store.flush()
-    reopened = [(g.id, g.announced, g.version) for g in await store.unannounced()]
-    assert reopened == [(row.id, 1, 3)] and await store.posted(row.id) == {3}
+    reopened = [(g.id, g.announced, g.version) for g in await store.deliveries.unannounced()]
+    assert reopened == [(row.id, 1, 3)] and await store.deliveries.posted(row.id) == {3}
 
 
 async def test_a_delivered_mark_goes_to_its_own_game_not_the_channels_newest(
         store: AnyStore) -> None:
-    old = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    await store.start_game(old.id, 1, "{}")
-    await store.commit_move(old.id, 1, 0, "place b1", "{}", over=True)  # over, not announced
-    new = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    await store.start_game(new.id, 1, "{}")
+    old = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.tables.start_game(old.id, 1, "{}")
+    await store.tables.commit_move(old.id, 1, 0, "place b1", "{}", over=True)  # over, not announced
+    new = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.tables.start_game(new.id, 1, "{}")
     for version in range(1, 4):
-        await store.commit_move(new.id, version, 0, "place b1", "{}")
+        await store.tables.commit_move(new.id, version, 0, "place b1", "{}")
     for version in (1, 2):  # the old game's replies, posted late
-        store.mark_delivered(old.id, version)
-    assert [(g.id, g.announced) for g in await store.unannounced()] == [(new.id, 0)]
+        store.deliveries.mark_delivered(old.id, version)
+    assert [(g.id, g.announced) for g in await store.deliveries.unannounced()] == [(new.id, 0)]
     for version in range(1, 5):
-        store.mark_delivered(new.id, version)
-    assert await store.unannounced() == []
+        store.deliveries.mark_delivered(new.id, version)
+    assert await store.deliveries.unannounced() == []
 
 
 async def test_marks_and_reads_share_one_flush_timer(
@@ -293,7 +289,7 @@ async def test_marks_and_reads_share_one_flush_timer(
     cache arms timers of its own: only the store's are counted.)"""
     games = await started_games(store, 20)
     for version in range(1, 51):
-        assert all(await asyncio.gather(*(store.commit_move(g, version, 0, "pass", "{}")
+        assert all(await asyncio.gather(*(store.tables.commit_move(g, version, 0, "pass", "{}")
                                           for g in games)))
     loop = asyncio.get_running_loop()
     timers: list[asyncio.TimerHandle] = []
@@ -310,8 +306,8 @@ async def test_marks_and_reads_share_one_flush_timer(
     began = time.monotonic()
     for version in range(1, 51):
         for game in games:
-            store.mark_delivered(game, version)
-            row = await store.game(game)
+            store.deliveries.mark_delivered(game, version)
+            row = await store.tables.game(game)
             assert row is not None and row.announced == version  # the read saw the mark
     elapsed = time.monotonic() - began
     assert 1 <= len(timers) <= 2 + elapsed / FLUSH_DELAY, (len(timers), elapsed)
@@ -346,9 +342,9 @@ async def test_an_older_database_upgrades_in_place(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     path = str(tmp_path / "old.db")
     old = await Store.open(path)
-    row = await old.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    await old.start_game(row.id, 42, '{"s": 1}')
-    await old.commit_move(row.id, 1, 0, "place b1", '{"s": 2}')
+    row = await old.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await old.tables.start_game(row.id, 42, '{"s": 1}')
+    await old.tables.commit_move(row.id, 1, 0, "place b1", '{"s": 2}')
     await old.close()
 
     newer = [*store_module.MIGRATIONS,
@@ -357,15 +353,15 @@ async def test_an_older_database_upgrades_in_place(tmp_path: Path,
     upgraded = await Store.open(path)
     try:
         assert await store_module.schema_version(upgraded.db) == len(newer)
-        kept = await upgraded.game(row.id)
+        kept = await upgraded.tables.game(row.id)
         assert kept is not None
         assert (kept.state, kept.version, kept.seed) == ('{"s": 2}', 2, 42)
-        assert [m.text for m in await upgraded.moves(row.id)] == ["place b1"]
+        assert [m.text for m in await upgraded.tables.moves(row.id)] == ["place b1"]
         notes = await upgraded.db.execute_fetchall("SELECT note FROM games")
         assert [n[0] for n in notes] == ["kept"]
         # The trigger still logs moves after the upgrade.
-        assert await upgraded.commit_move(row.id, 2, 0, "place a1", '{"s": 3}')
-        assert [m.text for m in await upgraded.moves(row.id)] == ["place b1", "place a1"]
+        assert await upgraded.tables.commit_move(row.id, 2, 0, "place a1", '{"s": 3}')
+        assert [m.text for m in await upgraded.tables.moves(row.id)] == ["place b1", "place a1"]
     finally:
         await upgraded.close()
 
@@ -451,7 +447,7 @@ async def test_a_truncated_database_is_refused(tmp_path: Path) -> None:
         assert str(path) in str(info.value)
     path.write_bytes(whole)  # the whole file opens again
     again = await Store.open(str(path))
-    assert len(await again.games()) == 200
+    assert len(await again.tables.games()) == 200
     await again.close()
 
 
@@ -515,9 +511,9 @@ async def test_an_unreadable_table_is_set_aside_and_the_others_go_on(
                     await call
                 assert str(info.value) == SET_ASIDE
             await service.open(channel, None, 10, "Ann", "cube-conquest")
-        stored = await opened.game(ids[1])
+        stored = await opened.tables.game(ids[1])
         assert stored is not None and stored.status == "ended" and stored.damaged
-        assert len(await opened.moves(ids[1])) == 1  # its rows stay in the file
+        assert len(await opened.tables.moves(ids[1])) == 1  # its rows stay in the file
     finally:
         await opened.close()
 
@@ -526,10 +522,10 @@ async def test_a_row_whose_options_are_not_json_does_not_stop_the_others(
         database: Database) -> None:
     opened = await database.open()
     try:
-        first = await opened.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-        second = await opened.create_game(2, None, "cube-conquest", {}, 5, "Ann")
+        first = await opened.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+        second = await opened.tables.create_game(2, None, "cube-conquest", {}, 5, "Ann")
         await database.sql(opened, "UPDATE games SET options = 'nope' WHERE id = ?", first.id)
-        rows = await opened.games()
+        rows = await opened.tables.games()
         assert [(r.id, bool(r.damaged)) for r in rows] == [(first.id, True), (second.id, False)]
         service = TableService(opened, images=False)
         with pytest.raises(TableError, match="set aside"):
@@ -567,13 +563,13 @@ async def test_a_full_database_says_so_and_changes_nothing(
             assert isinstance(refusal, rules.GameError) and refusal.kind == "full"
             assert str(refusal) == ("The game's database is full right now, so nothing was "
                                     "changed; please try again later.")
-            assert await store.active_game(channel) is None  # nothing half-made
+            assert await store.tables.active_game(channel) is None  # nothing half-made
         # Moves fail the same way and leave the table where it was, in memory and stored.
         stuck = None
         for _ in range(400):
             user = (await service.waiting(1))[0][0]
             move = (await service.legal_moves(1, user))[0]
-            version = (await store.game(1)).version  # type: ignore[union-attr]
+            version = (await store.tables.game(1)).version  # type: ignore[union-attr]
             try:
                 await service.play(1, user, move)
             except StoreUnavailable:
@@ -581,15 +577,15 @@ async def test_a_full_database_says_so_and_changes_nothing(
                 break
         assert stuck is not None, "no move was refused"
         user, move, version = stuck
-        row = await store.game(1)
+        row = await store.tables.game(1)
         assert row is not None and row.version == version
-        assert len(await store.moves(1)) == version - 1
+        assert len(await store.tables.moves(1)) == version - 1
     logged = [r for r in caplog.records if "refused a write" in r.getMessage()]
     assert len(logged) == 1  # once, not once per refusal
     # Space comes back: the same move plays, and the other table too.
     await store.db.execute_fetchall("PRAGMA max_page_count = 1073741823")
     await service.play(1, user, move)
-    assert (await store.game(1)).version == version + 1  # type: ignore[union-attr]
+    assert (await store.tables.game(1)).version == version + 1  # type: ignore[union-attr]
     await a_move(service, 2)
 
 
@@ -606,7 +602,7 @@ async def test_a_lock_held_past_the_timeout_says_busy(tmp_path: Path) -> None:
             with pytest.raises(StoreUnavailable, match="busy right now") as info:
                 await service.join(1, 11, "Bob")
             assert info.value.kind == "busy"
-            assert [s.name for s in await opened.seats(1)] == ["Ann"]  # reads still work
+            assert [s.name for s in await opened.seats.of(1)] == ["Ann"]  # reads still work
         finally:
             other.execute("ROLLBACK")
             other.close()
@@ -622,15 +618,16 @@ from bot.store.errors import StoreUnavailable
 
 async def main(path):
     store = await Store.open(path)
-    row = await store.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    await store.start_game(row.id, 1, "{}")
+    row = await store.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await store.tables.start_game(row.id, 1, "{}")
     resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
     try:
         for version in range(1, 100_000):
-            await store.commit_move(row.id, version, 0, "x" * 500, "{}")
+            await store.tables.commit_move(row.id, version, 0, "x" * 500, "{}")
     except StoreUnavailable as error:
         print("refused:", error.kind, "|", error)
-        print("version:", (await store.game(row.id)).version, len(await store.moves(row.id)))
+        print("version:", (await store.tables.game(row.id)).version,
+              len(await store.tables.moves(row.id)))
     await store.close()
 
 asyncio.run(main(sys.argv[1]))
@@ -656,21 +653,21 @@ async def test_a_cancelled_caller_never_leaves_a_transaction_open(database: Data
     store = await database.open()
     for attempt in range(6):
         task = asyncio.ensure_future(
-            store.create_game(100 + attempt, None, "cube-conquest", {}, 5, "Ann"))
+            store.tables.create_game(100 + attempt, None, "cube-conquest", {}, 5, "Ann"))
         for _ in range(attempt):
             await asyncio.sleep(0)
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-        row = await store.create_game(200 + attempt, None, "cube-conquest", {}, 6, "Bob")
-        assert [s.name for s in await store.seats(row.id)] == ["Bob"]
-        made = await store.active_game(100 + attempt)
+        row = await store.tables.create_game(200 + attempt, None, "cube-conquest", {}, 6, "Bob")
+        assert [s.name for s in await store.seats.of(row.id)] == ["Bob"]
+        made = await store.tables.active_game(100 + attempt)
         if made is not None:  # written whole: the game and its seat
-            assert [s.name for s in await store.seats(made.id)] == ["Ann"]
+            assert [s.name for s in await store.seats.of(made.id)] == ["Ann"]
     assert not database.in_transaction(store)
     await store.close()
     again = await database.open()
-    assert {200 + a for a in range(6)} <= {g.channel_id for g in await again.games()}
+    assert {200 + a for a in range(6)} <= {g.channel_id for g in await again.tables.games()}
     await again.close()
 
 
@@ -767,17 +764,22 @@ async def columns(database: Database, store: AnyStore) -> dict[str, list[str]]:
     return found
 
 
-async def test_the_copy_between_databases_takes_every_column(tmp_path: Path) -> None:
-    """``boardroom migrate-db`` copies the columns ``migrate_db.TABLES`` names: every one
-    of the schema (a migration that adds a column must add it there too)."""
+async def test_every_table_is_declared_once_as_the_migrations_make_it(tmp_path: Path
+                                                                      ) -> None:
+    """``bot.store.schema`` declares every table and column the migrations make, in order
+    and with their types (a migration that adds a column must declare it there too), and
+    ``boardroom migrate-db`` copies exactly those columns."""
     database = Database("sqlite", str(tmp_path / "schema.db"))
     opened = await database.open()
     try:
-        schema = await columns(database, opened)
+        made = {t: [(str(c[1]), str(c[2])) for c in await database.sql(
+            opened, f"PRAGMA table_info({t})")] for t in (await columns(database, opened))
+            if t != "(made)"}
     finally:
         await opened.close()
-    schema = {t: c for t, c in schema.items() if t not in ("(made)", "schema_version")}
-    assert {t: list(c) for t, c in migrate_db.TABLES.items()} == schema
+    assert {t.name: list(t.columns) for t in schema.TABLES} == made
+    assert {t: tuple(n for n, _ in c) for t, c in made.items()} == migrate_db.TABLES
+    assert "bank_add" in schema.GAMES.reals and "user_id" not in schema.SEATS.reals
 
 
 async def test_both_engines_have_the_same_schema(pg_server: Server, tmp_path: Path) -> None:
@@ -830,9 +832,9 @@ async def test_a_postgresql_server_that_cannot_be_reached_is_one_sentence_withou
 async def test_an_older_postgresql_database_upgrades_in_place(
         pg_database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     old = await pg_database.open()
-    row = await old.create_game(1, None, "cube-conquest", {}, 5, "Ann")
-    await old.start_game(row.id, 42, '{"s": 1}')
-    await old.commit_move(row.id, 1, 0, "place b1", '{"s": 2}')
+    row = await old.tables.create_game(1, None, "cube-conquest", {}, 5, "Ann")
+    await old.tables.start_game(row.id, 42, '{"s": 1}')
+    await old.tables.commit_move(row.id, 1, 0, "place b1", '{"s": 2}')
     await old.close()
 
     newer = [*pgstore.MIGRATIONS,
@@ -843,12 +845,12 @@ async def test_an_older_postgresql_database_upgrades_in_place(
         assert isinstance(upgraded.engine, Postgres)
         async with upgraded.pool.acquire() as db:
             assert await pgstore.schema_version(db) == len(newer)
-        kept = await upgraded.game(row.id)
+        kept = await upgraded.tables.game(row.id)
         assert kept is not None
         assert (kept.state, kept.version, kept.seed) == ('{"s": 2}', 2, 42)
         assert await pg_database.sql(upgraded, "SELECT note FROM games") == [("kept",)]
-        assert await upgraded.commit_move(row.id, 2, 0, "place a1", '{"s": 3}')
-        assert [m.text for m in await upgraded.moves(row.id)] == ["place b1", "place a1"]
+        assert await upgraded.tables.commit_move(row.id, 2, 0, "place a1", '{"s": 3}')
+        assert [m.text for m in await upgraded.tables.moves(row.id)] == ["place b1", "place a1"]
     finally:
         await upgraded.close()
 
@@ -912,21 +914,21 @@ async def test_a_full_postgresql_disk_says_so_and_changes_nothing(
                 assert info.value.kind == "full" and str(info.value) == (
                     "The game's database is full right now, so nothing was changed; please "
                     "try again later.")
-                assert await store.active_game(channel) is None  # nothing half-made
+                assert await store.tables.active_game(channel) is None  # nothing half-made
             user = (await service.waiting(1))[0][0]
             move = (await service.legal_moves(1, user))[0]
             for _ in range(2):
                 with pytest.raises(StoreUnavailable, match="full right now"):
                     await service.play(1, user, move)
-            row = await store.game(1)
-            assert row is not None and row.version == 1 and await store.moves(1) == []
+            row = await store.tables.game(1)
+            assert row is not None and row.version == 1 and await store.tables.moves(1) == []
         logged = [r for r in caplog.records if "refused a write" in r.getMessage()]
         assert len(logged) == 1  # once, not once per refusal
         async with store.pool.acquire() as db:  # room again
             await db.execute("DROP TRIGGER full_games ON games; "
                              "DROP TRIGGER full_seats ON seats")
         await service.play(1, user, move)  # the same move, from the table in memory
-        assert (await store.game(1)).version == 2  # type: ignore[union-attr]
+        assert (await store.tables.game(1)).version == 2  # type: ignore[union-attr]
         await a_move(service, 2)
     finally:
         await store.close()
@@ -945,9 +947,9 @@ async def test_a_postgresql_lock_held_past_the_timeout_says_busy(
             with pytest.raises(StoreUnavailable, match="busy right now") as info:
                 await service.join(1, 11, "Bob")
             assert info.value.kind == "busy"
-            assert [s.name for s in await opened.seats(1)] == ["Ann"]  # reads still work
+            assert [s.name for s in await opened.seats.of(1)] == ["Ann"]  # reads still work
         await service.join(1, 11, "Bob")
-        assert [s.name for s in await opened.seats(1)] == ["Ann", "Bob"]
+        assert [s.name for s in await opened.seats.of(1)] == ["Ann", "Bob"]
     finally:
         await other.close()
         await opened.close()

@@ -111,9 +111,9 @@ async def test_thousands_of_tables_at_once(tmp_path: Path,
             assert not problems, f"round {round_}: {len(problems)} failures: {problems[:3]!r}"
         await store.flush()
         for game_id, count in accepted.items():
-            row = await store.game(game_id)
+            row = await store.tables.game(game_id)
             assert row is not None
-            logged = await store.moves(game_id)
+            logged = await store.tables.moves(game_id)
             assert row.version == 1 + count, (game_id, row.version, count)
             assert [m.version for m in logged] == list(range(2, 2 + count))
     finally:

@@ -41,10 +41,10 @@ async def channel_turns(service: TableService, store: Store, game_id: str, compu
         reply = await service.play(CH, user, rng.choice(await service.legal_moves(CH, user)))
         if reply.newly or reply.over:
             opened.add(reply.version)
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None
-    moves = await store.moves(row.id)
-    seats = await store.seats(row.id)
+    moves = await store.tables.moves(row.id)
+    seats = await store.seats.of(row.id)
     return opened, moves, [s.seat for s in seats if s.kind == "computer"], row
 
 

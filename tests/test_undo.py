@@ -45,22 +45,22 @@ async def awaited(service: TableService) -> int:
 
 async def stored(store: Store) -> tuple[Any, Any]:
     """The running game's rules and stored state."""
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None and row.state is not None
     game = rules.GAMES[row.game]
     return game, decode(game, row.state)
 
 
 async def state_text(store: Store) -> str:
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None and row.state is not None
     return row.state
 
 
 async def texts(store: Store) -> list[tuple[int, int, str]]:
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None
-    return [(m.version, m.seat, m.text) for m in await store.moves(row.id)]
+    return [(m.version, m.seat, m.text) for m in await store.tables.moves(row.id)]
 
 
 async def asked(service: TableService, user: int) -> undo.Asked:
@@ -252,9 +252,9 @@ async def play_until(service: TableService, store: Store, reason: str | None,
     """Humans play seeded moves until the awaited one has a move that ``undo.why_not``
     answers with ``reason``; that move is played: (who, the move)."""
     rng = random.Random(5)
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None
-    seats = {s.user_id: s.seat for s in await store.seats(row.id)}
+    seats = {s.user_id: s.seat for s in await store.seats.of(row.id)}
     for _ in range(limit):
         user = await awaited(service)
         game, state = await stored(store)
@@ -340,7 +340,7 @@ async def test_with_only_computers_the_undo_is_at_once(service: TableService,
     # Ann's move was answered by the computer: both go back.
     ann = [v for v, seat, _ in logged if seat == 0][-1]
     assert logged[-1][1] == 1
-    row = await store.latest_game(CH)
+    row = await store.tables.latest_game(CH)
     assert row is not None and row.seed is not None
     game = rules.GAMES["block-buster"]
     earlier = [MoveRow(*m, 0.0) for m in logged if m[0] < ann]

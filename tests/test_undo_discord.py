@@ -87,9 +87,9 @@ async def test_the_other_player_agrees_with_a_button(tmp_path: Path) -> None:
         assert move in await w.moves(mover) and not await w.moves(other)
         assert not buttons(fresh(w, request))  # answered: its buttons are gone
         # The move and the undo both stay in the log.
-        row = await w.bot.service.store.latest_game(w.channel.id)
+        row = await w.bot.service.store.tables.latest_game(w.channel.id)
         assert row is not None
-        logged = [m.text for m in await w.bot.service.store.moves(row.id)]
+        logged = [m.text for m in await w.bot.service.store.tables.moves(row.id)]
         assert logged[-2:] == [move, "undo 2"]
 
 
@@ -143,7 +143,7 @@ async def test_a_reveal_cannot_be_taken_back(tmp_path: Path) -> None:
         rng = random.Random(3)
         for _ in range(200):
             mover = (await w.awaited())[0]
-            row = await store.latest_game(w.channel.id)
+            row = await store.tables.latest_game(w.channel.id)
             assert row is not None and row.state is not None
             game = rules.GAMES[row.game]
             state = decode(game, row.state)

@@ -332,10 +332,10 @@ class TableService:
 
     async def turn_message(self, game: int) -> int:
         """The channel message telling of the game's turn under way (0: none now)."""
-        found = await self.store.turn_message(game)
-        return found[0] if found is not None else 0
+        found = await self.store.deliveries.turn_message(game)
+        return found.message_id if found is not None else 0
 
     async def set_turn_message(self, game: int, message_id: int, version: int) -> None:
         """From ``version`` on, the game's turn is told in ``message_id`` (0: in none:
         the next step starts a new message)."""
-        await self.store.set_turn_message(game, message_id, version)
+        await self.store.deliveries.set_turn_message(game, message_id, version)

@@ -38,11 +38,11 @@ class Clocks:
     async def player(self, user_id: int) -> PlayerRow:
         player = self._players.get(user_id)
         if player is None:
-            player = self._players[user_id] = await self.store.player(user_id)
+            player = self._players[user_id] = await self.store.members.player(user_id)
         return player
 
     async def _store_player(self, player: PlayerRow) -> None:
-        await self.store.set_player(player)
+        await self.store.members.set_player(player)
         self._players[player.user_id] = player
 
     async def due_of(self, table: Table, wait: WaitRow) -> float | None:
@@ -123,7 +123,7 @@ class Clocks:
     async def _write(self, table: Table, moved: set[int], steady: set[int], *,
                      again: bool) -> None:
         if table.waits is None:
-            table.waits = {w.seat: w for w in await self.store.waits(table.id)}
+            table.waits = {w.seat: w for w in await self.store.jobs.waits(table.id)}
             again = True
         awaited = set() if table.status != "playing" else {
             s for s in table.awaited() if table.seats[s].kind == "human"}
@@ -143,9 +143,9 @@ class Clocks:
             waits[seat] = wait
         if banks:  # the banks and the waits that spent them in one transaction: a wait
             # read again (a restart, another process) is never charged twice
-            await self.store.set_waits(table.id, list(waits.values()), banks)
+            await self.store.jobs.set_waits(table.id, list(waits.values()), banks)
         else:
-            self.store.put_waits(table.id, list(waits.values()))
+            self.store.jobs.put_waits(table.id, list(waits.values()))
         table.waits = waits
         moments = [w.due for w in waits.values() if w.due is not None]
         if moments and self.on_due is not None:
@@ -153,15 +153,15 @@ class Clocks:
 
     async def next_due(self) -> float | None:
         """The earliest moment the scheduler has something to do."""
-        return await self.store.next_due()
+        return await self.store.jobs.next_due()
 
     async def due(self, now: float, limit: int = 100) -> list[WaitRow]:
         """The waits due by ``now``, earliest first."""
-        return await self.store.due_waits(now, limit)
+        return await self.store.jobs.due_waits(now, limit)
 
     async def postpone(self, wait: WaitRow, moment: float) -> None:
         """Try a wait again at ``moment`` (tending it failed)."""
-        await self.store.set_due(wait.game_id, wait.seat, moment)
+        await self.store.jobs.set_due(wait.game_id, wait.seat, moment)
 
     async def reminded(self, table: Table, wait: WaitRow) -> None:
         """A reminder for ``wait`` is about to go: recorded first (a crash then loses one
@@ -174,14 +174,14 @@ class Clocks:
         wait = replace(wait, reminded=(wait.reminded if step is None else step) + 1)
         wait = replace(wait, due=await self.due_of(table, wait))
         table.waits[wait.seat] = wait
-        await self.store.set_waits(table.id, list(table.waits.values()))
+        await self.store.jobs.set_waits(table.id, list(table.waits.values()))
 
     async def later(self, table: Table, wait: WaitRow) -> None:
         """Nothing was due for ``wait`` after all: store its next moment."""
         assert table.waits is not None
         wait = replace(wait, due=await self.due_of(table, wait))
         table.waits[wait.seat] = wait
-        await self.store.set_due(table.id, wait.seat, wait.due)
+        await self.store.jobs.set_due(table.id, wait.seat, wait.due)
 
     # -- a table's settings
 
@@ -221,7 +221,7 @@ class Clocks:
                     min(3 * new_time, 30 * scheduler.DAY) if new_time else scheduler.BANK_START)
                 bank_add = back if back is not None else (
                     table.bank_add if table.banked() else new_time or scheduler.BANK_ADD)
-            await self.store.set_settings(table.id, new_time, new_reminders, bank_start,
+            await self.store.tables.set_settings(table.id, new_time, new_reminders, bank_start,
                                           bank_add or 0.0)
             if bank_start is None or bank_start != table.bank_start:
                 table.seats = [replace(s, bank=None if bank_start is None or s.bank is None
@@ -266,8 +266,8 @@ class Clocks:
             raise TableError(f"Time away is 1 to {scheduler.AWAY_CAP} days a year; you have "
                              f"{int(left)} left.")
         await self._rebase(user_id)
-        await self.store.add_absence(user_id, now, now + days * scheduler.DAY)
-        self._players[user_id] = await self.store.player(user_id)
+        await self.store.members.add_absence(user_id, now, now + days * scheduler.DAY)
+        self._players[user_id] = await self.store.members.player(user_id)
         await self._changed(user_id)
         return (f"You are away for {days} day{'s' if days != 1 else ''}: no reminders, and "
                 f"your turn clocks stop. ({int(left) - days} of {scheduler.AWAY_CAP} days "
@@ -276,7 +276,7 @@ class Clocks:
     async def refresh(self, user_id: int) -> PlayerRow:
         """Read the player's settings again (their digest changed) and work out again the
         due moments of their waits (a digest stands for some reminders)."""
-        self._players[user_id] = await self.store.player(user_id)
+        self._players[user_id] = await self.store.members.player(user_id)
         await self._changed(user_id)
         return self._players[user_id]
 
@@ -293,13 +293,13 @@ class Clocks:
             held.add(table.id)
             async with self.tables.lock(table.channel_id):
                 if table.waits is None:
-                    table.waits = {w.seat: w for w in await self.store.waits(table.id)}
+                    table.waits = {w.seat: w for w in await self.store.jobs.waits(table.id)}
                 for seat, wait in table.waits.items():
                     if table.seats[seat].user_id == user_id:
                         table.waits[seat] = scheduler.rebased(wait, now, player)
-        await self.store.rebase_waits([
+        await self.store.jobs.rebase_waits([
             scheduler.rebased(wait, now, player)
-            for game, wait in await self.store.waiting_for(user_id) if game.id not in held])
+            for game, wait in await self.store.tables.waiting_for(user_id) if game.id not in held])
 
     async def _changed(self, user_id: int) -> None:
         """Work out again the due moments of the player's waits at the tables held here."""

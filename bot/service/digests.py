@@ -50,7 +50,7 @@ class Digests:
         """``/me digest``: ``at`` an hour (0-23) or 'off'; None: only say how it stands.
         ``timezone`` (an IANA name) is the hour's zone; left out, the one given before,
         else the player's quiet hours' zone, else UTC. A bad hour or zone changes nothing."""
-        player = await self.store.player(user_id)
+        player = await self.store.members.player(user_id)
         if at is None:
             return self.told(player)
         try:
@@ -59,13 +59,13 @@ class Digests:
         except ValueError as error:
             raise TableError(str(error)) from None
         if hour is None:
-            await self.store.set_digest(user_id, None, player.digest_zone, None)
+            await self.store.members.set_digest(user_id, None, player.digest_zone, None)
             await self.clocks.refresh(user_id)
             return ("Your daily digest is off: your reminders come as before (a day after "
                     "your turn began, then daily, or at half, 80% and 95% of a turn time).")
         due = scheduler.next_digest(replace(player, digest_hour=hour, digest_zone=zone),
                                     self.now())
-        await self.store.set_digest(user_id, hour, zone, due)
+        await self.store.members.set_digest(user_id, hour, zone, due)
         player = await self.clocks.refresh(user_id)
         self._wake(due)
         return (f"{self.told(player)} It comes instead of your daily reminders; the warnings "
@@ -92,13 +92,13 @@ class Digests:
     async def changed(self, user_id: int) -> None:
         """The player's quiet hours or time away changed: their next digest is worked out
         again (one due already stays due: the loop checks it when it goes)."""
-        player = await self.store.player(user_id)
+        player = await self.store.members.player(user_id)
         now = self.now()
         if player.digest_hour is None or (player.digest_due is not None
                                           and player.digest_due <= now):
             return
         due = scheduler.next_digest(player, now)
-        await self.store.set_digest_due(user_id, due)
+        await self.store.jobs.set_digest_due(user_id, due)
         self._wake(due)
 
     def _wake(self, due: float | None) -> None:
@@ -108,35 +108,35 @@ class Digests:
     # -- what the loop finds due
 
     async def next_due(self) -> float | None:
-        return await self.store.next_digest()
+        return await self.store.jobs.next_digest()
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
         """The players whose digest is due by ``now``, claimed for this process."""
-        return await self.store.due_digests(now, limit)
+        return await self.store.jobs.due_digests(now, limit)
 
     async def postpone(self, user_id: int, moment: float) -> None:
         """Try the player's digest again at ``moment`` (making it failed)."""
-        await self.store.set_digest_due(user_id, moment)
+        await self.store.jobs.set_digest_due(user_id, moment)
 
     async def tend(self, user_id: int, servers: Servers = unnamed) -> Tended | None:
         """The player's digest, if one is due: recorded as sent (with the next due moment)
         before it is returned to be sent. None if it is not due after all (quiet hours or
         time away began, one went today: the next moment is stored) or nothing waits for
         the player (nothing is sent that day)."""
-        player = await self.store.player(user_id)
+        player = await self.store.members.player(user_id)
         now = self.now()
         if player.digest_hour is None:
             return None
         if not scheduler.digest_ready(player, now):
-            await self.store.set_digest_due(user_id, scheduler.next_digest(player, now))
+            await self.store.jobs.set_digest_due(user_id, scheduler.next_digest(player, now))
             return None
         waiting = await self.awaiting(user_id, servers)
         if not waiting:
-            await self.store.set_digest_due(user_id, scheduler.next_digest(player, now))
+            await self.store.jobs.set_digest_due(user_id, scheduler.next_digest(player, now))
             return None
         text = history.daily_text(waiting)
         later = scheduler.next_digest(replace(player, digest_sent=now), now)
-        await self.store.set_digest_due(user_id, later, sent=now)  # before it goes
+        await self.store.jobs.set_digest_due(user_id, later, sent=now)  # before it goes
         first = min(waiting, key=history.pressing)
         return Tended(first.channel_id, user_id=user_id, text=text)
 
@@ -147,7 +147,7 @@ class Digests:
         """The tables of every server that wait for the player now, as the digest lists
         them: each read and checked under its channel's lock, its waits in step."""
         found = []
-        for row, _ in await self.store.waiting_for(user_id):
+        for row, _ in await self.store.tables.waiting_for(user_id):
             async with self.tables.lock(row.channel_id):
                 try:
                     table = await self.tables.active(row.channel_id)

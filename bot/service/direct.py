@@ -48,7 +48,7 @@ class DirectLines:
         says they are held back (another process may have seen them back)."""
         known = self._known.get(user_id)
         if known is None or known.refused is not None:
-            known = Line(*await self.store.direct(user_id))
+            known = Line(*await self.store.members.direct(user_id))
             self._known[user_id] = known
         return known
 
@@ -61,14 +61,14 @@ class DirectLines:
         line = await self.line(user_id)
         if line.channel_id != channel_id:
             self._known[user_id] = Line(channel_id, line.refused)
-            await self.store.set_direct(user_id, channel_id, line.refused)
+            await self.store.members.set_direct(user_id, channel_id, line.refused)
 
     async def refused(self, user_id: int) -> None:
         """Discord refused a DM to the player because their DMs are closed: none goes to
         them for a day, or until they are back."""
         line = Line((await self.line(user_id)).channel_id, self.now())
         self._known[user_id] = line
-        await self.store.set_direct(user_id, line.channel_id, line.refused)
+        await self.store.members.set_direct(user_id, line.channel_id, line.refused)
 
     async def back(self, user_id: int) -> bool:
         """A DM got through, or the player showed they are back: DMs go to them again.
@@ -77,5 +77,5 @@ class DirectLines:
         if line.refused is None:
             return False
         self._known[user_id] = Line(line.channel_id, None)
-        await self.store.set_direct(user_id, line.channel_id, None)
+        await self.store.members.set_direct(user_id, line.channel_id, None)
         return line.held(self.now())

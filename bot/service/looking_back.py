@@ -35,7 +35,7 @@ class LookingBack:
         """The caller's open and running tables in a server, theirs to play first: each
         channel, game, whom it waits for, since when, and when the turn time runs out."""
         found = []
-        for row, waits in await self.store.tables_of(guild_id, user_id):
+        for row, waits in await self.store.tables.tables_of(guild_id, user_id):
             async with self.tables.lock(row.channel_id):
                 try:
                     table = await self.tables.active(row.channel_id)
@@ -69,7 +69,7 @@ class LookingBack:
 
     async def ratings(self, guild_id: int, game_id: str) -> list[RatingRow]:
         """The server's ratings at a game, best first (``/rank``)."""
-        return await self.store.ratings(guild_id, game_id)
+        return await self.store.tables.ratings(guild_id, game_id)
 
     async def log(self, channel_id: int, user_id: int, count: int = history.LOG_COUNT
                   ) -> Reply:
@@ -83,7 +83,7 @@ class LookingBack:
             if table.state is None or table.seed is None:
                 raise TableError("The game hasn't started yet, so there are no moves to "
                                  "show.")
-            past = await self._looked_back(table, await self.store.moves(table.id))
+            past = await self._looked_back(table, await self.store.tables.moves(table.id))
             text = history.log_text(past, table.seat_of(user_id), count=count,
                                     labels=table.labels(), annotate=table.annotate)
             return Reply(ephemeral=text, version=table.version, game=table.id,
@@ -113,7 +113,7 @@ class LookingBack:
     async def since_lines(self, table: Table, seat: int) -> Callable[[int], str]:
         """``digest`` at any length: the moves are read and replayed once, and each call
         fits the text to the length it is given (the daily digest shares its room)."""
-        moves = await self.store.moves(table.id)
+        moves = await self.store.tables.moves(table.id)
         mark = history.last_move(moves, seat)
         past = await self._looked_back(table, moves,
                                        keep={1 if mark is None else mark.version})

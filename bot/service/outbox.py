@@ -43,14 +43,14 @@ class Outbox:
             return
         if reply.ends:
             try:
-                await self.store.told_end(reply.game)
+                await self.store.deliveries.told_end(reply.game)
             except Exception:  # told; at worst it is told again after a restart
                 log.exception("Could not mark game %s's end told", reply.game)
         owed = self.tables.owed.get(reply.game, set())
         versions = (set(reply.covers) if reply.covers is not None
                     else {v for v in owed if v <= reply.version})
         for version in sorted(versions):
-            self.store.mark_delivered(reply.game, version)
+            self.store.deliveries.mark_delivered(reply.game, version)
         owed -= versions
         if not owed:
             self.tables.owed.pop(reply.game, None)
@@ -69,7 +69,7 @@ class Outbox:
             told.setdefault(row.id, (row.channel_id, Reply(
                 public=SET_ASIDE, version=row.version, game=row.id, over=True)))
 
-        for row in await self.store.games(statuses=("playing",)):
+        for row in await self.store.tables.games(statuses=("playing",)):
             async with self.tables.lock(row.channel_id):
                 try:
                     table = await self.tables.active(row.channel_id)
@@ -82,7 +82,7 @@ class Outbox:
                     await self.turns.play_on(table, [])
                     await self.clocks.sync(table)
         out = []
-        for row in await self.store.unannounced():
+        for row in await self.store.deliveries.unannounced():
             async with self.tables.lock(row.channel_id):
                 try:
                     reply = await self._catch_up(row)
@@ -104,7 +104,7 @@ class Outbox:
         process is still posting after ``older_than`` seconds is posted twice."""
         cutoff = self.now() - older_than
         out = []
-        for row in await self.store.unannounced():
+        for row in await self.store.deliveries.unannounced():
             async with self.tables.lock(row.channel_id):
                 try:
                     reply = await self._catch_up(
@@ -120,7 +120,7 @@ class Outbox:
         """The channel's replies committed but not announced, in move order: for a retry
         after a failed post while the bot runs."""
         out = []
-        for row in await self.store.unannounced():
+        for row in await self.store.deliveries.unannounced():
             if row.channel_id != channel_id:
                 continue
             async with self.tables.lock(channel_id):
@@ -138,13 +138,13 @@ class Outbox:
                         skip: Collection[int] = (), cutoff: float | None = None
                         ) -> Reply | None:
         """The reply for the versions of a stored game beyond ``announced`` not yet posted
-        (``Store.posted``), leaving out ``skip`` and, given a ``cutoff``, any written after
+        (``deliveries.posted``), leaving out ``skip`` and, given a ``cutoff``, any written after
         that moment; None when no version is left to tell. The reply ``covers`` exactly
         those versions, and shows the board as it stands now."""
         # (another process may have moved on since ``row`` was read)
-        moves = [m for m in await self.store.moves(row.id) if m.version <= row.version]
+        moves = [m for m in await self.store.tables.moves(row.id) if m.version <= row.version]
         done = [m for m in moves if m.version <= row.announced]
-        passed = await self.store.posted(row.id) | set(skip)
+        passed = await self.store.deliveries.posted(row.id) | set(skip)
         written = {m.version: m.time for m in moves if m.version > row.announced}
         if row.announced < 1:  # the start (version 1) is not a logged move
             written[1] = row.started if row.started is not None else 0.0
@@ -152,7 +152,7 @@ class Outbox:
                   if v not in passed and (cutoff is None or at <= cutoff)}
         # A game ended with /game end: its notice comes after its moves (a sweep leaves it
         # to the process that ended it, until the cutoff).
-        ended = (await self.store.end_note(row.id) if row.status == "ended"
+        ended = (await self.store.deliveries.end_note(row.id) if row.status == "ended"
                  and (cutoff is None or (row.finished or 0.0) <= cutoff) else None)
         if not wanted and ended is None:  # e.g. a sweep finding only replies on their way
             return None

@@ -110,10 +110,10 @@ async def build(store: Store, table: Table, *, painter: Executor | None) -> Reca
 
 async def _build(store: Store, table: Table, painter: Executor | None) -> Recap:
     game = table.game
-    logged = await store.moves(table.id)
+    logged = await store.tables.moves(table.id)
     moves = undo.in_force(logged)
     taken = len(logged) - len(moves) - sum(1 for m in logged if undo.is_entry(m.text))
-    row = await store.game(table.id)
+    row = await store.tables.game(table.id)
     loop = asyncio.get_running_loop()
     replayed = None
     try:
@@ -141,7 +141,7 @@ async def _build(store: Store, table: Table, painter: Executor | None) -> Recap:
               for s, t in enumerate(terms)]
     rated = table.rated
     if rated is None:  # built again after a restart: the ratings were written then
-        why = await store.unrated(table.id)
+        why = await store.tables.unrated(table.id)
         rated = None if why is None else Rated(why)
     lines.append(ratings.result_line(rated, [table.who(s) for s in range(len(table.seats))]))
     picture = gif = None

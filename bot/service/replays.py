@@ -238,7 +238,7 @@ class Replays:
     async def listed(self, channel_id: int, typed: str = "") -> list[Listed]:
         """The channel's tables that started, newest first, as autocomplete offers them
         (those whose label holds ``typed``, or whose number starts with it)."""
-        rows = [r for r in await self.store.started_games(channel_id, CHOICES)
+        rows = [r for r in await self.store.tables.started_games(channel_id, CHOICES)
                 if not r.damaged and r.game in rules.GAMES]
         typed = typed.strip().lower().removeprefix("table").strip()
         out = [Listed(r.id, self._label(r)) for r in rows]
@@ -258,14 +258,14 @@ class Replays:
         one), its stored row and, unless its replay is kept, its log up to its version."""
         async with self.tables.lock(channel_id):
             if table_id is None:
-                rows = await self.store.started_games(channel_id, CHOICES)
+                rows = await self.store.tables.started_games(channel_id, CHOICES)
                 row = next((r for r in rows if r.status in FINISHED and not r.damaged),
                            None) or next((r for r in rows if r.status == "playing"), None)
                 if row is None:
                     raise TableError("There is no game to replay in this channel yet: a "
                                      "replay shows a game that has started here.")
             else:
-                found = await self.store.game(table_id)
+                found = await self.store.tables.game(table_id)
                 if found is None or found.channel_id != channel_id:
                     raise TableError(f"There is no table {table_id} in this channel; a "
                                      "replay shows this channel's tables (the `table` "
@@ -286,12 +286,12 @@ class Replays:
                 if held is not None and held.id == row.id:
                     table = held
                 else:  # it ended since: its row read again
-                    row = await self.store.game(row.id) or row
+                    row = await self.store.tables.game(row.id) or row
             if table is None:
                 table = await self.tables.load(row)
             if (table.id, table.version) in self._rebuilt:
                 return table, row, None
-            return table, row, [m for m in await self.store.moves(table.id)
+            return table, row, [m for m in await self.store.tables.moves(table.id)
                                 if m.version <= table.version]
 
     async def _replayed(self, table: Table, moves: list[MoveRow] | None) -> Rebuilt:
@@ -302,7 +302,7 @@ class Replays:
         future = self._rebuilt.get(key)
         if future is None:
             if moves is None:  # let go of since it was looked up
-                moves = [m for m in await self.store.moves(table.id)
+                moves = [m for m in await self.store.tables.moves(table.id)
                          if m.version <= table.version]
             earlier = max((k for k, f in self._rebuilt.items() if k[0] == table.id
                            and k[1] < table.version and f.done() and not f.cancelled()
@@ -389,7 +389,7 @@ class Replays:
         key = (table.id, table.version)
         gif = self._animations.get(key)
         if gif is None:
-            moves = undo.in_force(await self.store.moves(table.id))
+            moves = undo.in_force(await self.store.tables.moves(table.id))
             try:
                 gif = await asyncio.get_running_loop().run_in_executor(
                     self.pictures.painter(), animated, table.game, table,

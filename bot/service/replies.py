@@ -269,7 +269,7 @@ class Narrator:
                    ) -> list[str]:
         """The channel's lines, the first of the game to use a term a topic of its guide
         explains (``Guide.cites``) naming that topic as the surface asks for it, "(`rules
-        life`)": once per game, across restarts and processes (``Store.cite``, with the
+        life`)": once per game, across restarts and processes (``store.tables.cite``, with the
         version of the reply). A reply told ``again`` (a catch-up of those versions, never
         posted) names what their first telling named. Only the channel's own lines are
         given, so no topic is ever named from a private line."""
@@ -285,7 +285,7 @@ class Narrator:
             return lines
         # another process may have named some (busy: what this process knows will do)
         with contextlib.suppress(StoreUnavailable):
-            table.cited = {**await self.store.cited(table.id), **table.cited}
+            table.cited = {**await self.store.tables.cited(table.id), **table.cited}
         named: list[str] = []
         out = []
         for line, keys in zip(lines, found, strict=True):
@@ -297,7 +297,7 @@ class Narrator:
         if new:
             table.cited.update(dict.fromkeys(new, table.version))
             try:  # the move is written already: a full database costs only the naming
-                await self.store.cite(table.id, new, table.version)
+                await self.store.tables.cite(table.id, new, table.version)
             except StoreUnavailable:
                 log.warning("Could not keep the topics named in game %s", table.id)
         return out

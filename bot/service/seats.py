@@ -68,7 +68,7 @@ class Seats:
         async with self.tables.lock(channel_id):
             name = clean_name(name)
             try:
-                row = await self.store.create_game(channel_id, guild_id, game.id, options,
+                row = await self.store.tables.create_game(channel_id, guild_id, game.id, options,
                                                    user_id, name, now=self.now())
             except ChannelBusy:
                 try:
@@ -80,7 +80,7 @@ class Seats:
                                      f"{busy.game.name}, opened by {busy.opener()}. Join it "
                                      "with /game join, or end it with /game end first."
                                      ) from None
-                row = await self.store.create_game(channel_id, guild_id, game.id, options,
+                row = await self.store.tables.create_game(channel_id, guild_id, game.id, options,
                                                    user_id, name, now=self.now())
             table = await self.tables.opened(row)
             told, shown = self.commands, table.shown(name)
@@ -157,7 +157,7 @@ class Seats:
             raise TableError(f"The table is full: {table.game.name} takes at most "
                              f"{table.game.max_players} players.")
         try:
-            await self.store.add_seat(table.id, len(table.seats), user_id, name, kind, level)
+            await self.store.seats.add(table.id, len(table.seats), user_id, name, kind, level)
         except SeatTaken:
             await self.tables.reload(table)
             raise TableError("Someone took that seat at the same moment; try again.") from None
@@ -165,8 +165,8 @@ class Seats:
 
     async def _unseat(self, table: Table, seat: int) -> Reply:
         name = table.who(seat)
-        await self.store.remove_seat(table.id, seat)
-        table.seats = await self.store.seats(table.id)
+        await self.store.seats.remove(table.id, seat)
+        table.seats = await self.store.seats.of(table.id)
         return Reply(public=f"{name} leaves the table. {table.seated()}")
 
     # -- the deal
@@ -251,10 +251,10 @@ class Seats:
 
     async def _hand(self, table: Table, row: SeatRow) -> None:
         try:
-            await self.store.hand_seat(table.id, row)
+            await self.store.seats.hand(table.id, row)
         except SeatTaken:
             raise TableError("That member already has a seat in this game.") from None
-        await self.store.mark_unrated(table.id, ratings.RESIGNED if row.handed == "resigned"
+        await self.store.tables.mark_unrated(table.id, ratings.RESIGNED if row.handed == "resigned"
                                       else ratings.REPLACED)
         table.seats[row.seat] = row
 
@@ -282,7 +282,7 @@ class Seats:
                                 *self.narrator.revealed(table)])
             # Kept until the channel is told, after every move before it (``Outbox``): a
             # post that fails now, or waits behind one that did, is told by the retry.
-            if not await self.store.end_game(table.id, now=self.now(), note=notice):
+            if not await self.store.tables.end_game(table.id, now=self.now(), note=notice):
                 await self.tables.reload(table)
                 raise TableError("The table changed at the same moment; try again.")
             self.tables.forget(table)
@@ -299,7 +299,7 @@ class Seats:
         Only once that game is over: until then its seed and salt are secret, so a running
         game is refused with a sentence."""
         async with self.tables.lock(channel_id):
-            row = await self.store.started_game(channel_id, table_id)
+            row = await self.store.tables.started_game(channel_id, table_id)
             if row is None:
                 raise TableError("There is no game in this channel with a move log to export."
                                  if table_id is None else
@@ -313,7 +313,7 @@ class Seats:
             table = await self.tables.load(row)
             outcome = table.game.outcome(table.state) if table.state is not None else None
             doc = fairness.document(row, table.game, table.seats,
-                                    await self.store.moves(row.id), outcome)
+                                    await self.store.tables.moves(row.id), outcome)
             return fairness.file_name(table.game.id, row.id), fairness.dumps(doc)
 
 

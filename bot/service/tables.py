@@ -79,13 +79,13 @@ class Tables:
         the channel's game row): another process may have moved, joined, started or ended
         it, and a stale table would refuse a move with an old turn or show an old board."""
         table = self._held.get(channel_id)
-        row = await self.store.active_game(channel_id)
+        row = await self.store.tables.active_game(channel_id)
         if table is not None:
             if row is not None and await self._current(table, row):
                 return table
             self.forget(table)
         if row is None:
-            latest = await self.store.latest_game(channel_id)
+            latest = await self.store.tables.latest_game(channel_id)
             if latest is not None and latest.damaged:
                 raise TableSetAside()
             if latest is not None and latest.status in ("over", "ended"):
@@ -108,7 +108,7 @@ class Tables:
         try:
             return await self.active(channel_id)
         except TableError:
-            row = await self.store.latest_game(channel_id)
+            row = await self.store.tables.latest_game(channel_id)
             if row is None:
                 raise
             return await self.load(row)
@@ -126,7 +126,7 @@ class Tables:
                 row.bank_add) != (table.id, table.version, table.status, table.turn_time,
                                   table.reminders, table.bank_start, table.bank_add):
             return False
-        return await self.store.seats(row.id) == table.seats
+        return await self.store.seats.of(row.id) == table.seats
 
     def forget(self, table: Table) -> None:
         if self._held.get(table.channel_id) is table:
@@ -135,7 +135,7 @@ class Tables:
     async def reload(self, table: Table) -> None:
         """Drop a table whose stored row changed under us (another process wrote it)."""
         self._held.pop(table.channel_id, None)
-        row = await self.store.game(table.id)
+        row = await self.store.tables.game(table.id)
         if row is not None and row.status in ("open", "playing"):
             self._held[table.channel_id] = await self.load(row)
 
@@ -164,7 +164,7 @@ class Tables:
             raise ValueError(f"there is no game called {row.game!r}")
         table = Table(id=row.id, channel_id=row.channel_id, game=game, options=row.options,
                       status=row.status, opener_id=row.opener_id,
-                      seats=await self.store.seats(row.id), seed=row.seed,
+                      seats=await self.store.seats.of(row.id), seed=row.seed,
                       version=row.version, shown=self.shown, turn_time=row.turn_time,
                       reminders=row.reminders, salt=row.salt, commitment=row.commitment,
                       bank_start=row.bank_start, bank_add=row.bank_add)
@@ -186,7 +186,7 @@ class Tables:
                   "aside (%s: %s); its rows stay in the file", row.id, row.channel_id,
                   type(error).__name__, error)
         try:
-            await self.store.set_aside(row.id, f"{type(error).__name__}: {error}",
+            await self.store.tables.set_aside(row.id, f"{type(error).__name__}: {error}",
                                        now=self.now())
         except Exception:
             log.exception("Could not mark game %s as set aside", row.id)
@@ -203,13 +203,13 @@ class Tables:
         now, data = self.now(), encode(table.game, state)
         over = deal is None and table.game.outcome(state) is not None
         if deal is not None:
-            written = await self.store.start_game(table.id, deal.seed, data, salt=deal.salt,
+            written = await self.store.tables.start_game(table.id, deal.seed, data, salt=deal.salt,
                                                   commitment=deal.commitment, now=now)
         elif over:
             table.rated = await self._finish(table, seat, text, state, data, now)
             written = table.rated is not None
         else:
-            written = await self.store.commit_move(table.id, table.version, seat, text, data,
+            written = await self.store.tables.commit_move(table.id, table.version, seat, text, data,
                                                    now=now)
         if not written:
             await self.reload(table)
@@ -228,10 +228,10 @@ class Tables:
     async def _finish(self, table: Table, seat: int, text: str, state: Any, data: str,
                       now: float) -> Rated | None:
         """The move that ends the game, in one transaction with the ratings it changes
-        (``Store.finish_game``); None if another writer moved the game on first."""
+        (``store.tables.finish_game``); None if another writer moved the game on first."""
         outcome = table.game.outcome(state)
         assert outcome is not None
-        return await self.store.finish_game(
+        return await self.store.tables.finish_game(
             table.id, table.version, seat, text, data,
             users=tuple(s.user_id or 0 for s in table.seats),
             unrated=ratings.seated_reason(table.seats),

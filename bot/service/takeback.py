@@ -42,7 +42,7 @@ class TakeBack:
                 raise TableError("You have no seat in this game, so there is no move of "
                                  "yours to take back.")
             now = self.now()
-            pending = await self.store.undo(table.id)
+            pending = await self.store.tables.undo(table.id)
             if pending is not None and undo.stands(pending, table.version, now):
                 waiting = [s for s in _asked(table, pending.seat) if s not in pending.agreed]
                 raise TableError(f"{table.label(pending.seat)} has already asked to take back "
@@ -57,7 +57,7 @@ class TakeBack:
                 asked = max(now, pending.asked + 0.001)
             window = table.turn_time or scheduler.DAY
             row = UndoRow(table.id, table.version, seat, asked, asked + window)
-            await self.store.put_undo(row)
+            await self.store.tables.put_undo(row)
             text = (f"{table.label(seat)} asks to take back their move "
                     f"{undo.number(plan.first)}. {listing([table.who(s) for s in others])}: "
                     "agree or refuse with the buttons below, within "
@@ -82,7 +82,7 @@ class TakeBack:
             if version != table.version:
                 raise TableError("That request is out of date: the game has moved on since "
                                  "it was asked.")
-            row = await self.store.undo(table.id)
+            row = await self.store.tables.undo(table.id)
             if row is None or row.version != version or undo.digest(row) != digest:
                 raise TableError("That request was answered already or replaced by a newer "
                                  "one; its buttons do nothing now.")
@@ -103,7 +103,7 @@ class TakeBack:
                                  "asked, can answer this request.")
             asker = table.label(row.seat)
             if not agree:
-                await self.store.put_undo(replace(row, due=now))
+                await self.store.tables.put_undo(replace(row, due=now))
                 return Reply(public=f"{table.label(seat)} refuses, so {asker}'s move stands.",
                              ephemeral="You refused; the move stands.")
             agreed = {*row.agreed, seat}
@@ -112,7 +112,7 @@ class TakeBack:
                 raise TableError("You have agreed already; the request waits for "
                                  f"{listing([table.who(s) for s in missing])}.")
             if missing:
-                await self.store.put_undo(replace(row, agreed=tuple(sorted(agreed))))
+                await self.store.tables.put_undo(replace(row, agreed=tuple(sorted(agreed))))
                 waiting = listing([table.who(s) for s in missing])
                 return Reply(public=f"{table.label(seat)} agrees to {asker}'s undo; waiting "
                                     f"for {waiting}.",
@@ -127,16 +127,16 @@ class TakeBack:
         player can ask again at once."""
         async with self.tables.lock(channel_id):
             table = await self.tables.running(channel_id)
-            row = await self.store.undo(table.id)
+            row = await self.store.tables.undo(table.id)
             if (table.id == game and row is not None and row.version == version
                     and undo.digest(row) == digest):
-                await self.store.put_undo(replace(row, due=min(row.due, self.now())))
+                await self.store.tables.put_undo(replace(row, due=min(row.due, self.now())))
 
     async def _plan(self, table: Table, seat: int, *, replies: bool) -> undo.Plan:
         """``undo.plan`` for the table's log (in a thread: it replays the log), or the
         sentence saying why the seat's last move cannot be taken back."""
         assert table.seed is not None
-        logged = await self.store.moves(table.id)
+        logged = await self.store.tables.moves(table.id)
         try:
             plan = await asyncio.to_thread(
                 undo.plan, table.game, len(table.seats), table.seed, table.options or None,
@@ -157,7 +157,7 @@ class TakeBack:
         goes stale) with the state before the asker's move; then what follows a move."""
         before = table.parts_before()
         await self.tables.write(table, plan.before, seat=seat, text=undo.entry(plan.first))
-        await self.store.drop_undo(table.id)
+        await self.store.tables.drop_undo(table.id)
         said = [(seat, table.took_back(seat, plan.first, len(plan.moves)))]
         return await self.turns.after(table, list(said), before, moved={seat}, caller=caller,
                                       header=header)

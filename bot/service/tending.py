@@ -44,18 +44,18 @@ class Tending:
         sent and returned to be sent (recorded first: a crash then loses one reminder,
         it never sends one twice). None if nothing is due after all (the seat moved, the
         settings changed): the wait's next moment is stored."""
-        row = await self.store.game(due.game_id)
+        row = await self.store.tables.game(due.game_id)
         if row is None or row.status != "playing":
-            await self.store.set_waits(due.game_id, [])
+            await self.store.jobs.set_waits(due.game_id, [])
             return None
         async with self.tables.lock(row.channel_id):
             try:
                 table = await self.tables.active(row.channel_id)
             except TableError:
-                await self.store.set_waits(due.game_id, [])
+                await self.store.jobs.set_waits(due.game_id, [])
                 return None
             if table.id != due.game_id:
-                await self.store.set_waits(due.game_id, [])
+                await self.store.jobs.set_waits(due.game_id, [])
                 return None
             await self.clocks.sync(table)
             assert table.waits is not None

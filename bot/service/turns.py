@@ -136,7 +136,7 @@ class Turns:
         """The moves ``seat`` itself wrote after ``version`` (the same move sent twice,
         through two processes, or made by the table as a forced step): the move is then
         not tried again (and a forced one is answered as made)."""
-        return [m.text for m in await self.store.moves(table.id)
+        return [m.text for m in await self.store.tables.moves(table.id)
                 if m.version > version and m.seat == seat]
 
     def _mover(self, table: Table, user_id: int, *, retried: bool = False) -> int:
@@ -302,7 +302,7 @@ class Turns:
         before, awaited = table.parts_before(), table.awaited()
         header = (f"{table.label(seat)} ran out of time: a computer player ({level}) "
                   "stands in for this turn.")
-        await self.store.mark_unrated(table.id, ratings.STOOD_IN)
+        await self.store.tables.mark_unrated(table.id, ratings.STOOD_IN)
         said: Said = []
         for _ in range(STAND_IN_STEPS):
             legal = table.moves(seat)

@@ -6,7 +6,8 @@
 function of a session run as its own task and awaited through ``asyncio.shield``, so a
 cancelled caller never cuts it short or leaves a transaction half-done; jobs whose order
 matters take the lock in turn (on SQLite, whose one connection carries every statement,
-every job does). ``Moves`` batches moves; ``Marks`` writes delivered marks and waits.
+every job does). ``Moves`` batches moves; ``Marks`` writes delivered marks and waits;
+``Seam`` is what the store's repositories (one per aggregate) share.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, suppress
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from bot.records import WaitRow
 from bot.store.errors import StoreUnavailable
@@ -40,8 +41,26 @@ T = TypeVar("T")
 MIGRATION_FILES = resources.files("bot.store").joinpath("migrations")
 STEPS = [MIGRATION_FILES.joinpath(name).read_text(encoding="utf-8").split("\n", 1)[1] for name in
          sorted(f.name for f in MIGRATION_FILES.iterdir() if f.name.endswith(".sql"))]
-# A move as written: (game id, state, seat, text, time, status, finished, from version).
-Move = tuple[int, str, int, str, float, str, float | None, int]
+
+
+class Move(NamedTuple):
+    """A move as written: the game's new state and how it ends the row's move (its
+    ``status``, and ``finished`` for the last), made from ``version``. Its values, in this
+    order, are the rows of an engine's batch (``Engine.batch``)."""
+
+    game_id: int
+    state: str
+    seat: int
+    text: str
+    time: float
+    status: str
+    finished: float | None
+    version: int
+
+
+def now_or_wall(now: float | None) -> float:
+    """The service's clock passes the time down; a tool or a store test gets the wall's."""
+    return time.time() if now is None else now
 
 
 class Session(ABC):
@@ -224,9 +243,9 @@ class Moves:
                     games: set[int] = set()
                     for move, written in self._waiting:
                         if not written.done():  # else its caller gave up before its turn
-                            fits = move[0] not in games and len(batch) < limit
+                            fits = move.game_id not in games and len(batch) < limit
                             (batch if fits else later).append((move, written))
-                            games.add(move[0])
+                            games.add(move.game_id)
                     self._waiting = later
                     if batch:
                         await self._batch(batch)
@@ -239,10 +258,11 @@ class Moves:
         moves = sorted(move for move, _ in batch)
         try:
             if len(batch) == 1:
-                game_id, state, seat, text, now, status, finished, version = moves[0]
-                row = (state, seat, text, now, status, finished, game_id, version)
+                (one,) = moves
+                row = (one.state, one.seat, one.text, one.time, one.status, one.finished,
+                       one.game_id, one.version)
                 count = await self.jobs.job(lambda session: session.execute(MOVE_SQL, row))
-                changed = {game_id} if count == 1 else set()
+                changed = {one.game_id} if count == 1 else set()
             else:
                 sql, values = self.jobs.engine.batch(moves)
                 changed = {found[0] for found in await self.jobs.job(
@@ -268,7 +288,7 @@ class Moves:
             raise
         for move, written in batch:
             if not written.done():
-                written.set_result(move[0] in changed)
+                written.set_result(move.game_id in changed)
 
 
 class Marks:
@@ -344,3 +364,42 @@ class Marks:
         await self.flush_quietly()
         for task in list(self._flushing):
             await task
+
+
+class Seam:
+    """What every repository of the store runs on, one per store: its engine, the jobs
+    there (``Jobs``), the move batcher and the marks held for a batch (``Marks``)."""
+
+    def __init__(self, engine: Engine, flush_delay: float = FLUSH_DELAY) -> None:
+        self.engine = engine
+        self.jobs = Jobs(engine)
+        self.moves = Moves(self.jobs)
+        self.marks = Marks(self.jobs, flush_delay)
+
+    async def run(self, work: Work[T], *, ordered: bool = False,
+                  transaction: bool = False) -> T:
+        """One job (``Jobs.run``)."""
+        return await self.jobs.run(work, ordered=ordered, transaction=transaction)
+
+    async def rows(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one read, which sees every delivered mark and wait made so far."""
+        if self.marks.delivered or self.marks.waits:
+            await self.marks.flush_quietly()
+        return await self.jobs.run(lambda session: session.fetch(sql, parameters))
+
+    async def write(self, sql: str, parameters: Sequence[Any] = ()) -> int:
+        """One statement, its own transaction; how many rows it changed."""
+        return await self.jobs.run(lambda session: session.execute(sql, parameters))
+
+    async def close(self) -> None:
+        """Write what waits (moves, marks); the engine stays open."""
+        await self.moves.close()
+        await self.marks.close()
+
+
+class Repository:
+    """The queries of one aggregate, in SQL both engines speak (``?`` marks), on the
+    store's ``Seam``."""
+
+    def __init__(self, seam: Seam) -> None:
+        self.seam = seam

@@ -1,5 +1,5 @@
-"""How the store's rows read back: the columns its queries select, and a game's row as read
-(``bot.store.Store`` writes each query once over these)."""
+"""How a game's row reads back (``bot.store.tables`` and ``bot.store.deliveries`` read it):
+the columns of ``GameRow``, as ``bot.store.schema`` declares them, and its decoder."""
 
 from __future__ import annotations
 
@@ -7,30 +7,28 @@ import json
 from typing import Any
 
 from bot.records import GameRow
+from bot.store.schema import GAMES as TABLE
 
-GAME_COLUMNS = ("id, channel_id, guild_id, game, options, status, opener_id, seed, state, "
-                "version, announced, created, updated, started, finished, damaged, turn_time, "
-                "reminders, salt, commitment, bank_start, bank_add")
-GAMES = f"SELECT {GAME_COLUMNS} FROM games"
-WAITS = "SELECT game_id, seat, since, reminded, due, ran, mark FROM waits"
-RATINGS = ("SELECT guild_id, game, user_id, name, mu, sigma, games, wins, updated "
-           "FROM ratings WHERE guild_id = ? AND game = ?")
+GAME_FIELDS = TABLE.fields(GameRow)
+GAMES = f"{TABLE.select(GameRow)} FROM games"
+
+
+OPTIONS, DAMAGED, REMINDERS, BANK_ADD = (GAME_FIELDS.index(name) for name in (
+    "options", "damaged", "reminders", "bank_add"))
 
 
 def game_row(row: Any) -> GameRow:
-    """A row as read. Options that are not a JSON object leave the row readable, marked
-    damaged, so that one bad row cannot stop a query over every table."""
+    """A row as read (its first values ``GAME_FIELDS``). Options that are not a JSON
+    object leave the row readable, marked damaged, so that one bad row cannot stop a query
+    over every table."""
+    values = list(row[:len(GAME_FIELDS)])
     try:
-        options = json.loads(row[4])
-        damaged = row[15] if isinstance(options, dict) else "its options are not an object"
+        options = json.loads(values[OPTIONS])
+        if not isinstance(options, dict):
+            options, values[DAMAGED] = {}, "its options are not an object"
     except (TypeError, ValueError):
-        options, damaged = {}, "its options are not valid JSON"
-    return GameRow(row[0], row[1], row[2], row[3], options if isinstance(options, dict)
-                   else {}, row[5], row[6], row[7], row[8], row[9], row[10], row[11], row[12],
-                   row[13], row[14], damaged, row[16], bool(row[17]), salt=row[18],
-                   commitment=row[19], bank_start=row[20], bank_add=row[21] or 0.0)
-
-
-def placeholders(values: tuple[Any, ...]) -> str:
-    """The ``?`` marks of a list of ``values`` in a statement."""
-    return ", ".join("?" * len(values))
+        options, values[DAMAGED] = {}, "its options are not valid JSON"
+    values[OPTIONS] = options
+    values[REMINDERS] = bool(values[REMINDERS])
+    values[BANK_ADD] = values[BANK_ADD] or 0.0
+    return GameRow(*values)
