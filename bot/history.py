@@ -33,7 +33,6 @@ from rules.core import listing
 LIMIT = 2000  # characters of a Discord message
 LOG_COUNT = 10  # moves /log shows when no count is given
 LOG_MOST = 25  # and at most
-POINT_KEYS = ("points", "scores", "crystals")  # a public view's points, one per seat
 PRIVATE = "\N{LOCK}"  # marks a line only the reader may see
 
 Annotate = Callable[[str], str]
@@ -128,17 +127,6 @@ def number(version: int) -> str:
 def when(moment: float, style: str = "R") -> str:
     """A Discord timestamp: 'R' reads '3 hours ago' / 'in 2 days', 'f' a full date."""
     return f"<t:{int(moment)}:{style}>"
-
-
-def points(view: Mapping[str, Any], players: int) -> list[int] | None:
-    """The points a public view shows, one per seat, or None if the game shows none there
-    (then the digest says nothing about points)."""
-    for key in POINT_KEYS:
-        value = view.get(key)
-        if (isinstance(value, list) and len(value) == players
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-            return list(value)
-    return None
 
 
 def step_lines(step: Step, seat: int | None, labels: Sequence[str], annotate: Annotate,
@@ -293,14 +281,12 @@ def digest(past: History, seat: int, now: Any, *, mark: MoveRow | None,
 
 
 def _points_line(past: History, now: Any, after: int, labels: Sequence[str]) -> str:
-    """'Points since then: Blue (Ann) 3 → 5, Red (Bob) 2.' from the public views, or
+    """'Points since then: Blue (Ann) 3 → 5, Red (Bob) 2.' (``Game.points``), or
     'Points unchanged.'; '' where the game shows no points (the summary below has them)."""
-    players = len(labels)
     before_state = past.states.get(after)
     if before_state is None:
         return ""
-    before = points(past.game.view(before_state, None), players)
-    current = points(past.game.view(now, None), players)
+    before, current = past.game.points(before_state), past.game.points(now)
     if before is None or current is None:
         return ""
     if before == current:

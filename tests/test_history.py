@@ -239,16 +239,22 @@ def test_a_long_digest_keeps_the_newest_moves_and_its_picture_line() -> None:
     assert f"`#{moves[-1].version - 1}`" in text and "\nNow: you are A." in text
 
 
-def test_points_come_from_the_public_view_only() -> None:
-    assert history.points({"points": [1, 2]}, 2) == [1, 2]
-    assert history.points({"scores": [3, 4, 5]}, 3) == [3, 4, 5]
-    assert history.points({"crystals": [7, 9]}, 2) == [7, 9]
-    assert history.points({"scores": [1, 2]}, 3) is None  # not one per seat
-    assert history.points({"points": [True, False]}, 2) is None
-    assert history.points({"board": []}, 2) is None
-    for game_id in GAME_IDS:  # every game here shows points in public
+def test_points_are_public_and_end_as_the_scores() -> None:
+    """``Game.points``, which the digest and the recap read: the same in every state a
+    spectator cannot tell apart (nothing hidden counts), and the outcome's scores at the
+    end."""
+    for game_id in GAME_IDS:
         game = rules.GAMES[game_id]
-        assert history.points(game.view(game.new(2, 1), None), 2) is not None, game_id
+        for seed in (1, 2):
+            moves, final = played(game_id, 2, seed, 400)
+            state = game.new(2, seed)
+            for move in moves[: len(moves) // 2]:
+                state, _ = game.play(state, move.seat, move.text)
+            for k in range(4):
+                assert game.points(game.determinize(state, None, k)) == game.points(state)
+            outcome = game.outcome(final)
+            if outcome is not None:
+                assert game.points(final) == outcome.scores, game_id
 
 
 def test_the_list_of_tables_puts_the_players_turns_first() -> None:

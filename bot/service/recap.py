@@ -3,8 +3,8 @@ the points over the game, how long it took, and how it counted for the ratings.
 
 Everything here is public. The points over the game are replayed from the move log (the
 moves still in force, ``undo.in_force``: a move taken back is not part of the game's
-story; ``game.new`` with the seed, then each move) and read from the spectator's view after
-each move (``render.recap.points``); the words, per game, come from ``render.recap``. A game
+story; ``game.new`` with the seed, then each move): each seat's public points after each
+move (``Game.points``); the words, per game, from ``Game.breakdown``. A game
 whose log no longer replays (the rules changed) gets its recap without the picture.
 """
 
@@ -34,7 +34,7 @@ MINUTE, HOUR, DAY = 60, 3600, 86400
 class Replayed:
     """A game replayed from its log: its final state and, per seat, its public points at
     the deal and after each move, and what the moves earned it (for games whose final
-    view does not say it: ``render.recap.EARNED``)."""
+    view does not say it: ``Game.earned``)."""
 
     state: Any
     points: list[list[float]]
@@ -66,21 +66,24 @@ def animated(game: rules.Game[Any], table: Table, moves: Sequence[MoveRow]) -> b
 
 def replay(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
            moves: Sequence[MoveRow]) -> Replayed:
-    """Replay the log, reading each seat's public points after every move."""
+    """Replay the log, reading each seat's public points after every move
+    (``Game.points``) and, for a game that tells how they were won (``Game.earned``), the
+    way of each seat's points from the spectators' view before the move."""
     state = game.new(players, seed, options or None)
-    view = game.view(state, None)
-    points = [[p] for p in chart_picture.points(game.id, view)]
+    points = [[float(p)] for p in game.points(state) or ()]
     earned: list[dict[str, float]] = [{} for _ in range(players)]
-    source = chart_picture.EARNED.get(game.id)
     for move in moves:
+        before = state
         state, _ = game.play(state, move.seat, move.text)
-        after = game.view(state, None)
-        for seat, now in enumerate(chart_picture.points(game.id, after)):
-            if source is not None and now != points[seat][-1]:
-                way = source(view, seat)
-                earned[seat][way] = earned[seat].get(way, 0.0) + now - points[seat][-1]
-            points[seat].append(now)
-        view = after
+        public = None
+        for seat, now in enumerate(game.points(state) or ()):
+            gained = now - points[seat][-1]
+            if gained:
+                public = public if public is not None else game.view(before, None)
+                way = game.earned(public, seat)
+                if way is not None:
+                    earned[seat][way] = earned[seat].get(way, 0.0) + gained
+            points[seat].append(float(now))
     return Replayed(state, points, earned)
 
 
