@@ -87,6 +87,13 @@ class Timeline:
         line.final = None
         return line
 
+    def whole(self) -> Timeline:
+        """This timeline, for a reader that needs every entry: raises what the first
+        entry that no longer replays raised (``lost``)."""
+        if self.lost:
+            raise self.failure or ValueError("the log no longer replays")
+        return self
+
     def grown(self, moves: Iterable[MoveRow]) -> Timeline:
         """This timeline with the entries logged since played on from its last state (the
         cost of the new entries alone). ``ValueError`` where it cannot be: entries were
