@@ -216,15 +216,14 @@ class Timeline:
         for version, state in self.walk(ends):
             yield movers.get(version, ()), version, state
 
-    def steady(self, first: int, last: int) -> set[int]:
-        """The seats awaited all through versions ``first`` to ``last``: before the first
-        and after each (the seats awaited after ``last`` but not here are the newly
-        awaited, ``bot.steps.newly``)."""
-        out: set[int] | None = None
-        for _, state in self.walk(range(first - 1, last + 1)):
-            awaited = self.game.to_act(state)
-            out = set(awaited) if out is None else out & awaited
-        return out or set()
+    def steady(self, first: int, after: Iterable[int]) -> set[int]:
+        """The seats awaited all through some moves: before version ``first`` and after
+        each of the versions ``after`` (ascending). Those awaited at the end but not here
+        are the *newly* awaited (``bot.steps.newly``), whom a turn message pings."""
+        out = set(self.game.to_act(self.state(first - 1)))
+        for _, state in self.walk(after):
+            out &= self.game.to_act(state)
+        return out
 
     # -- points
 

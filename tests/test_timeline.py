@@ -172,3 +172,19 @@ def test_the_story_leaves_out_the_moves_taken_back_and_its_points_end_as_the_sco
     outcome = game.outcome(final)
     assert outcome is not None and [line[-1] for line in points] == list(outcome.scores)
     assert [len(line) for line in points] == [len(log) + 1] * 2
+
+
+def test_who_stayed_awaited_through_some_moves() -> None:
+    """``steady``: the seats awaited before the first move and after each one given; the
+    others awaited after them are the newly awaited ones a turn message pings."""
+    game = rules.GAMES["cube-conquest"]  # both sides awaited at once in a fight
+    log = logged("cube-conquest", 8, 600)
+    line = Timeline(game, 2, 8, None, log)
+    for first in range(2, line.last - 3, 7):
+        versions = list(range(first, first + 3))
+        expected = set(game.to_act(line.state(first - 1)))
+        for version in versions:
+            expected &= game.to_act(line.state(version))
+        assert line.steady(first, versions) == expected
+    fights = [v for v in range(2, line.last + 1) if len(game.to_act(line.state(v - 1))) > 1]
+    assert fights and any(line.steady(v, [v]) for v in fights)  # the other side still picks

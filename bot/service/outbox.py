@@ -174,24 +174,19 @@ class Outbox:
             if 1 in wanted:  # not even the start was announced
                 before = {seat: {} for seat in before}
                 told, said = opening(table, state)
-            steady: set[int] | None = None  # seats awaited all through the wanted moves
-            step = 1 not in wanted
-            later = moves[len(done):]
-            for move, (_, after) in zip(later, line.walk([m.version for m in later]),
-                                        strict=True):
-                if move.version in wanted and steady is None:
-                    steady = set(game.to_act(state))
-                entry, state = line.step(move.version), after
+            shown = [m for m in moves[len(done):] if m.version in wanted]
+            plays = [m.version for m in shown if not undo.is_entry(m.text)]
+            step = 1 not in wanted and len(plays) == len(shown)  # an undo is no step
+            for move in shown:
+                entry = line.step(move.version)
                 if undo.is_entry(move.text):
-                    step = step and move.version not in wanted
-                    if move.version in wanted:
-                        said.append((move.seat, table.took_back(
-                            move.seat, undo.taken_back(move.text) or 0, len(entry.took_back))))
-                elif move.version in wanted:
+                    said.append((move.seat, table.took_back(
+                        move.seat, undo.taken_back(move.text) or 0, len(entry.took_back))))
+                else:
                     said.extend((move.seat, e) for e in entry.events)
-                    if steady is not None:
-                        steady &= game.to_act(state)
-            if encode(game, state) != encode(game, table.state):
+            # the seats awaited all through the moves told (the others are newly awaited)
+            steady = line.steady(shown[0].version, plays) if shown else set()
+            if encode(game, line.final) != encode(game, table.state):
                 raise ValueError("the replayed state differs from the stored one")
         except Exception:
             log.exception("Could not replay game %s; posting its board instead", row.id)
@@ -200,7 +195,7 @@ class Outbox:
             return replace(reply, covers=covers)
         reply = await self.narrator.reply(table, said, before, None, opening=told,
                                           header=header, step=step,
-                                          steady=frozenset(steady or ()), again=covers)
+                                          steady=frozenset(steady), again=covers)
         if row.status == "ended":  # nobody is awaited any more: the end is told after them
             reply = replace(reply, public="\n".join(p for p in (reply.public, ended) if p),
                             mention=(), newly=(), step=False, over=True,
