@@ -96,8 +96,8 @@ class Timeline:
 
     def grown(self, moves: Iterable[MoveRow]) -> Timeline:
         """This timeline with the entries logged since played on from its last state (the
-        cost of the new entries alone). ``ValueError`` where it cannot be: entries were
-        lost, or the new ones do not follow on."""
+        cost of the new entries alone; any that do not replay, or do not follow on, are
+        ``lost``). ``ValueError`` where this one has lost entries already."""
         if self.lost:
             raise ValueError("the log stopped replaying: replay it from the deal")
         twin = copy.copy(self)
@@ -113,11 +113,11 @@ class Timeline:
             if self.lost:
                 self.lost += (move,)
                 continue
-            if move.version != self.last + 1:
-                raise ValueError(f"a gap in the log before version {move.version}")
             try:
+                if move.version != self.last + 1:
+                    raise ValueError(f"a gap in the log before version {move.version}")
                 self._play(move)
-            except Exception as error:
+            except Exception as error:  # this entry and those after it are lost
                 self.lost, self.failure = (move,), error
 
     def _play(self, move: MoveRow) -> None:

@@ -143,8 +143,10 @@ def test_a_grown_timeline_plays_only_the_new_moves(monkeypatch: pytest.MonkeyPat
         assert grown.steps == whole.steps and grown.taken_back == whole.taken_back
         for version in (1, cut, cut + 1, whole.last - 1, whole.last):
             assert game.dump(grown.state(version)) == game.dump(whole.state(version))
+    gap = MoveRow(whole.last + 2, 0, "x", 0.0)
+    assert whole.grown([gap]).lost == (gap,)  # a gap in the log: lost, not guessed at
     with pytest.raises(ValueError):
-        whole.grown([MoveRow(whole.last + 2, 0, "x", 0.0)])  # a gap
+        whole.grown([gap]).grown([])
 
 
 def test_a_move_that_no_longer_replays_is_lost_with_those_after_it() -> None:
