@@ -9,7 +9,8 @@ and answers:
 - **the state at any version** (``state``, ``walk``): states are kept at every
   ``EVERY``-th version, at each undo entry and at the last; any other is played on from
   the nearest kept one, so a long game is not replayed from the deal for every question,
-  and an undo entry is one lookup, never a replay of the moves before it;
+  and an undo entry goes back by that lookup (fewer than ``EVERY`` moves played), never
+  by a replay from the deal;
 - **each entry as it was replayed** (``steps``: its events, what an undo entry took back),
   the moves still in force (``in_force``), the moves taken back (``taken_back``) and the
   entries that no longer replay (``lost``: the rules changed);
