@@ -26,7 +26,8 @@ from PIL import Image
 
 import rules
 from benchmarks.common import random_game
-from bot.steps import turn_ends
+from bot.records import MoveRow
+from bot.timeline import story, turn_ends
 from render import animation
 
 NAMES = ["Alice", "Bob", "Chidi", "Dana"]
@@ -38,8 +39,9 @@ def build(game: rules.Game[Any], players: int, seed: int, log: list[tuple[int, s
           ) -> tuple[bytes, int, float]:
     """The animation of a logged game, its number of turns and the CPU seconds it took."""
     start = time.process_time()
-    shown = animation.turns(game, players, seed, None, log, NAMES[:players],
-                            ends=turn_ends(game, players, seed, None, log, ()))
+    rows = [MoveRow(n, seat, text, 0.0) for n, (seat, text) in enumerate(log, start=2)]
+    shown = animation.turns(game, story(game, players, seed, None, rows).turn_states(),
+                            NAMES[:players])
     gif = animation.animate(game.id, [turn.view for turn in shown],
                             captions=animation.captions(shown))
     return gif, len(shown) - 1, time.process_time() - start

@@ -17,7 +17,7 @@ median, 95th percentile and total of making the digests, the process's peak resi
 memory after the day, and tracemalloc's peak.
 
 Nearly all of a digest's time is the replay of each waiting table's log through the rules
-(``history.rebuild``), the same cost ``/since`` and a reminder pay: it grows with the moves
+(a ``bot.timeline.Timeline``), the same cost ``/since`` and a reminder pay: it grows with the moves
 a table has and with the game (Cube Conquest's moves are the dearest to check).
 """
 

@@ -45,8 +45,8 @@ import rules
 from benchmarks.common import pin, random_game
 from bot.service import TableService
 from bot.service.table import encode
-from bot.steps import turn_ends
 from bot.store import Store
+from bot.timeline import turn_ends
 
 NAMES = ["Alice", "Bob", "Chidi", "Dana"]
 AIM_STEP_MS, AIM_GIF_S = 300.0, 10.0

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from bot import undo
 from bot.records import GameRow, MoveRow, SeatRow
+from bot.timeline import Timeline
 from rules.core import listing, quote
 
 FORMAT = "boardroom-move-log"  # what an exported file says it is
@@ -185,7 +185,7 @@ class Replayed:
 def verify(data: bytes | str) -> Replayed:
     """Check an exported move log: its commitment against its seed and salt, then every
     move replayed from the seed with the rules modules (``rules.GAMES[id].new`` and
-    ``play``, as the service replays a log: ``undo.replay``), and the outcome it records.
+    ``play``, as the service replays a log: ``bot.timeline``), and the outcome it records.
 
     ``Unverified`` says in one sentence what does not check out: a malformed file, a
     wrong commitment, a move the rules refuse (by its number), another outcome.
@@ -202,9 +202,10 @@ def verify(data: bytes | str) -> Replayed:
                      float(m.get("unix") or 0)) for n, m in enumerate(doc["moves"])]
     options = doc["options"] or None
     try:
-        state, said = undo.replay(game, len(names), seed, options, moves)
+        line = Timeline(game, len(names), seed, options, moves).whole()
     except Exception:
         raise Unverified(_refusal(game, len(names), seed, options, moves, names)) from None
+    state, said = line.final, [list(step.events) for step in line.steps]
     outcome = game.outcome(state)
     colours = game.view(state, None).get("colours")
     called = ([str(c).capitalize() for c in colours]
@@ -230,7 +231,7 @@ def _refusal(game: rules.Game[Any], players: int, seed: int, options: Any,
 
     def fails(count: int) -> Exception | None:
         try:
-            undo.replay(game, players, seed, options, moves[:count])
+            Timeline(game, players, seed, options, moves[:count]).whole()
         except Exception as error:
             return error
         return None

@@ -2,16 +2,16 @@
 (the digest that ``/since`` answers and a reminder carries), a player's list of tables, and
 the daily digest of the tables that wait for a player in every server.
 
-Everything here is a pure function of a game's *history*: the logged moves replayed from
-the seed (``rebuild``), each with its events and time. What a reader is shown passes through
-``Event.visible_to`` and ``view()`` alone, so a seat never reads another seat's private
-events or anything its view hides: the same text comes out for any state that seat cannot
-tell apart from the real one (``tests/test_history.py`` checks it with ``determinize``).
+Everything here is a pure function of a game's *timeline*: the logged moves replayed from
+the seed (``bot.timeline.Timeline``), each with its events and time. What a reader is
+shown passes through ``Event.visible_to`` and ``view()`` alone, so a seat never reads
+another seat's private events or anything its view hides: the same text comes out for any
+state that seat cannot tell apart from the real one (``tests/test_history.py`` checks it
+with ``determinize``).
 
 A move is numbered as the board and ``/game undo`` number it (``undo.number``: the move
 that made state version *v* is move *v* - 1). An undo entry of the log (``undo <v>``) is
-replayed as ``undo.replay`` does, shown as the taking back it was, and the moves it took
-back are marked so.
+shown as the taking back it was, and the moves it took back are marked so.
 
 Text is made for Discord: times are Discord timestamps (``<t:UNIX:R>``, shown in each
 reader's own time zone, pinging nobody), and a text is fitted to Discord's 2,000 characters
@@ -20,101 +20,23 @@ by leaving out the oldest moves and saying so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import render
 import rules
 from bot import undo
 from bot.records import MoveRow
+from bot.timeline import Step, Timeline
 from rules.core import listing
 
 LIMIT = 2000  # characters of a Discord message
 LOG_COUNT = 10  # moves /log shows when no count is given
 LOG_MOST = 25  # and at most
-POINT_KEYS = ("points", "scores", "crystals")  # a public view's points, one per seat
 PRIVATE = "\N{LOCK}"  # marks a line only the reader may see
 
 Annotate = Callable[[str], str]
-
-
-@dataclass(frozen=True)
-class Step:
-    """One logged move as replayed: the state version it made, the seat it was made for,
-    when, and every event it caused (each reader sees their part). An undo entry has no
-    events; ``took_back`` lists the versions of the moves it took back."""
-
-    version: int
-    seat: int
-    time: float
-    events: tuple[rules.Event, ...]
-    took_back: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class History:
-    """A game's moves replayed from its seed.
-
-    ``states`` holds the state after the versions that were asked to be kept (1 is the
-    deal). ``lost`` holds the logged moves from the first one that no longer replays (the
-    rules changed, or a row this code does not know); they are listed without their events.
-    ``final`` is the replayed state after the last move that replayed.
-    """
-
-    game: rules.Game[Any]
-    steps: tuple[Step, ...]
-    states: Mapping[int, Any] = field(default_factory=dict)
-    lost: tuple[MoveRow, ...] = ()
-    final: Any = None
-
-    def taken_back(self) -> frozenset[int]:
-        """The versions of the moves an undo took back."""
-        return frozenset(v for step in self.steps for v in step.took_back)
-
-
-def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
-            moves: Sequence[MoveRow], *, keep: Collection[int] = (),
-            each: Callable[[int, Any], None] | None = None) -> History:
-    """Replay the logged ``moves`` from the seed (events are a pure function of the moves),
-    keeping the state after each version in ``keep``. An undo entry goes back to the state
-    before the moves it takes back (played again from the deal: undos are rare). A move
-    that does not play stops the replay: it and the moves after it are ``lost``. ``each``
-    is shown every state replayed, with its version (1: the deal), and must not change it."""
-    state = game.new(players, seed, options or None)
-    states = {1: state} if 1 in keep else {}
-    if each is not None:
-        each(1, state)
-    steps: list[Step] = []
-    in_force: list[MoveRow] = []
-    for index, move in enumerate(moves):
-        first = undo.taken_back(move.text)
-        try:
-            if first is None:
-                state, events = game.play(state, move.seat, move.text)
-                in_force.append(move)
-                took_back: tuple[int, ...] = ()
-            else:
-                events = []
-                took_back = tuple(m.version for m in in_force if m.version >= first)
-                in_force = [m for m in in_force if m.version < first]
-                state = game.new(players, seed, options or None)
-                for kept in in_force:
-                    state, _ = game.play(state, kept.seat, kept.text)
-        except Exception:
-            return History(game, tuple(steps), states, tuple(moves[index:]), state)
-        steps.append(Step(move.version, move.seat, move.time, tuple(events), took_back))
-        if move.version in keep:
-            states[move.version] = state
-        if each is not None:
-            each(move.version, state)
-    return History(game, tuple(steps), states, (), state)
-
-
-def unreplayable(game: rules.Game[Any], moves: Sequence[MoveRow]) -> History:
-    """A history whose moves are all listed without events (the replay disagreed with the
-    stored state, so its events cannot be trusted)."""
-    return History(game, (), {}, tuple(moves), None)
 
 
 # --------------------------------------------------------------------------- pieces
@@ -128,17 +50,6 @@ def number(version: int) -> str:
 def when(moment: float, style: str = "R") -> str:
     """A Discord timestamp: 'R' reads '3 hours ago' / 'in 2 days', 'f' a full date."""
     return f"<t:{int(moment)}:{style}>"
-
-
-def points(view: Mapping[str, Any], players: int) -> list[int] | None:
-    """The points a public view shows, one per seat, or None if the game shows none there
-    (then the digest says nothing about points)."""
-    for key in POINT_KEYS:
-        value = view.get(key)
-        if (isinstance(value, list) and len(value) == players
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-            return list(value)
-    return None
 
 
 def step_lines(step: Step, seat: int | None, labels: Sequence[str], annotate: Annotate,
@@ -222,10 +133,10 @@ def cut(text: str, limit: int) -> str:
     return kept.rstrip() + "\u2026"
 
 
-def _blocks(past: History, seat: int | None, labels: Sequence[str], annotate: Annotate,
+def _blocks(past: Timeline, seat: int | None, labels: Sequence[str], annotate: Annotate,
             after: int = 0) -> list[tuple[int, str]]:
     """(version, text) of every logged move after version ``after``, as ``seat`` sees it."""
-    taken_back = past.taken_back()
+    taken_back = past.taken_back
     out = [(s.version, step_lines(s, seat, labels, annotate, taken_back))
            for s in past.steps if s.version > after]
     out += [(m.version, lost_line(m, labels)) for m in past.lost if m.version > after]
@@ -235,7 +146,7 @@ def _blocks(past: History, seat: int | None, labels: Sequence[str], annotate: An
 # --------------------------------------------------------------------------- /log
 
 
-def log_text(past: History, seat: int | None, *, count: int, labels: Sequence[str],
+def log_text(past: Timeline, seat: int | None, *, count: int, labels: Sequence[str],
              annotate: Annotate, limit: int = LIMIT) -> str:
     """The last ``count`` moves, each as ``seat`` may see it (None: a spectator, public
     events only), oldest first, with move numbers and times; the game's end, if over."""
@@ -266,7 +177,7 @@ def last_move(moves: Sequence[MoveRow], seat: int) -> MoveRow | None:
     return next((m for m in reversed(moves) if m.seat == seat), None)
 
 
-def digest(past: History, seat: int, now: Any, *, mark: MoveRow | None,
+def digest(past: Timeline, seat: int, now: Any, *, mark: MoveRow | None,
            labels: Sequence[str], names: Sequence[str], annotate: Annotate,
            limit: int = LIMIT) -> str:
     """What happened since ``seat``'s last move (``mark``; None: since the deal), from its
@@ -274,7 +185,7 @@ def digest(past: History, seat: int, now: Any, *, mark: MoveRow | None,
     private picture now (the one-line summary of its view, as ``/hand`` gives it).
 
     ``now`` is the current state; the points before are read from the public view of the
-    state after ``mark`` (``past.states`` must hold it). ``names`` are the seats' names as
+    state after ``mark`` (``past.points``). ``names`` are the seats' names as
     the text shows them (escaped), for the summary.
     """
     game = past.game
@@ -292,15 +203,12 @@ def digest(past: History, seat: int, now: Any, *, mark: MoveRow | None,
     return text
 
 
-def _points_line(past: History, now: Any, after: int, labels: Sequence[str]) -> str:
-    """'Points since then: Blue (Ann) 3 → 5, Red (Bob) 2.' from the public views, or
+def _points_line(past: Timeline, now: Any, after: int, labels: Sequence[str]) -> str:
+    """'Points since then: Blue (Ann) 3 → 5, Red (Bob) 2.' (``Game.points``), or
     'Points unchanged.'; '' where the game shows no points (the summary below has them)."""
-    players = len(labels)
-    before_state = past.states.get(after)
-    if before_state is None:
+    if after > past.last:  # not replayed
         return ""
-    before = points(past.game.view(before_state, None), players)
-    current = points(past.game.view(now, None), players)
+    before, current = past.points(after), past.game.points(now)
     if before is None or current is None:
         return ""
     if before == current:

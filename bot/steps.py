@@ -14,8 +14,9 @@ pick awaits nobody new (the same turn goes on); the defender's pick settles the 
 awaits the next player (a turn ends).
 
 ``Turns`` (``bot.service.turns``) applies this to each step as it is played (``newly``,
-``forced``); ``TurnEnds`` to a log replayed (``bot.service.replays``, the recap's
-animation), where it tells the table's own moves from the others by the same tests.
+``forced``); ``TurnEnds`` to a log replayed (``bot.timeline``, which the replay, the
+recap's animation and the rest read), where it tells the table's own moves from the
+others by the same tests.
 """
 
 from __future__ import annotations
@@ -138,20 +139,3 @@ class TurnEnds:
         self.ends.append(version)
         self.movers[version] = tuple(self.turn)
         self.turn = []
-
-
-def turn_ends(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
-              moves: Iterable[tuple[int, str]], computers: Collection[int]) -> list[int]:
-    """How many of the logged ``moves`` (those in force, in order) had been played at the
-    end of each turn after the deal (``TurnEnds``)."""
-    state = game.new(players, seed, options or None)
-    ends = TurnEnds(game, players, computers)
-    ends.dealt(state)
-    count = 0
-    for seat, text in moves:
-        after, _ = game.play(state, seat, text)
-        count += 1
-        ends.moved(count + 1, seat, state, after)
-        state = after
-    final, _, _ = ends.now(count + 1)
-    return [version - 1 for version in final[1:]]  # the deal's turn is the deal

@@ -77,27 +77,6 @@ def in_force(moves: Sequence[MoveRow]) -> list[MoveRow]:
     return kept
 
 
-def replay(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
-           moves: Sequence[MoveRow]) -> tuple[Any, list[list[rules.Event]]]:
-    """The state after the logged ``moves`` (from version 1), and each entry's events (none
-    for an undo entry). An undo entry goes back to the state before the move it names:
-    the states before the moves in force are kept, so nothing is played twice."""
-    state = game.new(players, seed, options or None)
-    trail: list[tuple[int, Any]] = []  # (a move in force's version, the state before it)
-    said: list[list[rules.Event]] = []
-    for move in moves:
-        first = taken_back(move.text)
-        if first is None:
-            trail.append((move.version, state))
-            state, events = game.play(state, move.seat, move.text)
-            said.append(events)
-            continue
-        while trail and trail[-1][0] >= first:
-            _, state = trail.pop()
-        said.append([])
-    return state, said
-
-
 def _private(game: rules.Game[Any], state: Any, seat: int, public: dict[str, Any]
              ) -> dict[str, Any]:
     """What ``seat``'s view holds beyond the spectator's (as the service's replies see it)."""
@@ -172,17 +151,17 @@ def number(version: int) -> int:
     return version - 1
 
 
-def plan(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
-         log: Sequence[MoveRow], seat: int, *, replies: bool,
-         who: Callable[[int], str]) -> Plan:
-    """Taking back ``seat``'s last move in force, or a ``Refusal`` saying why not.
+def plan(game: rules.Game[Any], kept: Sequence[MoveRow], seat: int, *,
+         at: Callable[[int], Any], replies: bool, who: Callable[[int], str]) -> Plan:
+    """Taking back ``seat``'s last move in ``kept`` (the moves in force), or a ``Refusal``
+    saying why not.
 
     The move must be the last in force, unless ``replies`` (a table where the asker is the
     only human): then the computers' replies since go with it. Each move taken back must
-    have drawn nothing at random and uncovered nothing (``why_not``). ``who`` names a seat.
-    Pure, and as slow as replaying the log: run it off the event loop.
+    have drawn nothing at random and uncovered nothing (``why_not``). ``who`` names a seat;
+    ``at`` gives the state at a version (the log's ``Timeline.state``). Pure: run it off
+    the event loop.
     """
-    kept = in_force(log)
     mine = next((i for i in range(len(kept) - 1, -1, -1) if kept[i].seat == seat), None)
     if mine is None:
         raise Refusal("You have no move in this game to take back.")
@@ -191,10 +170,7 @@ def plan(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any]
     if later and not replies:
         raise Refusal(f"{who(later[0].seat)} has moved since your move {own}, so it can't be "
                       "taken back: only a move nobody has answered yet can be.")
-    state = game.new(players, seed, options or None)
-    for move in kept[:mine]:
-        state, _ = game.play(state, move.seat, move.text)
-    before = state
+    state = before = at(kept[mine].version - 1)
     for move in kept[mine:]:
         why = why_not(game, state, move.seat, move.text)
         if why is not None and move.seat == seat:

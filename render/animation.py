@@ -1,14 +1,14 @@
 """An animated picture of a whole game: the public board after each turn, for the recap
 when a game ends and for replays later.
 
-    shown = turns(game, players, seed, options, [(seat, text), ...], ends=ends)
+    shown = turns(game, timeline.turn_states(), names)
     gif = animate("cube-conquest", [t.view for t in shown], captions=captions(shown))
 
 Only *public* views are drawn (``game.view(state, None)``: what a spectator sees), each by
 the same renderer as the channel's board (``render.image``), so a frame is the board the
 channel showed after that turn; ``animate`` refuses a view of a seat. Where each turn
-ends is the caller's to say (``ends``: the bot's one rule, ``bot.steps``, by which the
-channel posts a turn's message); the first frame is the deal.
+ends is the caller's to say (its timeline's turns, ``bot.timeline``: the bot's one rule,
+``bot.steps``, by which the channel posts a turn's message); the first frame is the deal.
 
 Decisions, measured with ``benchmarks/animation.py`` on the longest of seeded random games:
 
@@ -38,7 +38,7 @@ without boosts is 10 MiB (``LIMIT``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any
@@ -67,34 +67,18 @@ class Turn:
     view: dict[str, Any]
 
 
-def turns(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
-          moves: Iterable[tuple[int, str]], names: Sequence[str] = (), *,
-          ends: Collection[int]) -> list[Turn]:
-    """The deal, then the public view after each turn of the logged ``moves`` (those in
-    force, in order, as ``(seat, text)``), with ``names`` for the pictures. ``ends``: how
-    many moves had been played at the end of each turn (the surface says what a turn is)."""
-    state = game.new(players, seed, options or None)
-
-    def public() -> dict[str, Any]:
+def turns(game: rules.Game[Any], told: Iterable[tuple[tuple[int, ...], int, Any]],
+          names: Sequence[str] = ()) -> list[Turn]:
+    """The public view after each turn, with ``names`` for the pictures. ``told``: each
+    turn's movers, the state version it ended at and the state there, the deal (version
+    1) first: the caller's timeline says where turns end (``bot.timeline``, by the rule
+    the channel's turn messages follow), and a turn still under way ends at the last."""
+    out = []
+    for seats, version, state in told:
         view = game.view(state, None)
         if names:
             view["names"] = list(names)
-        return view
-
-    out = [Turn((), 0, public())]
-    movers: list[int] = []
-    count = 0
-    for seat, text in moves:
-        state, _ = game.play(state, seat, text)
-        count += 1
-        if seat not in movers:
-            movers.append(seat)
-        if count not in ends:
-            continue  # the turn goes on
-        out.append(Turn(tuple(movers), count, public()))
-        movers = []
-    if movers:  # a log cut short in the middle of a turn
-        out.append(Turn(tuple(movers), count, public()))
+        out.append(Turn(tuple(seats), version - 1, view))
     return out
 
 

@@ -587,3 +587,9 @@ def _note(at: kit.Layout, paragraphs: list[str]) -> Image.Image:
 def draw(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """The table, and under it the seat's blocks for a seat's view."""
     return kit.stack([table(view, width=width), hand(view, width=width)])
+
+
+def seat_colours(view: dict[str, Any]) -> list[str]:
+    """Each seat's colour on the recap's chart: the first colour it plays."""
+    owners = list(view["owners"])
+    return [view["colours"][owners.index(s)] for s in range(int(view["players"]))]

@@ -89,12 +89,11 @@ def recap_chart(game_id: str, *, seed: int = 1) -> dict[str, Any]:
     game = rules.GAMES[game_id]
     state = game.new(game.min_players, seed)
     rng = random.Random(f"gallery/{game_id}/recap/{seed}")
-    series = [[p] for p in recap.points(game_id, game.view(state, None))]
+    series: list[list[float]] = [[p] for p in game.points(state) or ()]
     while game.outcome(state) is None:
         seat = rng.choice(sorted(game.to_act(state)))
         state, _ = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))
-        for line, points in zip(series, recap.points(game_id, game.view(state, None)),
-                                strict=True):
+        for line, points in zip(series, game.points(state) or (), strict=True):
             line.append(points)
     view = game.view(state, None)
     view["names"] = NAMES[: state.players]

@@ -3,7 +3,8 @@ course of the game (the chart), and where each seat's final points came from (th
 breakdown, ``breakdown`` and ``sums``), all read from public views.
 
 ``draw(chart, *, width)`` is a pure function of a *chart*, plain JSON-able data that the bot
-builds from public views alone (``points`` reads a view's public score):
+builds from public points alone (``Game.points``, each seat's points as everyone sees
+them):
 
     {"names": ["Alice", "Bob"],          # the seats' names, as the table shows them
      "colours": ["blue", "red"] | None,  # each seat's colour as the table draws it (None:
@@ -21,43 +22,34 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import bomb_squares, kit
+import render
+import rules
+from render import kit
 from render.kit import INK, MUTED, PAPER, SHADE, Layout
-from rules.block_buster import SIZE_OF
+from rules.core import Term
 
-# Where each game's view keeps its public points (the outcome's scores at the end).
-SCORE_KEYS = {"cube-conquest": "points", "bomb-squares": "crystals"}
-UNITS = {"bomb-squares": "crystals"}
 DASHES: list[tuple[int, ...]] = [(), (28, 14), (8, 12), (30, 10, 6, 10)]  # at 1000 px
 
 
-def points(game_id: str, view: dict[str, Any]) -> list[float]:
-    """Each seat's public points in a view, as the table shows them (with couples in
-    Block Buster, the team's)."""
-    return [float(p) for p in view[SCORE_KEYS.get(game_id, "scores")]]
-
-
 def colours(game_id: str, view: dict[str, Any]) -> list[str] | None:
-    """Each seat's colour as its table draws it, or None for a game without seat colours
-    (Block Buster: the first colour a seat plays)."""
+    """Each seat's colour as its table draws it (a renderer whose seats are not the view's
+    colours in seat order says which with ``seat_colours``), or None for a game without
+    seat colours."""
     found = view.get("colours")
     if not found:
         return None
-    if game_id == "block-buster":
-        owners = list(view["owners"])
-        return [found[owners.index(s)] for s in range(int(view["players"]))]
-    return [str(c) for c in found]
+    own = getattr(render.renderer(game_id), "seat_colours", None)
+    return own(view) if own is not None else [str(c) for c in found]
 
 
 def unit(game_id: str) -> str:
-    return UNITS.get(game_id, "points")
+    """What the game's points are called ('points', 'crystals': ``Game.unit``)."""
+    return rules.GAMES[game_id].unit
 
 
 def chart(game_id: str, view: dict[str, Any], series: list[list[float]]) -> dict[str, Any]:
@@ -77,123 +69,15 @@ def summary(chart: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------- the breakdown
-# Where each seat's final points came from, in words: read from the final public view (as
-# each game's page counts points) and, for a game whose view does not keep it, from what
-# each move earned (``EARNED``: Cube Conquest's fights, attacking or defending).
-
-
-@dataclass(frozen=True)
-class Term:
-    """Some of a seat's points and where they came from, as said after the number:
-    (7, 'attacks won'), (-8, 'from penalty tokens')."""
-
-    points: float
-    what: str
-
-
-def _cube_fight(before: dict[str, Any], seat: int) -> str:
-    """Cube Conquest: a point is a fight won, attacking or defending (the attack under way
-    in the view before the move says which)."""
-    attack = before.get("attack")
-    if attack is not None and attack["attacker"] == seat:
-        return "attacks won"
-    if attack is not None and attack["defender"] == seat:
-        return "defences held"
-    return "fights won"
-
-
-# Games whose points are earned move by move in ways the final view does not keep.
-EARNED: dict[str, Callable[[dict[str, Any], int], str]] = {"cube-conquest": _cube_fight}
-
-
-def _plural(count: float, word: str) -> str:
-    """'1 circle', '2 circles'."""
-    return f"{count:g} {word}{'' if abs(count) == 1 else 's'}"
-
-
-def _counted(count: float, one: str, many: str) -> Term:
-    """A term counting things worth a point each: '1 attack won', '2 attacks won'."""
-    return Term(count, one if abs(count) == 1 else many)
-
-
-def _cube(view: dict[str, Any], seat: int, earned: dict[str, float]) -> list[Term]:
-    """One point per fight won: attacking, or holding a defence (just 'fights won' when the
-    log could not be replayed to tell them apart)."""
-    if not earned:
-        won = view["points"][seat]
-        return [_counted(won, "fight won", "fights won")] if won else []
-    return [_counted(earned[way], one, way) for way, one in (
-        ("attacks won", "attack won"), ("defences held", "defence held"),
-        ("fights won", "fight won")) if earned.get(way)]
-
-
-def _crystallia(view: dict[str, Any], seat: int, earned: dict[str, float]) -> list[Term]:
-    """Each platform's points (1 a crystal up to 9, -1 over; 2 each flipped), -1 per black
-    crystal, +2 per supercrystal."""
-    terms = []
-    for p in view["platforms"][seat]:
-        if p["crystals"]:
-            note = " flipped" if p["flipped"] else ""
-            terms.append(Term(p["points"], f"{p['colour']}{note} "
-                                           f"({_plural(p['crystals'], 'crystal')})"))
-    black = sum(p["black"] for p in view["platforms"][seat])
-    if black:
-        terms.append(_counted(-black, "black crystal", "black crystals"))
-    terms += [Term(2, f"for the {colour} supercrystal")
-              for colour, owner in view["supercrystals"].items() if owner == seat]
-    return terms
-
-
-def _block_buster(view: dict[str, Any], seat: int, earned: dict[str, float]) -> list[Term]:
-    """Point blocks held by the seat's colours at the final count (sets of one shape),
-    penalty tokens, squares left unplaced; with couples, the partner's points too."""
-    mine = [c for c, owner in enumerate(view["owners"]) if owner == seat]
-    unplaced = sum(SIZE_OF[b] for c in mine for b in view["blocks"][c])
-    penalty = view["penalties"][seat]
-    kinds = Counter(p["kind"] for p in view["point_blocks"] if p["leader"] in mine)
-    held = ", ".join(_plural(n, kind) for kind, n in sorted(kinds.items()))
-    sets = view["own_scores"][seat] - penalty + unplaced
-    terms = [Term(sets, f"from point blocks ({held})" if held else "from point blocks")]
-    terms += [Term(penalty, "from penalty tokens")] if penalty else []
-    terms += [Term(-unplaced, f"for {_plural(unplaced, 'square')} not placed")] \
-        if unplaced else []
-    for team in view.get("teams") or []:
-        terms += [Term(view["own_scores"][s], "from the partner's colours")
-                  for s in team if seat in team and s != seat]
-    return terms
-
-
-def _battle_tiles(view: dict[str, Any], seat: int, earned: dict[str, float]) -> list[Term]:
-    """1 per scoring tile with the seat's marker, 1 per opponent marker it holds."""
-    owned = sum(1 for sq in view["grid"] if sq["sides"] and sq["marker"] == seat)
-    return [term for term in (_counted(owned, "tile with their marker", "tiles with their marker"),
-                              _counted(view["held"][seat], "marker won", "markers won"))
-            if term.points]
-
-
-def _bomb_squares(view: dict[str, Any], seat: int, earned: dict[str, float]) -> list[Term]:
-    """The crystals each seat starts with, what each way of earning paid, less what was
-    spent (the shop, redraws, rerolls, cards bought)."""
-    terms = [Term(bomb_squares.START, "to start")]
-    terms += [Term(view["earned"][key][seat], f"from {word}") for key, word in bomb_squares.WAYS
-              if view["earned"][key][seat]]
-    spent = sum(t.points for t in terms) - view["crystals"][seat]
-    terms += [Term(-spent, "spent")] if spent else []
-    return terms
-
-
-BREAKDOWNS: dict[str, Callable[[dict[str, Any], int, dict[str, float]], list[Term]]] = {
-    "cube-conquest": _cube, "crystallia": _crystallia, "block-buster": _block_buster,
-    "battle-tiles": _battle_tiles, "bomb-squares": _bomb_squares,
-}
 
 
 def breakdown(game_id: str, view: dict[str, Any],
               earned: Sequence[dict[str, float]] | None = None) -> list[list[Term]]:
     """Per seat, where its final points came from (they add up to the outcome's scores),
-    from the final public view and, for games that need it, what the replay ``earned``."""
-    counted = BREAKDOWNS[game_id]
-    return [counted(view, seat, earned[seat] if earned else {})
+    from the final public view and, for games that need it, what the replay ``earned``
+    (each game says it: ``Game.breakdown``)."""
+    game = rules.GAMES[game_id]
+    return [game.breakdown(view, seat, earned[seat] if earned else {})
             for seat in range(int(view["players"]))]
 
 

@@ -25,7 +25,9 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Term,
     Thinking,
+    counted,
     listing,
     load_data,
     out_of_step,
@@ -964,6 +966,19 @@ class BattleTiles(Game[TilesState]):
             size = len(out.stacks[p])
             out.stacks[p], out.hands[p] = pool[:size], pool[size:]
         return out
+
+    # -- points, as the recap tells them
+
+    def points(self, state: TilesState) -> tuple[int, ...]:
+        return tuple(_score(state, s) for s in range(state.players))
+
+    def breakdown(self, public: dict[str, Any], seat: int, earned: dict[str, float]
+                  ) -> list[Term]:
+        """1 per scoring tile with the seat's marker, 1 per opponent marker it holds."""
+        owned = sum(1 for sq in public["grid"] if sq["sides"] and sq["marker"] == seat)
+        return [term for term in (
+            counted(owned, "tile with their marker", "tiles with their marker"),
+            counted(public["held"][seat], "marker won", "markers won")) if term.points]
 
 
 def _shown(value: int) -> int | str:

@@ -29,9 +29,11 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Term,
     Thinking,
     listing,
     load_data,
+    plural,
     quote,
     starts,
 )
@@ -1239,6 +1241,33 @@ class BlockBuster(Game[BlockState]):
         out = self.load(self.dump(state))
         out.seed = random.Random(f"determinize/{seed}").randrange(2**31)
         return out
+
+    # -- points, as the recap tells them
+
+    def points(self, state: BlockState) -> tuple[int, ...]:
+        return tuple(_scores(state))
+
+    def breakdown(self, public: dict[str, Any], seat: int, earned: dict[str, float]
+                  ) -> list[Term]:
+        """Point blocks held by the seat's colours at the final count (sets of one shape),
+        penalty tokens, squares left unplaced; with couples, the partner's points too."""
+        mine = [c for c, owner in enumerate(public["owners"]) if owner == seat]
+        unplaced = sum(SIZE_OF[b] for c in mine for b in public["blocks"][c])
+        penalty = public["penalties"][seat]
+        kinds: dict[str, int] = {}
+        for held in public["point_blocks"]:
+            if held["leader"] in mine:
+                kinds[held["kind"]] = kinds.get(held["kind"], 0) + 1
+        named = ", ".join(plural(n, kind) for kind, n in sorted(kinds.items()))
+        sets = public["own_scores"][seat] - penalty + unplaced
+        terms = [Term(sets, f"from point blocks ({named})" if named else "from point blocks")]
+        terms += [Term(penalty, "from penalty tokens")] if penalty else []
+        terms += [Term(-unplaced, f"for {plural(unplaced, 'square')} not placed")] \
+            if unplaced else []
+        for team in public.get("teams") or []:
+            terms += [Term(public["own_scores"][s], "from the partner's colours")
+                      for s in team if seat in team and s != seat]
+        return terms
 
 
 def _kit(state: BlockState) -> list[str]:

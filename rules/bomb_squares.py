@@ -26,6 +26,7 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Term,
     Thinking,
     clone,
     listing,
@@ -2384,3 +2385,23 @@ class BombSquares(Game[BombState]):
                 if attack["bets"][s] > 0:
                     attack["bets"][s] = rng.randint(1, min(6, out.crystals[s]))
         return out
+
+    # -- points, as the recap tells them
+
+    unit = "crystals"
+
+    def points(self, state: BombState) -> tuple[int, ...]:
+        return tuple(state.crystals)
+
+    def breakdown(self, public: dict[str, Any], seat: int, earned: dict[str, float]
+                  ) -> list[Term]:
+        """The crystals each seat starts with, what each way of earning paid, less what was
+        spent (the shop, redraws, rerolls, cards bought)."""
+        ways = (("fill", "filling"), ("attack", "attacks"), ("bets", "bets"),
+                ("sales", "sales"), ("tokens", "token set"), ("challenge", "challenges"),
+                ("cards", "cards"))
+        terms = [Term(DATA["starting_crystals"], "to start")]
+        terms += [Term(public["earned"][key][seat], f"from {word}") for key, word in ways
+                  if public["earned"][key][seat]]
+        spent = sum(t.points for t in terms) - public["crystals"][seat]
+        return terms + ([Term(-spent, "spent")] if spent else [])

@@ -396,3 +396,46 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def determinize(self, state: S, seat: int | None, seed: int) -> S:
         """A state ``seat`` cannot tell from ``state``, all it cannot see resampled."""
+
+    # -- points, as the recap and the digest tell them
+
+    unit: ClassVar[str] = "points"  # what the game's points are called ('crystals')
+
+    def points(self, state: S) -> tuple[int, ...] | None:
+        """Each seat's points as the table shows them to everyone (the public view has
+        them; with teams, the team's), or None for a game that shows none while it runs.
+        Every game's are the outcome's scores at its end. Public: they never depend on
+        anything ``determinize`` redraws."""
+        return None
+
+    def earned(self, public: dict[str, Any], seat: int) -> str | None:
+        """For a game whose final view does not keep how points were won: the way (a
+        ``breakdown`` term's words) that the points ``seat`` gains in the move after
+        ``public`` (the spectators' view before it) count as; None (the base) otherwise."""
+        return None
+
+    def breakdown(self, public: dict[str, Any], seat: int, earned: dict[str, float]
+                  ) -> list[Term]:
+        """Where ``seat``'s final points came from, read from the final spectators' view
+        and, for a game that needs it, the points its moves ``earned`` by way (``earned``):
+        terms that add up to the outcome's score. The base: none (the score alone)."""
+        return []
+
+
+@dataclass(frozen=True)
+class Term:
+    """Some of a seat's points and where they came from, as said after the number:
+    (7, 'attacks won'), (-8, 'from penalty tokens')."""
+
+    points: float
+    what: str
+
+
+def plural(count: float, word: str) -> str:
+    """'1 circle', '2 circles'."""
+    return f"{count:g} {word}{'' if abs(count) == 1 else 's'}"
+
+
+def counted(count: float, one: str, many: str) -> Term:
+    """A term counting things worth a point each: '1 attack won', '2 attacks won'."""
+    return Term(count, one if abs(count) == 1 else many)

@@ -29,11 +29,14 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Term,
     Thinking,
     clone,
+    counted,
     listing,
     load_data,
     out_of_step,
+    plural,
     quote,
     starts,
 )
@@ -1493,3 +1496,25 @@ class Crystallia(Game[CrystalliaState]):
             out.pyramid[p] = stone
         out.left_out = sorted(stones[len(hidden):])
         return out
+
+    # -- points, as the recap tells them
+
+    def points(self, state: CrystalliaState) -> tuple[int, ...]:
+        return tuple(score(state, s) for s in range(state.players))
+
+    def breakdown(self, public: dict[str, Any], seat: int, earned: dict[str, float]
+                  ) -> list[Term]:
+        """Each platform's points (1 a crystal up to 9, -1 over; 2 each flipped), -1 per
+        black crystal, +2 per supercrystal."""
+        terms = []
+        for p in public["platforms"][seat]:
+            if p["crystals"]:
+                note = " flipped" if p["flipped"] else ""
+                terms.append(Term(p["points"], f"{p['colour']}{note} "
+                                               f"({plural(p['crystals'], 'crystal')})"))
+        black = sum(p["black"] for p in public["platforms"][seat])
+        if black:
+            terms.append(counted(-black, "black crystal", "black crystals"))
+        terms += [Term(2, f"for the {colour} supercrystal")
+                  for colour, owner in public["supercrystals"].items() if owner == seat]
+        return terms

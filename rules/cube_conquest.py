@@ -24,7 +24,9 @@ from rules.core import (
     InvalidMove,
     Outcome,
     State,
+    Term,
     Thinking,
+    counted,
     listing,
     load_data,
     out_of_step,
@@ -1329,3 +1331,29 @@ class CubeConquest(Game[CubeState]):
                     n = len(a[key])
                     a[key] = cards[:n]
                     del cards[:n]
+
+    # -- points, as the recap tells them
+
+    def points(self, state: CubeState) -> tuple[int, ...]:
+        return tuple(state.points)
+
+    def earned(self, public: dict[str, Any], seat: int) -> str:
+        """A point is a fight won, attacking or defending: the attack under way in the
+        view before the move says which."""
+        attack = public.get("attack")
+        if attack is not None and attack["attacker"] == seat:
+            return "attacks won"
+        if attack is not None and attack["defender"] == seat:
+            return "defences held"
+        return "fights won"
+
+    def breakdown(self, public: dict[str, Any], seat: int, earned: dict[str, float]
+                  ) -> list[Term]:
+        """One point per fight won: attacking, or holding a defence (just 'fights won'
+        when the log could not be replayed to tell them apart)."""
+        if not earned:
+            won = public["points"][seat]
+            return [counted(won, "fight won", "fights won")] if won else []
+        return [counted(earned[way], one, way) for way, one in (
+            ("attacks won", "attack won"), ("defences held", "defence held"),
+            ("fights won", "fight won")) if earned.get(way)]

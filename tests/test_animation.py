@@ -16,7 +16,8 @@ from PIL import Image, ImageChops, ImageStat
 
 import render
 import rules
-from bot.steps import turn_ends
+from bot.records import MoveRow
+from bot.timeline import story
 from render import animation
 
 NAMES = ["Alice", "Bob", "Chidi", "Dana"]
@@ -41,8 +42,9 @@ def logged(game_id: str, players: int, seed: int = 3) -> tuple[tuple[int, str], 
 def shown(game_id: str, players: int) -> tuple[animation.Turn, ...]:
     game = rules.GAMES[game_id]
     log = logged(game_id, players)
-    return tuple(animation.turns(game, players, 3, None, log, NAMES[:players],
-                                 ends=turn_ends(game, players, 3, None, log, ())))
+    rows = [MoveRow(n, seat, text, 0.0) for n, (seat, text) in enumerate(log, start=2)]
+    return tuple(animation.turns(game, story(game, players, 3, None, rows).turn_states(),
+                                 NAMES[:players]))
 
 
 def gif_frames(data: bytes) -> list[Image.Image]:

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot import undo
 from bot.service import TableService
 from bot.store import Store
 from bot.store.errors import StoreError
+from bot.timeline import Timeline
 from tests import pg
 
 TABLES = 6
@@ -93,8 +93,8 @@ async def check_copy(target: str, committed: dict[int, int], delivered: dict[int
             log = await copied.tables.moves(row.id)
             assert [m.version for m in log] == list(range(2, row.version + 1))
             game = rules.GAMES[row.game]
-            state, _ = undo.replay(game, len(await copied.seats.of(row.id)), row.seed or 0,
-                                   row.options or None, log)
+            state = Timeline(game, len(await copied.seats.of(row.id)), row.seed or 0,
+                             row.options or None, log).whole().final
             assert row.state is not None and game.dump(state) == json.loads(row.state)
     finally:
         await copied.close()

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import rules
 from bot.service import TableService
-from bot.service.table import encode, replay
+from bot.service.table import encode
 from bot.store import Store
+from bot.timeline import Timeline
 
 ROOT = Path(__file__).resolve().parents[1]
 CHANNELS = range(1, 7)
@@ -132,7 +133,7 @@ async def check(path: str, committed: dict[int, dict[int, tuple[int, str]]],
                                             if previous < m.version <= version]
                     previous = version
             game = rules.GAMES[row.game]
-            state, _ = replay(game, 2, row.seed, row.options, logged)
+            state = Timeline(game, 2, row.seed, row.options, logged).whole().final
             assert encode(game, state) == row.state
             # Delivered is only ever marked after the child announced that version.
             assert row.announced == 0 or row.announced in announced[channel]

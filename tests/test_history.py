@@ -6,6 +6,7 @@ and the reminder that carries the digest."""
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from dataclasses import replace
@@ -15,11 +16,12 @@ import pytest
 
 import rules
 from bot import history, scheduler, undo
-from bot.history import History, Seated, Step
+from bot.history import Seated, Step
 from bot.records import MoveRow
 from bot.scheduler import DAY, HOUR
 from bot.service import TableService
 from bot.service.table import TableError
+from bot.timeline import Timeline
 from rules import Event
 from tests.conftest import NEW_YEAR, Clock
 
@@ -53,9 +55,10 @@ def labels_of(players: int) -> list[str]:
     return [f"Seat{s + 1}" for s in range(players)]
 
 
-def twin(past: History, seat: int | None, rng: random.Random) -> tuple[History, int]:
-    """A history ``seat`` cannot tell from ``past``: every state determinized for it, and
-    every event it may not see replaced by another text. Also how many were replaced."""
+def twin(past: Timeline, seat: int | None, rng: random.Random) -> tuple[Timeline, int]:
+    """A timeline ``seat`` cannot tell from ``past`` (one that keeps every state): every
+    state determinized for it, and every event it may not see replaced by another text.
+    Also how many were replaced."""
     game = past.game
     swapped = 0
 
@@ -66,16 +69,18 @@ def twin(past: History, seat: int | None, rng: random.Random) -> tuple[History, 
         swapped += 1
         return replace(event, text=f"Something else {rng.randrange(10**9)}.")
 
-    steps = tuple(replace(s, events=tuple(hide(e) for e in s.events)) for s in past.steps)
-    states = {v: game.determinize(state, seat, rng.randrange(10**9))
-              for v, state in past.states.items()}
-    final = game.determinize(past.final, seat, rng.randrange(10**9))
-    for version, state in past.states.items():  # the twin is one the seat cannot tell apart
-        assert game.view(states[version], seat) == game.view(state, seat)
-    return History(game, steps, states, past.lost, final), swapped
+    other = copy.copy(past)
+    other.steps = [replace(s, events=tuple(hide(e) for e in s.events)) for s in past.steps]
+    other.at = {s.version: s for s in other.steps}
+    other.kept = {v: game.determinize(state, seat, rng.randrange(10**9))
+                  for v, state in past.kept.items()}
+    other.final = game.determinize(past.final, seat, rng.randrange(10**9))
+    for version, state in past.kept.items():  # the twin is one the seat cannot tell apart
+        assert game.view(other.kept[version], seat) == game.view(state, seat)
+    return other, swapped
 
 
-def seen_by(seat: int | None, past: History, *, mark: MoveRow | None, limit: int
+def seen_by(seat: int | None, past: Timeline, *, mark: MoveRow | None, limit: int
             ) -> list[str]:
     """The logs and (for a seat) the digest, as ``seat`` reads them."""
     players = past.final.players
@@ -101,8 +106,7 @@ def test_the_log_and_the_digest_show_a_seat_only_what_it_may_see(game_id: str,
     swapped_total = 0
     for seed in (1, 2):
         moves, final = played(game_id, players, seed, 60)
-        past = history.rebuild(game, players, seed, None, moves,
-                               keep={1, *(m.version for m in moves)})
+        past = Timeline(game, players, seed, None, moves, every=1)
         assert [s.version for s in past.steps] == [m.version for m in moves]
         assert not past.lost and game.dump(past.final) == game.dump(final)
         for seat in [None, *range(players)]:
@@ -132,7 +136,7 @@ def test_the_log_and_the_digest_show_a_seat_only_what_it_may_see(game_id: str,
 def test_a_seat_reads_its_own_private_events_marked(game_id: str) -> None:
     game = rules.GAMES[game_id]
     moves, _ = played(game_id, 2, 3, 40)
-    past = history.rebuild(game, 2, 3, None, moves)
+    past = Timeline(game, 2, 3, None, moves)
     for seat in (0, 1):
         text = history.log_text(past, seat, count=history.LOG_MOST, labels=labels_of(2),
                                 annotate=same, limit=BIG)
@@ -152,7 +156,7 @@ def test_a_seat_reads_its_own_private_events_marked(game_id: str) -> None:
 
 def test_the_log_numbers_moves_as_the_board_does_with_discord_times() -> None:
     moves, _ = played("cube-conquest", 2, 5, 30)
-    past = history.rebuild(rules.GAMES["cube-conquest"], 2, 5, None, moves)
+    past = Timeline(rules.GAMES["cube-conquest"], 2, 5, None, moves)
     text = history.log_text(past, None, count=4, labels=labels_of(2), annotate=same)
     lines = [line for line in text.splitlines() if line.startswith("`#")]
     assert text.startswith("Cube Conquest: the last 4 of 30 moves, as everyone sees them:")
@@ -179,7 +183,7 @@ def test_a_finished_game_ends_its_log_with_the_result() -> None:
     moves, final = played("block-buster", 2, 1, 500)
     outcome = game.outcome(final)
     assert outcome is not None
-    past = history.rebuild(game, 2, 1, None, moves)
+    past = Timeline(game, 2, 1, None, moves)
     text = history.log_text(past, None, count=3, labels=["Ann", "Bob"], annotate=same)
     assert text.endswith(f"Game over: {outcome.reason} Final score: "
                          f"Ann {outcome.scores[0]}, Bob {outcome.scores[1]}.")
@@ -190,7 +194,7 @@ def test_a_move_that_no_longer_replays_is_listed_without_its_events() -> None:
     moves, _ = played("cube-conquest", 2, 5, 8)
     odd = MoveRow(moves[-1].version + 1, 0, "undo", moves[-1].time + 60)
     after = MoveRow(odd.version + 1, 1, moves[0].text, odd.time + 60)
-    past = history.rebuild(game, 2, 5, None, [*moves, odd, after])
+    past = Timeline(game, 2, 5, None, [*moves, odd, after])
     assert len(past.steps) == len(moves) and past.lost == (odd, after)
     text = history.log_text(past, None, count=3, labels=["Ann", "Bob"], annotate=same)
     assert text.startswith("Cube Conquest: the last 3 of 10 moves")
@@ -204,14 +208,14 @@ def test_the_digest_says_what_changed_since_the_seats_last_move() -> None:
     moves, final = played("cube-conquest", 2, 11, 80)
     mark = history.last_move(moves[:-3], 0)
     assert mark is not None
-    past = history.rebuild(game, 2, 11, None, moves, keep={mark.version})
+    past = Timeline(game, 2, 11, None, moves)
     text = history.digest(past, 0, final, mark=mark, labels=["Ann (Blue)", "Bob (Red)"],
                           names=["Ann", "Bob"], annotate=same)
     assert text.startswith(f"**Since your last move** (`#{mark.version - 1}`, "
                            f"<t:{int(mark.time)}:R>) in Cube Conquest:")
     numbers = [int(n) for n in re.findall(r"^`#(\d+)`", text, re.M)]
     assert numbers == [m.version - 1 for m in moves if m.version > mark.version]
-    before = game.view(past.states[mark.version], None)["points"]
+    before = game.view(past.state(mark.version), None)["points"]
     now = game.view(final, None)["points"]
     if before == now:
         assert "Points unchanged." in text
@@ -221,7 +225,7 @@ def test_the_digest_says_what_changed_since_the_seats_last_move() -> None:
         assert all(c in text for c in changed), text
     assert "\nNow: you are Ann (Blue). Cube Conquest" in text
     # Since the deal, when the seat has not moved yet.
-    first = history.rebuild(game, 2, 11, None, moves[:1], keep={1})
+    first = Timeline(game, 2, 11, None, moves[:1])
     seat = 1 - moves[0].seat
     fresh = history.digest(first, seat, first.final, mark=None, labels=["A", "B"],
                            names=["A", "B"], annotate=same)
@@ -231,7 +235,7 @@ def test_the_digest_says_what_changed_since_the_seats_last_move() -> None:
 def test_a_long_digest_keeps_the_newest_moves_and_its_picture_line() -> None:
     game = rules.GAMES["bomb-squares"]
     moves, final = played("bomb-squares", 2, 4, 200)
-    past = history.rebuild(game, 2, 4, None, moves, keep={1})
+    past = Timeline(game, 2, 4, None, moves)
     text = history.digest(past, 0, final, mark=None, labels=["A", "B"], names=["A", "B"],
                           annotate=same, limit=900)
     assert len(text) <= 900
@@ -239,16 +243,22 @@ def test_a_long_digest_keeps_the_newest_moves_and_its_picture_line() -> None:
     assert f"`#{moves[-1].version - 1}`" in text and "\nNow: you are A." in text
 
 
-def test_points_come_from_the_public_view_only() -> None:
-    assert history.points({"points": [1, 2]}, 2) == [1, 2]
-    assert history.points({"scores": [3, 4, 5]}, 3) == [3, 4, 5]
-    assert history.points({"crystals": [7, 9]}, 2) == [7, 9]
-    assert history.points({"scores": [1, 2]}, 3) is None  # not one per seat
-    assert history.points({"points": [True, False]}, 2) is None
-    assert history.points({"board": []}, 2) is None
-    for game_id in GAME_IDS:  # every game here shows points in public
+def test_points_are_public_and_end_as_the_scores() -> None:
+    """``Game.points``, which the digest and the recap read: the same in every state a
+    spectator cannot tell apart (nothing hidden counts), and the outcome's scores at the
+    end."""
+    for game_id in GAME_IDS:
         game = rules.GAMES[game_id]
-        assert history.points(game.view(game.new(2, 1), None), 2) is not None, game_id
+        for seed in (1, 2):
+            moves, final = played(game_id, 2, seed, 400)
+            state = game.new(2, seed)
+            for move in moves[: len(moves) // 2]:
+                state, _ = game.play(state, move.seat, move.text)
+            for k in range(4):
+                assert game.points(game.determinize(state, None, k)) == game.points(state)
+            outcome = game.outcome(final)
+            if outcome is not None:
+                assert game.points(final) == outcome.scores, game_id
 
 
 def test_the_list_of_tables_puts_the_players_turns_first() -> None:
@@ -280,14 +290,13 @@ def test_an_undo_in_the_log_is_shown_as_one_and_its_move_marked() -> None:
     last = moves[-1]
     back = MoveRow(last.version + 1, last.seat, undo.entry(last.version), last.time + 60)
     again = MoveRow(back.version + 1, last.seat,
-                    game.legal_moves(undo.replay(game, 2, 1, None, [*moves, back])[0],
+                    game.legal_moves(Timeline(game, 2, 1, None, [*moves, back]).final,
                                      last.seat)[0], back.time + 60)
     log = [*moves, back, again]
-    past = history.rebuild(game, 2, 1, None, log, keep={back.version})
+    past = Timeline(game, 2, 1, None, log)
     assert not past.lost
-    assert game.dump(past.final) == game.dump(undo.replay(game, 2, 1, None, log)[0])
-    assert game.dump(past.states[back.version]) == game.dump(
-        undo.replay(game, 2, 1, None, moves[:-1])[0])
+    assert game.dump(past.state(back.version)) == game.dump(
+        Timeline(game, 2, 1, None, moves[:-1]).final)
     text = history.log_text(past, None, count=3, labels=["Ann", "Bob"], annotate=same)
     lines = text.splitlines()[1:]
     assert lines[0].startswith(f"`#{last.version - 1}` (taken back) <t:")
@@ -322,13 +331,12 @@ async def play_some(service: TableService, clock: Clock, rng: random.Random, mov
         clock.t += 20 * 60
 
 
-async def stored(service: TableService, channel: int = CH) -> tuple[History, list[MoveRow]]:
+async def stored(service: TableService, channel: int = CH) -> tuple[Timeline, list[MoveRow]]:
     row = await service.store.tables.latest_game(channel)
     assert row is not None and row.seed is not None
     moves = await service.store.tables.moves(row.id)
     game = rules.GAMES[row.game]
-    return history.rebuild(game, 2, row.seed, row.options, moves,
-                           keep={1, *(m.version for m in moves)}), moves
+    return Timeline(game, 2, row.seed, row.options, moves), moves
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

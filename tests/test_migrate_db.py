@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot import migrate_db, undo
+from bot import migrate_db
 from bot.records import PlayerRow, UndoRow
 from bot.service import TableService
 from bot.store import Store
+from bot.timeline import Timeline
 from tests import pg
 
 GUILD = 7
@@ -64,8 +65,8 @@ async def replays_to_its_state(store: pg.AnyStore) -> int:
     for row in await store.tables.games(statuses=("playing", "over")):
         game = rules.GAMES[row.game]
         seats = await store.seats.of(row.id)
-        state, _ = undo.replay(game, len(seats), row.seed or 0, row.options or None,
-                               await store.tables.moves(row.id))
+        state = Timeline(game, len(seats), row.seed or 0, row.options or None,
+                         await store.tables.moves(row.id)).whole().final
         assert row.state is not None
         assert game.dump(state) == json.loads(row.state)
         checked += 1

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import rules
 from bot.service import TableService
-from bot.service.table import decode, encode, replay
+from bot.service.table import decode, encode
+from bot.timeline import Timeline
 from tests import pg
 
 ANN, BOB = 101, 102
@@ -69,7 +70,7 @@ async def _check_logs(database: pg.Database, channels: list[int]) -> dict[int, i
             moves = await store.tables.moves(row.id)
             versions = [m.version for m in moves]
             assert versions == list(range(2, row.version + 1))  # each version once, none lost
-            state, _ = replay(game, 2, row.seed, None, moves)
+            state = Timeline(game, 2, row.seed, None, moves).whole().final
             assert encode(game, state) == row.state
             assert row.announced == row.version  # everything committed was posted
             reached[channel] = row.version

@@ -15,8 +15,9 @@ import rules
 from bot.discord.loop import SWEEP_GRACE
 from bot.service import TableService
 from bot.service.replies import Reply
-from bot.service.table import TableError, encode, replay
+from bot.service.table import TableError, encode
 from bot.store import Store
+from bot.timeline import Timeline
 from tests.conftest import Clock
 
 GAME = "cube-conquest"
@@ -79,7 +80,7 @@ async def test_moves_through_either_process_apply_once_and_either_shows_the_late
     assert [m.version for m in moves] == list(range(2, row.version + 1))  # each once
     assert row.version > 10
     game = rules.GAMES[GAME]
-    state, _ = replay(game, 2, row.seed, row.options, moves)
+    state = Timeline(game, 2, row.seed, row.options, moves).whole().final
     assert encode(game, state) == row.state
 
 

@@ -17,7 +17,7 @@ import pytest
 
 import render
 import rules
-from bot import steps, undo
+from bot import timeline, undo
 from bot.discord.replays import controls
 from bot.records import GameRow, MoveRow
 from bot.service.table import private_part
@@ -149,7 +149,7 @@ def turn_ends(row: GameRow, moves: list[MoveRow]) -> list[int]:
     game = rules.GAMES[row.game]
     assert row.seed is not None
     log = [(m.seat, m.text) for m in moves]
-    return [0, *steps.turn_ends(game, 2, row.seed, row.options, log, ())]
+    return [0, *timeline.turn_ends(game, 2, row.seed, row.options, log, ())]
 
 
 def again(w: World, message: Any) -> Any:
@@ -349,10 +349,8 @@ async def test_the_whole_game_animated_on_demand_is_the_public_boards(tmp_path: 
         [gif] = result.response.attachments
         assert gif.filename == "game.gif"
         assert row.seed is not None
-        log = [(m.seat, m.text) for m in moves]
-        shown = animation.turns(rules.GAMES[row.game], 2, row.seed, row.options, log,
-                                ["alice", "bob"], ends=steps.turn_ends(
-                                    rules.GAMES[row.game], 2, row.seed, row.options, log, ()))
+        told = timeline.story(rules.GAMES[row.game], 2, row.seed, row.options, moves)
+        shown = animation.turns(rules.GAMES[row.game], told.turn_states(), ["alice", "bob"])
         expected = animation.animate(row.game, [t.view for t in shown],
                                      captions=animation.captions(shown))
         assert await gif.read() == expected

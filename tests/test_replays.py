@@ -17,9 +17,9 @@ from bot import history, undo
 from bot.records import MoveRow, SeatRow
 from bot.service import TableService
 from bot.service import replays as replays_module
-from bot.service.replays import CHOICES, Rebuilt, ago, jumps, rebuild, turn_choices
+from bot.service.replays import CHOICES, ago, jumps, rebuild, turn_choices
 from bot.service.table import Table, TableError, encode
-from bot.steps import turn_ends
+from bot.timeline import Timeline, story
 from render import animation
 from tests.conftest import NEW_YEAR, Clock
 from tests.pg import Database
@@ -45,7 +45,7 @@ def logged(game_id: str, seed: int = 2, cap: int = 400) -> tuple[MoveRow, ...]:
     return tuple(rows)
 
 
-def replayed(game_id: str, moves: tuple[MoveRow, ...], seed: int = 2) -> Rebuilt:
+def replayed(game_id: str, moves: tuple[MoveRow, ...], seed: int = 2) -> Timeline:
     return rebuild(rules.GAMES[game_id], 2, seed, None, list(moves), None)
 
 
@@ -53,9 +53,8 @@ def replayed(game_id: str, moves: tuple[MoveRow, ...], seed: int = 2) -> Rebuilt
 def test_turns_end_where_the_animation_ends_them(game_id: str) -> None:
     moves = logged(game_id)
     past = replayed(game_id, moves)
-    log = [(m.seat, m.text) for m in moves]
-    turns = animation.turns(rules.GAMES[game_id], 2, 2, None, log,
-                            ends=turn_ends(rules.GAMES[game_id], 2, 2, None, log, ()))
+    turns = animation.turns(rules.GAMES[game_id],
+                            story(rules.GAMES[game_id], 2, 2, None, moves).turn_states())
     assert past.ends == [t.moves + 1 for t in turns]
     assert [past.movers[v] for v in past.ends[1:]] == [t.seats for t in turns[1:]]
     assert past.last == len(moves) + 1 and not past.lost
@@ -88,7 +87,7 @@ def test_every_state_is_the_rules_state_at_its_version_undo_entries_too() -> Non
     assert len(past.kept) < len(expected) / 5  # a few kept, the others played from them
     assert {v: game.dump(past.state(v)) for v in expected} == expected
     assert {v for v in past.taken_back} == set(range(50, 122))
-    assert "(taken back)" in history.step_lines(past.steps[60], None, ["A", "B"], str,
+    assert "(taken back)" in history.step_lines(past.step(60), None, ["A", "B"], str,
                                                 past.taken_back)
     # The turn before an undo entry ends; the entry is a turn of its own (with the moves
     # the table then makes itself, such as a forced draw).
@@ -110,9 +109,12 @@ def test_a_replay_played_on_is_the_replay_of_the_whole_log(game_id: str) -> None
         assert grown.steps == whole.steps and grown.moves == whole.moves
         for version in (1, cut, cut + 1, cut + 2, whole.last):
             assert game.dump(grown.state(version)) == game.dump(whole.state(version))
-    part = replayed(game_id, moves[:20])
-    with pytest.raises(ValueError):  # an undo entry goes back: replayed from the deal
-        replays_module.extend(part, [MoveRow(22, 0, undo.entry(5), NEW_YEAR)], None)
+    part = replayed(game_id, moves[:20])  # an undo entry goes back to a kept state
+    back = [*moves[:20], MoveRow(22, 0, undo.entry(5), NEW_YEAR)]
+    grown = replays_module.extend(part, back[20:], None)
+    whole = replayed(game_id, tuple(back))
+    assert grown.taken_back == whole.taken_back == set(range(5, 22))
+    assert game.dump(grown.final) == game.dump(whole.state(4))
     with pytest.raises(ValueError):  # a gap
         replays_module.extend(part, moves[21:], None)
 
@@ -198,7 +200,7 @@ async def test_a_running_game_shows_the_caller_their_own_lines_and_after_the_end
     row = await service.store.tables.latest_game(CH)
     assert row is not None and row.status == "playing" and row.seed is not None
     moves = await service.store.tables.moves(row.id)
-    past = history.rebuild(rules.GAMES["cube-conquest"], 2, row.seed, None, moves)
+    past = Timeline(rules.GAMES["cube-conquest"], 2, row.seed, None, moves)
     labels = ["Ann (Blue)", "Bob (Red)"]
     told = {seat: 0 for seat in (0, 1)}
     for step in past.steps:
@@ -301,7 +303,7 @@ async def test_stepping_reads_the_log_once_and_writes_nothing(
     rebuilt = 0
     rebuild = replays_module.rebuild
 
-    def counting(*args: Any) -> Rebuilt:
+    def counting(*args: Any) -> Timeline:
         nonlocal rebuilt
         rebuilt += 1
         return rebuild(*args)

@@ -21,8 +21,9 @@ from bot.service import pictures as pictures_module
 from bot.service import table as table_module
 from bot.service.pictures import Picture
 from bot.service.replies import Reply
-from bot.service.table import TableError, encode, parse_options, replay
+from bot.service.table import TableError, encode, parse_options
 from bot.store import Store
+from bot.timeline import Timeline
 from rules.core import listing
 from tests.pg import sql as rows
 from tests.pictures import pixels
@@ -84,7 +85,8 @@ async def check_log_replays(store: Store, channel: int = CH) -> None:
     moves = await store.tables.moves(row.id)
     assert [m.version for m in moves] == list(range(2, row.version + 1))
     game = rules.GAMES[row.game]
-    state, _ = replay(game, len(await store.seats.of(row.id)), row.seed, row.options, moves)
+    state = Timeline(game, len(await store.seats.of(row.id)), row.seed, row.options,
+                     moves).whole().final
     assert encode(game, state) == row.state
 
 

@@ -1,5 +1,6 @@
 """One rule of what a turn is (``bot.steps``): the channel posts a new turn message where
-the replay's "Turn ▶▶" and the recap's animation end a turn, over random play of every
+the replay's "Turn ▶▶" and the recap's animation (both the timeline's turns,
+``bot.timeline``) end a turn, over random play of every
 game, with and without a computer player (issue 36: on simultaneous secret picks the
 replay ended a turn after each pick, where the channel's turn message went on)."""
 
@@ -11,10 +12,10 @@ import pytest
 
 import rules
 from bot.records import GameRow, MoveRow
-from bot.service import TableService
+from bot.service import TableService, replays
 from bot.service.replays import rebuild
-from bot.steps import turn_ends
 from bot.store import Store
+from bot.timeline import turn_ends
 
 CH = 930
 USERS = (501, 502, 503)
@@ -67,6 +68,27 @@ async def test_the_replays_turns_end_where_the_channel_starts_a_turn_message(
     log = [(m.seat, m.text) for m in moves]
     animated = turn_ends(game, players, row.seed, None, log, computers)
     assert {n + 1 for n in animated} - cut == opened
+
+
+async def test_simultaneous_picks_end_turns_alike_in_the_channel_and_the_replay(
+        service: TableService, store: Store) -> None:
+    """Cube Conquest's fights have both sides pick a card in secret, both awaited at once:
+    the replay's "Turn ▶▶" (the timeline's turn ends) stops exactly where the channel
+    posted a new turn message, with the simultaneous picks inside one turn."""
+    game = rules.GAMES["cube-conquest"]
+    opened, moves, _, row = await channel_turns(service, store, game.id, False, 7)
+    assert row.seed is not None
+    line = rebuild(game, 2, row.seed, None, moves, None, ())
+    awaited = [game.to_act(state) for _, state in line.walk(range(1, line.last + 1))]
+    first_picks = [v for v in range(2, line.last + 1)  # one side picked, the other is to
+                   if len(awaited[v - 2]) > 1 and awaited[v - 1] < awaited[v - 2]
+                   and awaited[v - 1]]
+    assert first_picks, "no simultaneous picks were played: the test proves nothing"
+    cut = {line.last} if line.open else set()
+    assert set(line.ends[1:]) - cut == opened
+    assert not set(first_picks) & set(line.ends), "a turn ended between the two picks"
+    jumps = [replays.jumps(line, v).turn_forward for v in range(1, line.last)]
+    assert {j + 1 for j in jumps if j is not None} - cut <= opened
 
 
 def test_secret_picks_are_one_turn_message_until_the_fight_is_settled() -> None:

@@ -17,8 +17,9 @@ from bot.records import MoveRow
 from bot.scheduler import DAY, HOUR, MINUTE
 from bot.service import TableService
 from bot.service.replies import Reply
-from bot.service.table import TableError, decode, encode, replay
+from bot.service.table import TableError, decode, encode
 from bot.store import Store
+from bot.timeline import Timeline
 from tests.conftest import Clock
 from tests.test_service import check_log_replays, snapshot
 
@@ -344,7 +345,7 @@ async def test_with_only_computers_the_undo_is_at_once(service: TableService,
     assert row is not None and row.seed is not None
     game = rules.GAMES["block-buster"]
     earlier = [MoveRow(*m, 0.0) for m in logged if m[0] < ann]
-    wanted, _ = replay(game, 2, row.seed, None, earlier)
+    wanted = Timeline(game, 2, row.seed, None, earlier).whole().final
     reply = await service.ask_undo(CH, ANN)
     assert isinstance(reply, Reply)
     replies = len(logged) - logged.index(next(m for m in logged if m[0] == ann)) - 1

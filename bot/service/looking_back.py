@@ -1,13 +1,13 @@
 """Looking back: a player's tables in a server (``/games``), the last moves as the caller
 may see them (``/log``), what happened since a player's last move (``/since``, and under
 each reminder), and the server's ratings (``/rank``). The log is replayed through the rules
-(``bot.history``), never read from stored sentences."""
+(``bot.timeline``, told by ``bot.history``), never read from stored sentences."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from bot import history, scheduler
 from bot.records import MoveRow, RatingRow, WaitRow
@@ -17,6 +17,7 @@ from bot.service.replies import Private, Reply
 from bot.service.table import Table, TableError, encode
 from bot.service.tables import Tables
 from bot.store import Store
+from bot.timeline import Timeline
 
 log = logging.getLogger("boardroom.service")
 
@@ -115,8 +116,7 @@ class LookingBack:
         fits the text to the length it is given (the daily digest shares its room)."""
         moves = await self.store.tables.moves(table.id)
         mark = history.last_move(moves, seat)
-        past = await self._looked_back(table, moves,
-                                       keep={1 if mark is None else mark.version})
+        past = await self._looked_back(table, moves)
         state, labels = table.state, table.labels()
         names = [table.shown(n) for n in table.names()]
 
@@ -135,20 +135,20 @@ class LookingBack:
             log.exception("Could not make the digest for a reminder in game %s", table.id)
             return text
 
-    async def _looked_back(self, table: Table, moves: list[MoveRow], keep: Iterable[int] = ()
-                           ) -> history.History:
-        """The table's moves replayed (``history.rebuild``, in a thread: a long game takes
-        a few hundred milliseconds, and the daily digest replays several). If the replay
-        ends elsewhere than the stored state (the rules changed), none of its events are
+    async def _looked_back(self, table: Table, moves: list[MoveRow]) -> Timeline:
+        """The table's moves replayed (a ``Timeline``, in a thread: a long game takes a few
+        hundred milliseconds, and the daily digest replays several). If the replay ends
+        elsewhere than the stored state (the rules changed), none of its events are
         trusted."""
         assert table.seed is not None
-        past = await asyncio.to_thread(history.rebuild, table.game, len(table.seats),
-                                       table.seed, table.options, moves, keep=set(keep))
+        past = await asyncio.to_thread(Timeline, table.game, len(table.seats), table.seed,
+                                       table.options, moves)
         if past.lost:
             log.warning("Game %s: move %s no longer replays; later moves are listed without "
                         "their events", table.id, past.lost[0].version)
         elif encode(table.game, past.final) != encode(table.game, table.state):
             log.warning("Game %s: its replay differs from the stored state; its moves are "
                         "listed without their events", table.id)
-            past = history.unreplayable(table.game, moves)
+            past = Timeline.untrusted(table.game, len(table.seats), table.seed, table.options,
+                                      moves)
         return past

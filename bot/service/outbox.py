@@ -1,5 +1,6 @@
 """The outbox: a version stays unposted until its reply is posted; after a restart (or a
-failed post) what was committed but never announced is rebuilt from the move log, and
+failed post) what was committed but never announced is rebuilt from the move log (its
+``Timeline``: the state where the channel was last told, each move's events), and
 replies another process wrote but never posted are found by a sweep."""
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from bot import undo
 from bot.records import GameRow
 from bot.service.clocks import Clocks
 from bot.service.replies import Narrator, Reply, opening
-from bot.service.table import SET_ASIDE, TableError, TableSetAside, encode, replay
+from bot.service.table import SET_ASIDE, TableError, TableSetAside, encode
 from bot.service.tables import Tables
 from bot.service.turns import Turns
 from bot.store import Store
+from bot.timeline import Timeline
 
 log = logging.getLogger("boardroom.service")
 
@@ -164,35 +166,27 @@ class Outbox:
         game = table.game
         try:
             assert row.seed is not None
-            state, _ = replay(game, len(table.seats), row.seed, row.options, done)
+            line = Timeline(game, len(table.seats), row.seed, row.options, moves).whole()
+            state = line.state(max(1, row.announced))
             before = replace(table, state=state).private_parts()
             told = ""
             said: list[tuple[int | None, rules.Event]] = []
             if 1 in wanted:  # not even the start was announced
                 before = {seat: {} for seat in before}
                 told, said = opening(table, state)
-            steady: set[int] | None = None  # seats awaited all through the wanted moves
-            step = 1 not in wanted
-            for index in range(len(done), len(moves)):
-                move = moves[index]
-                if move.version in wanted and steady is None:
-                    steady = set(game.to_act(state))
+            shown = [m for m in moves[len(done):] if m.version in wanted]
+            plays = [m.version for m in shown if not undo.is_entry(m.text)]
+            step = 1 not in wanted and len(plays) == len(shown)  # an undo is no step
+            for move in shown:
+                entry = line.step(move.version)
                 if undo.is_entry(move.text):
-                    step = step and move.version not in wanted
-                    state, _ = replay(game, len(table.seats), row.seed, row.options,
-                                      moves[:index + 1])
-                    first = undo.taken_back(move.text) or 0
-                    count = sum(1 for m in undo.in_force(moves[:index]) if m.version >= first)
-                    if move.version in wanted:
-                        said.append((move.seat,
-                                     table.took_back(move.seat, first, count)))
-                    continue
-                state, events = game.play(state, move.seat, move.text)
-                if move.version in wanted:
-                    said.extend((move.seat, e) for e in events)
-                    if steady is not None:
-                        steady &= game.to_act(state)
-            if encode(game, state) != encode(game, table.state):
+                    said.append((move.seat, table.took_back(
+                        move.seat, undo.taken_back(move.text) or 0, len(entry.took_back))))
+                else:
+                    said.extend((move.seat, e) for e in entry.events)
+            # the seats awaited all through the moves told (the others are newly awaited)
+            steady = line.steady(shown[0].version, plays) if shown else set()
+            if encode(game, line.final) != encode(game, table.state):
                 raise ValueError("the replayed state differs from the stored one")
         except Exception:
             log.exception("Could not replay game %s; posting its board instead", row.id)
@@ -201,7 +195,7 @@ class Outbox:
             return replace(reply, covers=covers)
         reply = await self.narrator.reply(table, said, before, None, opening=told,
                                           header=header, step=step,
-                                          steady=frozenset(steady or ()), again=covers)
+                                          steady=frozenset(steady), again=covers)
         if row.status == "ended":  # nobody is awaited any more: the end is told after them
             reply = replace(reply, public="\n".join(p for p in (reply.public, ended) if p),
                             mention=(), newly=(), step=False, over=True,

@@ -1,10 +1,10 @@
 """The recap when a game ends by its rules: where each seat's points came from, a picture of
 the points over the game, how long it took, and how it counted for the ratings.
 
-Everything here is public. The points over the game are replayed from the move log (the
-moves still in force, ``undo.in_force``: a move taken back is not part of the game's
-story; ``game.new`` with the seed, then each move) and read from the spectator's view after
-each move (``render.recap.points``); the words, per game, come from ``render.recap``. A game
+Everything here is public. The game's story is replayed once from the move log
+(``bot.timeline.story``: the moves still in force, a move taken back being no part of it):
+each seat's public points after each move (``Game.points``), and the public board where
+each turn ends for the animation; the words, per game, from ``Game.breakdown``. A game
 whose log no longer replays (the rules changed) gets its recap without the picture.
 """
 
@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from bot import ratings, steps, undo
+from bot import ratings, timeline, undo
 from bot.records import MoveRow, Rated
 from bot.service.pictures import Picture
 from bot.service.table import Table
 from bot.store import Store
+from bot.timeline import Timeline
 from render import animation
 from render import recap as chart_picture
 
@@ -32,13 +33,14 @@ MINUTE, HOUR, DAY = 60, 3600, 86400
 
 @dataclass(frozen=True)
 class Replayed:
-    """A game replayed from its log: its final state and, per seat, its public points at
-    the deal and after each move, and what the moves earned it (for games whose final
-    view does not say it: ``render.recap.EARNED``)."""
+    """A game's story replayed from its log (``timeline.story``: the moves in force): its
+    final state and, per seat, its public points at the deal and after each move, and what
+    the moves earned it (for games whose final view does not say it: ``Game.earned``)."""
 
     state: Any
     points: list[list[float]]
     earned: list[dict[str, float]]
+    line: Timeline
 
 
 @dataclass(frozen=True)
@@ -53,35 +55,27 @@ class Recap:
 
 def animated(game: rules.Game[Any], table: Table, moves: Sequence[MoveRow]) -> bytes:
     """The whole game as an animated GIF of the public board after each turn
-    (``render.animation``): replayed from the moves in force, public views only."""
+    (``render.animation``): the game's story (the moves in force), public views only."""
     assert table.seed is not None
-    logged = [(m.seat, m.text) for m in moves]
-    ends = steps.turn_ends(game, len(table.seats), table.seed, table.options, logged,
-                           table.computers())
-    shown = animation.turns(game, len(table.seats), table.seed, table.options, logged,
-                            table.names(), ends=set(ends))
-    return animation.animate(game.id, [turn.view for turn in shown],
+    line = timeline.story(game, len(table.seats), table.seed, table.options, moves,
+                          table.computers())
+    return animate(line.whole(), table.names())
+
+
+def animate(line: Timeline, names: Sequence[str]) -> bytes:
+    """The GIF of a story replayed: the public board where each of its turns ends."""
+    shown = animation.turns(line.game, line.turn_states(), names)
+    return animation.animate(line.game.id, [turn.view for turn in shown],
                              captions=animation.captions(shown))
 
 
 def replay(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
-           moves: Sequence[MoveRow]) -> Replayed:
-    """Replay the log, reading each seat's public points after every move."""
-    state = game.new(players, seed, options or None)
-    view = game.view(state, None)
-    points = [[p] for p in chart_picture.points(game.id, view)]
-    earned: list[dict[str, float]] = [{} for _ in range(players)]
-    source = chart_picture.EARNED.get(game.id)
-    for move in moves:
-        state, _ = game.play(state, move.seat, move.text)
-        after = game.view(state, None)
-        for seat, now in enumerate(chart_picture.points(game.id, after)):
-            if source is not None and now != points[seat][-1]:
-                way = source(view, seat)
-                earned[seat][way] = earned[seat].get(way, 0.0) + now - points[seat][-1]
-            points[seat].append(now)
-        view = after
-    return Replayed(state, points, earned)
+           moves: Sequence[MoveRow], computers: Sequence[int] = ()) -> Replayed:
+    """The game's story replayed (``timeline.story``), each seat's public points after
+    every move read from it (``Timeline.series``)."""
+    line = timeline.story(game, players, seed, options, moves, computers).whole()
+    points, earned = line.series()
+    return Replayed(line.final, points, earned, line)
 
 
 def duration(seconds: float) -> str:
@@ -119,7 +113,8 @@ async def _build(store: Store, table: Table, painter: Executor | None) -> Recap:
     try:
         assert table.seed is not None
         replayed = await loop.run_in_executor(None, replay, game, len(table.seats),
-                                              table.seed, table.options, moves)
+                                              table.seed, table.options, moves,
+                                              table.computers())
         if game.dump(replayed.state) != game.dump(table.state):
             raise ValueError("the replayed state differs from the stored one")
     except Exception:
@@ -150,7 +145,7 @@ async def _build(store: Store, table: Table, painter: Executor | None) -> Recap:
         png = await loop.run_in_executor(painter, chart_picture.png, chart)
         picture = Picture(png, chart_picture.summary(chart))
         try:
-            gif = await loop.run_in_executor(painter, animated, game, table, moves)
+            gif = await loop.run_in_executor(painter, animate, replayed.line, table.names())
         except Exception:  # the recap goes without it
             log.exception("Could not animate game %s", table.id)
     return Recap(lines, picture, gif)

@@ -17,16 +17,16 @@ is what the channel told in one turn message (``bot.steps``: it ends with a step
 awaits a player): "Turn ▶▶" skips a seat's several steps at once, and stops where the
 channel posted a new message.
 
-Nothing is written: a replay reads the stored game and its log. The log replayed
-(``history.rebuild``) is kept per stored game and version, a few at a time (``KEPT``),
-with the state at every ``CHECKPOINT``-th version (and at each undo entry); a step plays
-the few moves from the nearest one, in a thread, and draws in the drawing threads.
+Nothing is written: a replay reads the stored game and its log. The log replayed (a
+``bot.timeline.Timeline``, which keeps a state every ``EVERY`` versions and at each undo
+entry) is kept per stored game and version, a few at a time (``KEPT``), and grown by the
+moves logged since when the game moves on; a step plays the few moves from the nearest
+kept state, in a thread, and draws in the drawing threads.
 """
 
 from __future__ import annotations
 
 import asyncio
-import bisect
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -41,12 +41,11 @@ from bot.service.pictures import Pictures
 from bot.service.recap import animated
 from bot.service.table import Table, TableError, encode, private_part
 from bot.service.tables import Tables
-from bot.steps import TurnEnds
 from bot.store import Store
+from bot.timeline import Timeline
 from render import animation, kit
 from rules.core import listing
 
-CHECKPOINT = 16  # a state is kept every this many versions; the others are played from it
 KEPT = 8  # games replayed and kept (by stored game and version)
 KEPT_PICTURES = 32  # hands pictures kept (the boards are kept by ``Pictures``)
 KEPT_ANIMATIONS = 2  # animated GIFs kept (1-3 MB each)
@@ -103,107 +102,27 @@ class Listed:
     label: str  # 'Cube Conquest · table 12 · ended 3 days ago'
 
 
-@dataclass
-class Rebuilt:
-    """A stored game's log replayed (up to one version): its steps, some states, and where
-    its turns end (the last one, if still under way, ends at ``last`` for now: ``open``)."""
-
-    game: rules.Game[Any]
-    moves: dict[int, MoveRow]  # version -> the logged move that made it (replayed)
-    steps: dict[int, history.Step]  # version -> the move replayed, with its events
-    kept: dict[int, Any]  # version -> state (1, every CHECKPOINT-th, undo entries, the last)
-    ends: list[int]  # the versions that end a turn, in order (1: the deal)
-    movers: dict[int, tuple[int, ...]]  # a turn's end -> the seats that moved in it
-    last: int  # the last version replayed
-    lost: int  # logged moves after it that no longer replay
-    taken_back: frozenset[int]
-    open: bool  # the last turn is still under way
-    turns: TurnEnds  # where turns end, to tell the moves replayed after ``last``
-
-    def state(self, version: int) -> Any:
-        """The state at ``version``: the nearest kept one, and the moves after it (never
-        an undo entry: each is kept)."""
-        versions = sorted(self.kept)
-        base = versions[bisect.bisect_right(versions, version) - 1]
-        state = self.kept[base]
-        for v in range(base + 1, version + 1):
-            move = self.moves[v]
-            state, _ = self.game.play(state, move.seat, move.text)
-        return state
-
-    def turn_of(self, version: int) -> int:
-        """Which turn ``version`` is part of (0: the deal)."""
-        return bisect.bisect_left(self.ends, version)
-
-
-class Turns:
-    """Where turns end (``bot.TurnEnds``: the channel's rule), told each state the
-    log replays in order, from the deal."""
-
-    def __init__(self, ends: TurnEnds, moves: dict[int, MoveRow], before: Any = None
-                 ) -> None:
-        self.ends, self.moves, self.before = ends, moves, before
-
-    def __call__(self, version: int, state: Any) -> None:
-        if version == 1:
-            self.ends.dealt(state)
-        else:
-            move = self.moves[version]
-            self.ends.moved(version, move.seat, self.before, state,
-                            entry=undo.is_entry(move.text))
-        self.before = state
-
-
 def rebuild(game: rules.Game[Any], players: int, seed: int, options: dict[str, Any] | None,
             moves: Sequence[MoveRow], stored: str | None, computers: Sequence[int] = ()
-            ) -> Rebuilt:
-    """The log replayed through the rules (``history.rebuild``), turns marked as they end.
-    ``stored``: the stored state the last move must lead to (None: not checked); a log
-    that no longer leads there cannot be replayed."""
-    by_version = {m.version: m for m in moves}
-    keep = {1, *(m.version for m in moves if m.version % CHECKPOINT == 0
-                 or undo.is_entry(m.text))}
-    if moves:
-        keep.add(moves[-1].version)
-    turns = Turns(TurnEnds(game, players, computers), by_version)
-    past = history.rebuild(game, players, seed, options, moves, keep=keep, each=turns)
-    last = past.steps[-1].version if past.steps else 1
+            ) -> Timeline:
+    """The log replayed (``Timeline``, turns told). ``stored``: the stored state the last
+    move must lead to (None: not checked); a log that no longer leads there cannot be
+    replayed."""
+    past = Timeline(game, players, seed, options, moves, computers=computers)
     if not past.lost:
         check(game, past.final, stored)
-    kept = dict(past.states)
-    kept.setdefault(last, past.final)
-    ends, movers, opened = turns.ends.now(last)
-    return Rebuilt(game, {v: m for v, m in by_version.items() if v <= last},
-                   {s.version: s for s in past.steps}, kept, ends, movers, last,
-                   len(past.lost), past.taken_back(), opened, turns.ends)
+    return past
 
 
-def extend(past: Rebuilt, moves: Sequence[MoveRow], stored: str | None) -> Rebuilt:
-    """``past`` (a running game's replay, every move of it replayed) with the moves logged
-    since played on from its last state: the cost of the new moves, not of the whole log.
-    ``ValueError`` where it cannot be (an undo entry among them: ``rebuild`` then)."""
-    game = past.game
-    if past.lost or any(undo.is_entry(m.text) for m in moves):
-        raise ValueError("an undo entry goes back: replay from the deal")
-    by_version, replayed, kept = dict(past.moves), dict(past.steps), dict(past.kept)
-    state, last = past.kept[past.last], past.last
-    turns = Turns(past.turns.copy(), by_version, state)
-    for move in moves:
-        if move.version != last + 1:
-            raise ValueError("a gap in the log")
-        last = move.version
-        state, events = game.play(state, move.seat, move.text)
-        by_version[move.version] = move
-        replayed[move.version] = history.Step(move.version, move.seat, move.time,
-                                              tuple(events))
-        if move.version % CHECKPOINT == 0:
-            kept[move.version] = state
-        turns(move.version, state)
-    kept[last] = state
-    check(game, state, stored)
-    ends, movers, opened = turns.ends.now(last)
-    return Rebuilt(game, by_version, replayed, kept, ends, movers, last, 0, past.taken_back,
-                   opened, turns.ends)
+def extend(past: Timeline, moves: Sequence[MoveRow], stored: str | None) -> Timeline:
+    """``past`` (a running game's replay) with the moves logged since played on from its
+    last state (``Timeline.grown``): the cost of the new moves, not of the whole log.
+    ``ValueError`` where it cannot be (a move that no longer replays: ``rebuild`` then)."""
+    grown = past.grown(moves)
+    if grown.lost:
+        raise ValueError("a move no longer replays: replay from the deal")
+    check(past.game, grown.final, stored)
+    return grown
 
 
 NO_LONGER = ("This game no longer replays with today's rules, so it can't be shown move "
@@ -229,7 +148,7 @@ class Replays:
         self.tables = tables
         self.pictures = pictures
         self.now = now
-        self._rebuilt: OrderedDict[tuple[int, int], asyncio.Future[Rebuilt]] = OrderedDict()
+        self._rebuilt: OrderedDict[tuple[int, int], asyncio.Future[Timeline]] = OrderedDict()
         self._hands: OrderedDict[Hashable, bytes | None] = OrderedDict()
         self._animations: OrderedDict[tuple[int, int], bytes] = OrderedDict()
 
@@ -294,7 +213,7 @@ class Replays:
             return table, row, [m for m in await self.store.tables.moves(table.id)
                                 if m.version <= table.version]
 
-    async def _replayed(self, table: Table, moves: list[MoveRow] | None) -> Rebuilt:
+    async def _replayed(self, table: Table, moves: list[MoveRow] | None) -> Timeline:
         """The table's log replayed, kept per (game, version), one replay at a time each:
         a running game's from its replay at an earlier version when one is kept (that one
         let go of: nobody steps an old version), else from the deal."""
@@ -407,7 +326,7 @@ class Replays:
 # --------------------------------------------------------------------------- pure parts
 
 
-def replayed(table: Table, moves: Sequence[MoveRow], base: Rebuilt | None) -> Rebuilt:
+def replayed(table: Table, moves: Sequence[MoveRow], base: Timeline | None) -> Timeline:
     """The table's ``moves`` replayed: on from ``base`` where it can be, else from the
     deal; checked against the stored state."""
     assert table.seed is not None and table.state is not None
@@ -421,7 +340,7 @@ def replayed(table: Table, moves: Sequence[MoveRow], base: Rebuilt | None) -> Re
                    table.computers())
 
 
-def _views(table: Table, past: Rebuilt, version: int, finished: bool, seat: int | None
+def _views(table: Table, past: Timeline, version: int, finished: bool, seat: int | None
            ) -> list[dict[str, Any]]:
     """The views a step draws: the viewer's (a spectator's once the game is over), then,
     once it is over, each seat's that holds something the spectator's does not."""
@@ -460,7 +379,7 @@ def hands_alt(table: Table, public: dict[str, Any], views: Sequence[dict[str, An
     return f"Every hand after move {undo.number(version)}. " + " ".join(parts)
 
 
-def frame_text(table: Table, past: Rebuilt, version: int, seat: int | None, finished: bool,
+def frame_text(table: Table, past: Timeline, version: int, seat: int | None, finished: bool,
                started: float | None) -> str:
     """The step's text: which table and move, whose view, what happened in the move."""
     move, last = undo.number(version), undo.number(past.last)
@@ -481,11 +400,12 @@ def frame_text(table: Table, past: Rebuilt, version: int, seat: int | None, fini
         lines.append(f"{history.number(1)} The deal"
                      + (f", {history.when(started, 'f')}." if started is not None else "."))
     else:
-        lines.append(history.step_lines(past.steps[version], seat, table.labels(),
+        lines.append(history.step_lines(past.step(version), seat, table.labels(),
                                         table.annotate, past.taken_back, revealed=finished))
     if version == past.last:
         if past.lost:
-            lines.append(f"The {past.lost} move{'s' if past.lost != 1 else ''} after this "
+            lost = len(past.lost)
+            lines.append(f"The {lost} move{'s' if lost != 1 else ''} after this "
                          "no longer replay with today's rules, so the replay stops here.")
         elif finished:
             lines.append(history.over_line(table.game, table.state, table.labels(),
@@ -493,7 +413,7 @@ def frame_text(table: Table, past: Rebuilt, version: int, seat: int | None, fini
     return "\n".join(line for line in lines if line)
 
 
-def jumps(past: Rebuilt, version: int) -> Jumps:
+def jumps(past: Timeline, version: int) -> Jumps:
     """Where Start, ◀◀ Turn, ◀ Move, Move ▶, Turn ▶▶ and End go from ``version`` (as
     move numbers); None where one would stay put."""
     last = past.last
@@ -509,7 +429,7 @@ def jumps(past: Rebuilt, version: int) -> Jumps:
                  turn_forward=move(later[0] if later else None), end=move(last))
 
 
-def turn_choices(table: Table, past: Rebuilt) -> tuple[tuple[int, str], ...]:
+def turn_choices(table: Table, past: Timeline) -> tuple[tuple[int, str], ...]:
     """The turns a select offers: at most ``CHOICES``, spread evenly over the game (the
     deal and the last always), each '(move) Turn 12 of 40: Ann (Red)'."""
     turns = len(past.ends) - 1

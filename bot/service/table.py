@@ -10,13 +10,13 @@ import hashlib
 import json
 import pickle
 import re
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 import rules
 from bot import scheduler, undo
-from bot.records import MoveRow, Rated, SeatRow, WaitRow
+from bot.records import Rated, SeatRow, WaitRow
 from rules.computer import level_name
 from rules.core import quote
 
@@ -345,14 +345,6 @@ def encode(game: rules.Game[Any], state: Any) -> str:
 
 def decode(game: rules.Game[Any], text: str) -> Any:
     return game.load(json.loads(text))
-
-
-def replay(game: rules.Game[Any], players: int, seed: int,
-           options: dict[str, Any] | None, moves: Iterable[MoveRow]
-           ) -> tuple[Any, list[list[rules.Event]]]:
-    """The state after the logged ``moves`` (from version 1), and each entry's events. An
-    undo entry goes back to the state before the moves it takes back (``undo.replay``)."""
-    return undo.replay(game, players, seed, options, list(moves))
 
 
 def move_digest(game: int, version: int, move: str) -> str:

@@ -16,6 +16,7 @@ from bot.service.table import Table, TableError, encode
 from bot.service.tables import Tables
 from bot.service.turns import Turns
 from bot.store import Store
+from bot.timeline import Timeline
 from rules.core import listing
 
 
@@ -133,14 +134,19 @@ class TakeBack:
                 await self.store.tables.put_undo(replace(row, due=min(row.due, self.now())))
 
     async def _plan(self, table: Table, seat: int, *, replies: bool) -> undo.Plan:
-        """``undo.plan`` for the table's log (in a thread: it replays the log), or the
-        sentence saying why the seat's last move cannot be taken back."""
+        """``undo.plan`` for the table's log (in a thread: it replays the log, a
+        ``Timeline``), or the sentence saying why the seat's last move cannot be taken
+        back."""
         assert table.seed is not None
-        logged = await self.store.tables.moves(table.id)
+        seed, logged = table.seed, await self.store.tables.moves(table.id)
+
+        def planned() -> undo.Plan:
+            line = Timeline(table.game, len(table.seats), seed, table.options, logged).whole()
+            return undo.plan(table.game, line.in_force(), seat, at=line.state,
+                             replies=replies, who=table.label)
+
         try:
-            plan = await asyncio.to_thread(
-                undo.plan, table.game, len(table.seats), table.seed, table.options or None,
-                logged, seat, replies=replies, who=table.label)
+            plan = await asyncio.to_thread(planned)
         except undo.Refusal as refusal:
             raise TableError(str(refusal)) from None
         except rules.GameError:
