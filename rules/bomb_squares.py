@@ -1117,7 +1117,7 @@ class BombSquares(Game[BombState]):
     """Bomb Squares, for 2 to 4 players."""
 
     id = "bomb-squares"
-    thinking = Thinking(budget=120, widening=1.0, rollout=6)
+    thinking = Thinking(budget=120, widening=1.0, rollout=6, trust=0.05)
     name = "Bomb Squares"
     min_players = 2
     max_players = 4

@@ -24,6 +24,9 @@ Levels, named for players by strength (``LEVELS``), each one of three ways of pl
   own, ``Game.policy``, else the best of a few random moves by ``evaluate``) and rates
   where it got to: a finished game by its winners, else ``evaluate`` squashed into [0, 1].
   The root's moves are tried in the greedy order and every node widens with its visits;
+  where a game trusts its policy (``Thinking.trust``), the policy's move at the root (a
+  vote over sampled worlds) is tried first and kept unless the search rates another better
+  by more than that margin;
   other seats picking at the same time as the mover make a sampled pick, chosen before
   the mover's move is applied.
 - ``expert`` (``PATIENT``, for tables whose turns may take hours, and for stand-ins) plays
@@ -42,6 +45,7 @@ import json
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -108,6 +112,7 @@ EXPAND_SAMPLE = 16  # candidate moves a new node's first move is picked from (by
 ROLLOUT_SAMPLE = 2  # candidates the default policy rates per move (best of them is played)
 PRIOR_APPLICATIONS = 2000  # the root's moves are ordered by a greedy pass of this cost
 SCALE = 5.0  # evaluate difference that counts as clearly ahead (tanh(1) of the way to 1)
+TRUST_WORLDS = 5  # sampled worlds whose policy moves vote for the root's usual move
 
 
 def choose(game: Rules, state: State, seat: int, *, level: str, seed: int,
@@ -231,6 +236,10 @@ def strong(game: Rules, sample: Callable[[], State], seat: int, legal: list[str]
     tree: dict[str, _Node] = {}
     root = _Node()
     root.order = sorted(legal, key=lambda m: -prior[m])
+    usual = _usual(game, sample, seat, legal, rng) if game.thinking.trust > 0 else None
+    if usual is not None:  # tried first, so the search always weighs it
+        root.order.remove(usual)
+        root.order.insert(0, usual)
     base: dict[int, float] = {}
     played = 0
     while played < max(1, budget):
@@ -246,7 +255,20 @@ def strong(game: Rules, sample: Callable[[], State], seat: int, legal: list[str]
     move = max(legal, key=lambda m: (root.stats[m][0], root.stats[m][1], prior[m])
                if m in root.stats else (-1.0, 0.0, prior[m]))
     visits, total, _ = root.stats[move]
+    if usual is not None and usual != move and root.stats.get(usual, [0.0])[0]:
+        seen, sum_ = root.stats[usual][:2]
+        if total / visits - sum_ / seen < game.thinking.trust:
+            move, visits, total = usual, seen, sum_
     return Choice(move, total / visits if visits else None, played)
+
+
+def _usual(game: Rules, sample: Callable[[], State], seat: int, legal: list[str],
+           rng: random.Random) -> str | None:
+    """The move the game's own policy plays here, by a vote over a few sampled worlds
+    (so it reads nothing the seat does not know); None when it names no legal move."""
+    votes = Counter(_policy(game, sample(), seat, rng) for _ in range(TRUST_WORLDS))
+    move = max(votes, key=lambda m: (votes[m], -legal.index(m) if m in legal else 0))
+    return move if move in legal else None
 
 
 def _playout(game: Rules, world: State, seat: int, root: _Node, tree: dict[str, _Node],

@@ -216,3 +216,26 @@ def test_strong_beats_random_at_battle_tiles() -> None:
         if strong in result.winners:
             points += 1 / len(result.winners)
     assert points >= games - 1, f"strong won {points} of {games} against random"
+
+
+
+def test_a_game_that_trusts_its_policy_keeps_the_policys_move_unless_clearly_beaten(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Thinking.trust``: the policy's move at the root stands unless the search rates its
+    own pick better by more than the margin (here a policy that always plays the last
+    move in the list, whatever it is)."""
+    game = rules.GAMES["battle-tiles"]
+    monkeypatch.setattr(type(game), "policy",
+                        lambda self, state, seat, moves, rng: sorted(moves)[-1])
+    searched = replace(game.thinking, trust=0.0)
+    departs = 0
+    for state in positions(game, 2, 6, seed=11, start=False):
+        seat = min(game.to_act(state))
+        last = sorted(game.legal_moves(state, seat))[-1]
+        monkeypatch.setattr(type(game), "thinking", searched)
+        own = computer.decide(game, state, seat, level="hard", seed=3, budget=SMALL).move
+        departs += own != last
+        monkeypatch.setattr(type(game), "thinking", replace(searched, trust=1.0))
+        assert computer.decide(game, state, seat, level="hard", seed=3,
+                               budget=SMALL).move == last  # no pick beats it by 1.0
+    assert departs, "the search alone never left the policy's move: nothing was tested"
