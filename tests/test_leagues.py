@@ -1,4 +1,4 @@
-"""The league core (bot/leagues.py): the circle method meets every pair once, Swiss never
+"""The league core (bot/leagues/): the circle method meets every pair once, Swiss never
 rematches when it can help it and keeps score groups together, tables of 3 or 4 spread
 meetings, the points and tiebreaks come out as worked by hand, withdrawals and
 replacements keep the books straight, and the text says what the picture shows."""
