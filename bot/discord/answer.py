@@ -27,14 +27,28 @@ LIMIT = 2000  # Discord's limit on a message's text
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A file a message carries, the one shape of attachment on Discord: its name, its
+    bytes and its alt text (Discord's description, cut to its 1,024 characters)."""
+
+    name: str
+    data: bytes
+    alt: str = ""
+
+    def file(self) -> discord.File:
+        """A fresh ``discord.File``: a send closes its files, so each try makes its own."""
+        return discord.File(io.BytesIO(self.data), filename=self.name,
+                            description=clip(self.alt, 1024) or None)
+
+
+@dataclass(frozen=True)
 class Answer:
     """What the invoking player alone sees once the work is done."""
 
     text: str
     picture: Picture | None = None
     view: discord.ui.View | None = None
-    document: tuple[str, bytes] | None = None  # a file to attach: (its name, its bytes)
-    images: tuple[tuple[str, bytes, str], ...] = ()  # pictures: (file name, bytes, alt text)
+    files: tuple[Attachment, ...] = ()  # after the picture's: a replay's images, a document
 
 
 NOBODY = discord.AllowedMentions.none()  # ephemeral answers and DMs ping nobody
@@ -54,13 +68,16 @@ def clip(text: str, limit: int = LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def picture_files(picture: Picture, name: str = "board") -> list[discord.File]:
+def pictured(picture: Picture, name: str = "board") -> tuple[Attachment, ...]:
     """A picture as attachments (two where it comes in two parts), its one-line summary as
     the alt text of each."""
-    alt = clip(picture.summary, 1024) or None
-    return [discord.File(io.BytesIO(png), filename=f"{name}{'-' + str(n) if n else ''}.png",
-                         description=alt)
-            for n, png in enumerate((picture.png, *picture.more))]
+    return tuple(Attachment(f"{name}{'-' + str(n) if n else ''}.png", png, picture.summary)
+                 for n, png in enumerate((picture.png, *picture.more)))
+
+
+def picture_files(picture: Picture, name: str = "board") -> list[discord.File]:
+    """A picture as the files of a send or an edit (``pictured``)."""
+    return [attachment.file() for attachment in pictured(picture, name)]
 
 
 def apology(error_id: str) -> str:
@@ -108,12 +125,8 @@ async def answer(interaction: discord.Interaction[Any],
 
 
 async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
-    files = picture_files(result.picture) if result.picture is not None else []
-    files += [discord.File(io.BytesIO(data), filename=name, description=clip(alt, 1024) or None)
-              for name, data, alt in result.images]
-    if result.document is not None:
-        name, data = result.document
-        files.append(discord.File(io.BytesIO(data), filename=name))
+    shown = pictured(result.picture) if result.picture is not None else ()
+    files = [attachment.file() for attachment in (*shown, *result.files)]
     try:
         if result.view is not None:
             await interaction.edit_original_response(content=clip(result.text),
