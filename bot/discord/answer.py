@@ -2,9 +2,11 @@
 
 Every command and button goes through ``answer``. It acknowledges the interaction before any
 slow work (Discord allows 3 seconds), runs the work, and edits the deferred reply with the
-result. A ``GameError`` (a player's mistake) comes back as its sentence; anything else is
-logged with a short error id, and the player reads an apology naming that id, never a
-traceback. This is the one place where the Discord surface catches errors.
+result. Whatever fails on the way goes to ``failed``, the one error policy of every
+interaction (commands, buttons, menus, the replay controls, and the command tree's error
+hook, ``BoardroomTree.on_error``): a ``GameError`` (a player's mistake) is its sentence, a
+command's failed check says why, and anything else is logged with a short error id while the
+member reads an apology naming that id, never a traceback; always to the member alone.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.service.pictures import Picture
 from rules import GameError
@@ -115,13 +118,42 @@ async def answer(interaction: discord.Interaction[Any],
         return
     try:
         result = await work()
-    except GameError as error:
-        await _edit(interaction, Answer(str(error)))
-        return
     except Exception as error:
-        await _edit(interaction, Answer(apology(report_unexpected(interaction, error))))
+        await failed(interaction, error)
         return
     await _edit(interaction, result)
+
+
+def sentence(interaction: discord.Interaction[Any], error: BaseException) -> str:
+    """What a member reads when their interaction failed: a ``GameError``'s own sentence;
+    why a command's check failed; else an apology with the id the error is logged under."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, GameError):
+        return str(error)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Use this command in the server channel where the game is."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You can't use this command here."
+    return apology(report_unexpected(interaction, error))
+
+
+async def failed(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one error policy: tell the member ``sentence``, to them alone, wherever the
+    interaction stands: its first response; the deferred answer (``answer``'s thinking)
+    edited; or a follow-up (a control deferred to edit its message leaves it as it was)."""
+    text = sentence(interaction, error)
+    response = interaction.response
+    if response.type == discord.InteractionResponseType.deferred_channel_message:
+        await _edit(interaction, Answer(text))
+        return
+    try:
+        if response.is_done():
+            await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NOBODY)
+        else:
+            await response.send_message(clip(text), ephemeral=True, allowed_mentions=NOBODY)
+    except discord.HTTPException:
+        log.warning("Could not tell %s what went wrong", describe(interaction), exc_info=True)
 
 
 async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:

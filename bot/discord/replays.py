@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.answer import NOBODY, Answer, Attachment, answer, apology, clip, report_unexpected
+from bot.discord.answer import NOBODY, Answer, Attachment, answer, clip, failed
 from bot.discord.host import Interaction
 from bot.service.replays import Frame
 from rules import GameError
@@ -181,11 +181,8 @@ async def step(interaction: Interaction, channel_id: int, game: int, move: int) 
             raise GameError(ELSEWHERE)
         frame = await interaction.client.service.replay(channel_id, interaction.user.id,
                                                         game, move)
-    except GameError as error:
-        await _alone(interaction, str(error))
-        return
-    except Exception as error:
-        await _alone(interaction, apology(report_unexpected(interaction, error)))
+    except Exception as error:  # the one error policy: the clicker alone is told
+        await failed(interaction, error)
         return
     message = interaction.message
     public = message is not None and not message.flags.ephemeral
