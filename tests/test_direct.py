@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.discord.desk import Desk
+from bot.discord.delivery import Delivery
 from bot.discord.direct import answered, send
 from bot.moves import Choices
 from bot.records import PlayerRow
@@ -89,7 +89,7 @@ class Edited:
 
 
 class Service:
-    """What ``Desk._direct`` asks of the service: an open DM line, the player's moves."""
+    """What ``Delivery._direct`` asks of the service: an open DM line, the player's moves."""
 
     def __init__(self, moves: list[str]) -> None:
         self.moves = moves
@@ -106,7 +106,7 @@ async def test_a_step_of_ones_own_turn_that_changes_nothing_edits_no_dm() -> Non
     for components, moves, edits in (([], many, 0),  # nothing changes: no request
                                      (["a row"], many, 1),  # its buttons come off
                                      ([], ["move 1"], 1)):  # buttons come
-        desk = Desk(cast(discord.Client, None), cast(TableService, Service(moves)))
+        desk = Delivery(cast(discord.Client, None), cast(TableService, Service(moves)))
         held = Edited(components)
         desk._asked[5, 3, 11] = (cast(discord.Message, held), "You drew a card.")
         assert await desk._direct(5, Private(11, "", None), 3, 9, asking=True, own=True)

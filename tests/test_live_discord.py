@@ -234,7 +234,7 @@ async def test_an_edit_keeps_the_board_already_uploaded_where_it_did_not_change(
         same = Reply(public="Nothing the board shows has changed.", picture=board.picture,
                      step=True, game=reply.game, version=reply.version,
                      mention=reply.mention, accent=reply.accent)
-        await desk.turns.post(w.bot.get_partial_messageable(w.channel.id), same)
+        await desk.delivery.turns.post(w.bot.get_partial_messageable(w.channel.id), same)
         (edit,) = [e for e in requests_to(w, turn.id) if e.method == "PATCH"][-1:]
         assert uploads(edit) == 0
         assert [int(a["id"]) for a in edit.json["attachments"]] == [a.id for a in first]
@@ -424,7 +424,7 @@ async def test_steps_that_queue_behind_a_slow_post_go_out_as_one_edit(
             replies.append(await service.play(w.channel.id, mover.id, rng.choice(pressing)))
         joinable = [r for r in replies[1:] if not r.newly]
         assert len(replies) == 3 and len(joinable) == 2, "setup: three steps of one turn"
-        post = desk.turns.post
+        post = desk.delivery.turns.post
         calls: list[int] = []
 
         async def slow(channel: Any, reply: Any) -> None:  # Discord slows the channel down
@@ -433,7 +433,7 @@ async def test_steps_that_queue_behind_a_slow_post_go_out_as_one_edit(
                 await asyncio.sleep(0.05)
             await post(channel, reply)
 
-        monkeypatch.setattr(desk.turns, "post", slow)
+        monkeypatch.setattr(desk.delivery.turns, "post", slow)
         path = MESSAGES.format(w.channel.id)
         before = sum(1 for e in w.env.http_requests if e.path.split("?")[0].startswith(path))
         told = await asyncio.gather(*(desk.deliver(w.channel.id, r, mover.id)

@@ -334,6 +334,36 @@ async def test_when_discord_refuses_the_replay_says_so(tmp_path: Path) -> None:
         assert move_of(again(w, shown)) == (2, len(moves))
 
 
+async def test_a_failing_control_and_a_failing_command_answer_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One error policy (``answer.failed``): a replay control that fails and a command that
+    fails both tell the member alone the same thing: a player's mistake as its sentence,
+    anything else as the apology with the id it is logged under. The replay's public
+    message stays as it was."""
+    async with world(tmp_path) as w:
+        await seat_two(w, "battle-tiles")
+        await play(w, SHORT["battle-tiles"])
+        said(await w.alice.slash(w.channel, "game replay", move=2))
+        shown = w.public()[-1]
+        for error in (RuntimeError("disk on fire"), rules.GameError("No such move here.")):
+            async def broken(*args: Any, error: Exception = error, **kwargs: Any) -> Any:
+                raise error
+
+            monkeypatch.setattr(w.bot.service, "replay", broken)
+            [told] = (await w.bob.click(shown, label=NEXT)).followups
+            assert told.ephemeral
+            commanded = said(await w.bob.slash(w.channel, "game replay", move=3))
+            if isinstance(error, rules.GameError):
+                assert told.content == commanded == "No such move here."
+            else:
+                assert told.content != commanded  # each with its own id
+                shapes = {re.sub(r"`[0-9a-f]{8}`", "`ID`", text)
+                          for text in (told.content, commanded)}
+                assert len(shapes) == 1 and shapes.pop().startswith("Sorry, something went")
+                assert "disk on fire" not in told.content
+            assert move_of(again(w, shown))[0] == 2  # the public replay is as it was
+
+
 # --------------------------------------------------------------------------- animation
 
 

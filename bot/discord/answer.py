@@ -2,9 +2,11 @@
 
 Every command and button goes through ``answer``. It acknowledges the interaction before any
 slow work (Discord allows 3 seconds), runs the work, and edits the deferred reply with the
-result. A ``GameError`` (a player's mistake) comes back as its sentence; anything else is
-logged with a short error id, and the player reads an apology naming that id, never a
-traceback. This is the one place where the Discord surface catches errors.
+result. Whatever fails on the way goes to ``failed``, the one error policy of every
+interaction (commands, buttons, menus, the replay controls, and the command tree's error
+hook, ``BoardroomTree.on_error``): a ``GameError`` (a player's mistake) is its sentence, a
+command's failed check says why, and anything else is logged with a short error id while the
+member reads an apology naming that id, never a traceback; always to the member alone.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.service.pictures import Picture
 from rules import GameError
@@ -27,14 +30,28 @@ LIMIT = 2000  # Discord's limit on a message's text
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A file a message carries, the one shape of attachment on Discord: its name, its
+    bytes and its alt text (Discord's description, cut to its 1,024 characters)."""
+
+    name: str
+    data: bytes
+    alt: str = ""
+
+    def file(self) -> discord.File:
+        """A fresh ``discord.File``: a send closes its files, so each try makes its own."""
+        return discord.File(io.BytesIO(self.data), filename=self.name,
+                            description=clip(self.alt, 1024) or None)
+
+
+@dataclass(frozen=True)
 class Answer:
     """What the invoking player alone sees once the work is done."""
 
     text: str
     picture: Picture | None = None
     view: discord.ui.View | None = None
-    document: tuple[str, bytes] | None = None  # a file to attach: (its name, its bytes)
-    images: tuple[tuple[str, bytes, str], ...] = ()  # pictures: (file name, bytes, alt text)
+    files: tuple[Attachment, ...] = ()  # after the picture's: a replay's images, a document
 
 
 NOBODY = discord.AllowedMentions.none()  # ephemeral answers and DMs ping nobody
@@ -54,13 +71,16 @@ def clip(text: str, limit: int = LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def picture_files(picture: Picture, name: str = "board") -> list[discord.File]:
+def pictured(picture: Picture, name: str = "board") -> tuple[Attachment, ...]:
     """A picture as attachments (two where it comes in two parts), its one-line summary as
     the alt text of each."""
-    alt = clip(picture.summary, 1024) or None
-    return [discord.File(io.BytesIO(png), filename=f"{name}{'-' + str(n) if n else ''}.png",
-                         description=alt)
-            for n, png in enumerate((picture.png, *picture.more))]
+    return tuple(Attachment(f"{name}{'-' + str(n) if n else ''}.png", png, picture.summary)
+                 for n, png in enumerate((picture.png, *picture.more)))
+
+
+def picture_files(picture: Picture, name: str = "board") -> list[discord.File]:
+    """A picture as the files of a send or an edit (``pictured``)."""
+    return [attachment.file() for attachment in pictured(picture, name)]
 
 
 def apology(error_id: str) -> str:
@@ -98,22 +118,47 @@ async def answer(interaction: discord.Interaction[Any],
         return
     try:
         result = await work()
-    except GameError as error:
-        await _edit(interaction, Answer(str(error)))
-        return
     except Exception as error:
-        await _edit(interaction, Answer(apology(report_unexpected(interaction, error))))
+        await failed(interaction, error)
         return
     await _edit(interaction, result)
 
 
+def sentence(interaction: discord.Interaction[Any], error: BaseException) -> str:
+    """What a member reads when their interaction failed: a ``GameError``'s own sentence;
+    why a command's check failed; else an apology with the id the error is logged under."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, GameError):
+        return str(error)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Use this command in the server channel where the game is."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You can't use this command here."
+    return apology(report_unexpected(interaction, error))
+
+
+async def failed(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one error policy: tell the member ``sentence``, to them alone, wherever the
+    interaction stands: its first response; the deferred answer (``answer``'s thinking)
+    edited; or a follow-up (a control deferred to edit its message leaves it as it was)."""
+    text = sentence(interaction, error)
+    response = interaction.response
+    if response.type == discord.InteractionResponseType.deferred_channel_message:
+        await _edit(interaction, Answer(text))
+        return
+    try:
+        if response.is_done():
+            await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NOBODY)
+        else:
+            await response.send_message(clip(text), ephemeral=True, allowed_mentions=NOBODY)
+    except discord.HTTPException:
+        log.warning("Could not tell %s what went wrong", describe(interaction), exc_info=True)
+
+
 async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
-    files = picture_files(result.picture) if result.picture is not None else []
-    files += [discord.File(io.BytesIO(data), filename=name, description=clip(alt, 1024) or None)
-              for name, data, alt in result.images]
-    if result.document is not None:
-        name, data = result.document
-        files.append(discord.File(io.BytesIO(data), filename=name))
+    shown = pictured(result.picture) if result.picture is not None else ()
+    files = [attachment.file() for attachment in (*shown, *result.files)]
     try:
         if result.view is not None:
             await interaction.edit_original_response(content=clip(result.text),

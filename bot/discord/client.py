@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.answer import NOBODY, apology, refusal, report_unexpected, shown_name
+from bot.discord.answer import NOBODY, failed, refusal, shown_name
 from bot.discord.buttons import BUTTONS
 from bot.discord.desk import Desk
 from bot.discord.host import Host
@@ -66,26 +66,12 @@ def guild_from_env() -> int | None:
 
 
 class BoardroomTree(app_commands.CommandTree["Boardroom"]):
-    """The command tree; its error handler is the last resort for what ``answer`` missed."""
+    """The command tree; its error hook (what ``answer`` did not catch: a failed check,
+    an error before or after the work) follows the one error policy, ``answer.failed``."""
 
     async def on_error(self, interaction: discord.Interaction[Boardroom],
                        error: app_commands.AppCommandError) -> None:
-        if isinstance(error, app_commands.NoPrivateMessage):
-            text = "Use this command in the server channel where the game is."
-        elif isinstance(error, app_commands.CheckFailure):
-            text = str(error) or "You can't use this command here."
-        else:
-            cause = error.original if isinstance(error, app_commands.CommandInvokeError) \
-                else error
-            text = apology(report_unexpected(interaction, cause))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
-            else:
-                await interaction.response.send_message(text, ephemeral=True,
-                                                        allowed_mentions=NOBODY)
-        except discord.HTTPException:
-            log.warning("Could not apologise for an error", exc_info=True)
+        await failed(interaction, error)
 
 
 class Boardroom(Host):

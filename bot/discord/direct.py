@@ -114,7 +114,7 @@ def answered(reply: Reply, actor: int) -> tuple[Reply, int | None]:
         return replace(reply, private=tuple(reply.private[n] for n in keep)), at
     rest = asyncio.ensure_future(others())
     # A reply that waits in the outbox never awaits it; a failed drawing is logged by
-    # whoever awaits the original (``Desk._tell``, ``Owed.private``).
+    # whoever awaits the original (``Delivery._tell``, ``Owed.private``).
     rest.add_done_callback(lambda done: done.cancelled() or done.exception())
     return replace(reply, private=tuple(reply.private[n] for n in keep), drawing=rest), at
 

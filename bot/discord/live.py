@@ -27,7 +27,6 @@ layout's ``attachment://board.png`` names it still.
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,7 +34,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.answer import picture_files, refusal
+from bot.discord.answer import Attachment, picture_files, refusal
 from bot.discord.buttons import turn_buttons
 from bot.service import TableService
 from bot.service.pictures import Picture
@@ -285,6 +284,5 @@ class TurnMessages:
         if reply.recap is not None:  # a game's end: its points over time, under the board
             files += picture_files(reply.recap, "recap")
         if reply.animation is not None:  # and the whole game, turn by turn
-            files.append(discord.File(io.BytesIO(reply.animation), filename="game.gif",
-                                      description=ANIMATION))
+            files.append(Attachment("game.gif", reply.animation, ANIMATION).file())
         return files

@@ -14,14 +14,13 @@ move its place says, as whoever clicks may see it.
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from typing import Any
 
 import discord
 
-from bot.discord.answer import NOBODY, Answer, answer, apology, clip, report_unexpected
+from bot.discord.answer import NOBODY, Answer, Attachment, answer, clip, failed
 from bot.discord.host import Interaction
 from bot.service.replays import Frame
 from rules import GameError
@@ -112,7 +111,7 @@ class AnimationButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 raise GameError(ELSEWHERE)
             what, gif = await interaction.client.service.replay_animation(
                 self.channel_id, self.game)
-            return Answer(what, document=("game.gif", gif))
+            return Answer(what, files=(Attachment("game.gif", gif),))
         await answer(interaction, work)
 
 
@@ -138,13 +137,12 @@ def controls(frame: Frame) -> discord.ui.View:
     return view
 
 
-def images(frame: Frame) -> tuple[tuple[str, bytes, str], ...]:
-    return tuple((image.name, image.png, image.alt) for image in frame.images)
+def images(frame: Frame) -> tuple[Attachment, ...]:
+    return tuple(Attachment(image.name, image.png, image.alt) for image in frame.images)
 
 
 def files(frame: Frame) -> list[discord.File]:
-    return [discord.File(io.BytesIO(png), filename=name, description=clip(alt, 1024) or None)
-            for name, png, alt in images(frame)]
+    return [image.file() for image in images(frame)]
 
 
 async def command(interaction: Interaction, table: int | None, move: int | None) -> Answer:
@@ -154,7 +152,7 @@ async def command(interaction: Interaction, table: int | None, move: int | None)
     frame = await interaction.client.service.replay(interaction.channel_id,
                                                     interaction.user.id, table, move)
     if not frame.finished:
-        return Answer(clip(frame.text), view=controls(frame), images=images(frame))
+        return Answer(clip(frame.text), view=controls(frame), files=images(frame))
     channel = interaction.client.get_partial_messageable(interaction.channel_id)
     try:
         await channel.send(clip(frame.text), files=files(frame), view=controls(frame),
@@ -164,7 +162,7 @@ async def command(interaction: Interaction, table: int | None, move: int | None)
                     exc_info=True)
         note = "\n(I could not post in this channel, so this replay is for you alone.)"
         return Answer(clip(frame.text, 2000 - len(note)) + note, view=controls(frame),
-                      images=images(frame))
+                      files=images(frame))
     return Answer(f"The replay of {frame.title} is posted in the channel: anyone here may "
                   "step through it with its buttons.")
 
@@ -183,11 +181,8 @@ async def step(interaction: Interaction, channel_id: int, game: int, move: int) 
             raise GameError(ELSEWHERE)
         frame = await interaction.client.service.replay(channel_id, interaction.user.id,
                                                         game, move)
-    except GameError as error:
-        await _alone(interaction, str(error))
-        return
-    except Exception as error:
-        await _alone(interaction, apology(report_unexpected(interaction, error)))
+    except Exception as error:  # the one error policy: the clicker alone is told
+        await failed(interaction, error)
         return
     message = interaction.message
     public = message is not None and not message.flags.ephemeral

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.answer import Answer, answer
+from bot.discord.answer import Answer, Attachment, answer
 from bot.discord.choices import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES, SWITCH_CHOICES
 from bot.discord.host import Host, Interaction
 from bot.discord.replays import command as replay_command
@@ -172,7 +172,7 @@ class Tables(commands.Cog):
             name, data = await self.bot.service.export(interaction.channel_id, table)
             return Answer("The game's move log, with its seed, salt and commitment. Check "
                           f"every deal and roll with `boardroom verify {name}` (see "
-                          "docs/fairness.md).", document=(name, data))
+                          "docs/fairness.md).", files=(Attachment(name, data),))
         await answer(interaction, work)
 
     @game.command(name="replay", description="Step through this channel's game move by move "
