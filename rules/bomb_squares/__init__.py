@@ -14,6 +14,9 @@ layers: ``shop.Shop`` (sales, buying, mint tin cards), ``acting.Acting`` (applyi
 ``moves.Moves`` (listing moves, notes, costs), ``reading.Reading`` (parsing, refusals, the
 hint), and here ``BombSquares``: the game's contract (set-up, who acts, the outcome, the
 computer's hooks, views, determinize, points) and every name other code imports.
+A helper that another module uses has a public name (no private name is imported across
+modules: ``tests/test_layout.py``); each module imports the constants it reads, so a test
+that changes one (``TO_WIN``) patches every module that names it.
 """
 
 from __future__ import annotations
