@@ -438,7 +438,7 @@ def test_prices_stand_exactly_where_a_card_costs_crystals(monkeypatch: pytest.Mo
     checked = 0
     for state, shown in playing(60):
         for sections in range(1, 7):
-            costs = rb._spots(state, rb.card_code(0, sections))
+            costs = rb.spots_for(state, rb.card_code(0, sections))
             assert {rb.CELLS[c] for c in costs} == set(shown["places"])
             if state.deck or max(state.held) >= 0:
                 assert {rb.CELLS[c]: cost for c, cost in costs.items() if cost} == {
