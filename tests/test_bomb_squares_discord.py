@@ -13,10 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import bomb_squares
 from rules.bomb_squares import KINDS
-from rules.bomb_squares import acting as bs_acting
-from rules.bomb_squares import moves as bs_moves
 from rules.bomb_squares import state as bs_state
 from tests.test_discord import buttons, fixed_deal, message_text, said, world
 
@@ -28,8 +25,7 @@ ASIDE = ("sell", "landmine", "tower", "airplane", "unmine", "redraw", "reroll", 
 async def test_two_members_play_a_whole_bomb_squares_game(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    for module in (bomb_squares, bs_acting, bs_moves, bs_state):  # each module that reads it
-        monkeypatch.setattr(module, "TO_WIN", 9)
+    monkeypatch.setattr(bs_state, "TO_WIN", 9)
     async with world(tmp_path) as w:
         assert "opened a table" in said(await w.alice.slash(w.channel, "game new",
                                                              game="bomb-squares"))

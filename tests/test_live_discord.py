@@ -20,9 +20,6 @@ import pytest
 from bot.discord.live import EVENTS, TurnMessages, told_in
 from bot.service.replies import Reply
 from render import kit
-from rules import bomb_squares
-from rules.bomb_squares import acting as bs_acting
-from rules.bomb_squares import moves as bs_moves
 from rules.bomb_squares import state as bs_state
 from tests.test_discord import SECRET_WORDS, World, fixed_deal, labels, message_text, said, world
 
@@ -86,8 +83,7 @@ def channel_texts(w: World) -> list[str]:
 
 @pytest.fixture(autouse=True)
 def short(monkeypatch: pytest.MonkeyPatch) -> None:
-    for module in (bomb_squares, bs_acting, bs_moves, bs_state):  # each module that reads it
-        monkeypatch.setattr(module, "TO_WIN", 9)  # a game to 9 crystals, not 75
+    monkeypatch.setattr(bs_state, "TO_WIN", 9)  # a game to 9 crystals, not 75
 
 
 async def test_a_turn_is_one_message_edited_and_each_turn_pings_the_newly_awaited(

@@ -15,8 +15,8 @@ layers: ``shop.Shop`` (sales, buying, mint tin cards), ``acting.Acting`` (applyi
 hint), and here ``BombSquares``: the game's contract (set-up, who acts, the outcome, the
 computer's hooks, views, determinize, points) and every name other code imports.
 A helper that another module uses has a public name (no private name is imported across
-modules: ``tests/test_layout.py``); each module imports the constants it reads, so a test
-that changes one (``TO_WIN``) patches every module that names it.
+modules: ``tests/test_layout.py``); the crystals that win (``TO_WIN``) are read from
+``state`` wherever they are needed, so a test that plays a shorter game changes them there.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rules.bomb_squares import state as components
 from rules.bomb_squares.computer import ATTACK_AT, plain_play, worth
 from rules.bomb_squares.notation import ANSWERS
 from rules.bomb_squares.reading import Reading
@@ -110,7 +111,7 @@ class BombSquares(Reading):
                   "('sell'), and each other player may buy one, unseen, for 1 crystal "
                   "('buy' or 'no buy'), to play later (crystals, an extra meeple, bomb or "
                   "square card, or a turn lost for a rival). The first to "
-                  f"{TO_WIN} crystals wins.")]
+                  f"{components.TO_WIN} crystals wins.")]
 
     def to_act(self, state: BombState) -> frozenset[int]:
         if state.result is not None or state.winner >= 0:
@@ -129,7 +130,7 @@ class BombSquares(Reading):
     def outcome(self, state: BombState) -> Outcome | None:
         if state.winner >= 0:
             return Outcome(tuple(state.crystals), frozenset({state.winner}),
-                           f"{player(state.winner)} reached {TO_WIN} crystals first.",
+                           f"{player(state.winner)} reached {components.TO_WIN} crystals first.",
                            "75 crystals")
         if state.result is None:
             return None
@@ -231,7 +232,7 @@ class BombSquares(Reading):
             "phase": state.phase, "turn": state.turn, "start": state.start,
             "turns": state.turns, "round": (state.turns - 1) // state.players + 1,
             "turn_limit": TURN_LIMIT, "to_act": sorted(self.to_act(state)), "board": board,
-            "crystals": list(state.crystals), "bank": state.bank, "to_win": TO_WIN,
+            "crystals": list(state.crystals), "bank": state.bank, "to_win": components.TO_WIN,
             "tokens": [[COLOURS[c] for c in t] for t in state.tokens],
             "sets": [[COLOURS[c] for c in t] for t in state.sets],
             "to_place": [COLOURS[c] for c in state.to_place],

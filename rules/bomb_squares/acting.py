@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.bomb_squares import state as components
 from rules.bomb_squares.dice import (
     challenge,
     declare,
@@ -26,7 +27,6 @@ from rules.bomb_squares.state import (
     DICE,
     INDEX,
     MEEPLES,
-    TO_WIN,
     BombState,
     Steps,
     Won,
@@ -66,7 +66,7 @@ class Acting(Shop):
         except Won:
             state.phase = "over"
             state.ending = "75 crystals"
-            state.result = f"{player(state.winner)} reached {TO_WIN} crystals first."
+            state.result = f"{player(state.winner)} reached {components.TO_WIN} crystals first."
             events.append(Event(f"The game ends: {state.result}", kind="end"))
         return events
 

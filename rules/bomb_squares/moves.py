@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from rules.bomb_squares import state as components
 from rules.bomb_squares.acting import Acting
 from rules.bomb_squares.dice import CHALLENGE_PRICE, any_attack, attackers, targets
 from rules.bomb_squares.notation import ANSWERS, PRICES, PRICES_BY_VERB
@@ -19,7 +20,6 @@ from rules.bomb_squares.state import (
     MEEPLES,
     REACTIVE,
     SIZE,
-    TO_WIN,
     BombState,
     Steps,
     Won,
@@ -138,7 +138,7 @@ class Moves(Acting):
         attack = any_attack(state, seat)
         if cell is not None and state.meeples[cell] + 1 == state.sections[cell]:
             paid = min(state.sections[cell], state.bank)
-            if state.winner < 0 and state.crystals[seat] + paid >= TO_WIN:
+            if state.winner < 0 and state.crystals[seat] + paid >= components.TO_WIN:
                 return None
             attack = attack or (state.bomb[cell] >= 0 and bool(
                 targets(state, seat, cell, SIZE * SIZE)))
