@@ -21,7 +21,9 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot import words
 from bot.discord.client import Boardroom, ShardedBoardroom, discord_clock
+from bot.discord.words import DISCORD
 from bot.shards import Shards
 from bot.store import Store
 from bot.store.sqlite import check_file
@@ -53,7 +55,9 @@ def create_bot(database: str | Store | None = None, *, images: bool = True,
     it runs some of the shards, as one of several processes). ``level``: the computer level
     tables take when none is chosen (their computer players, stand-ins, resigned seats);
     None: hard, and expert at tables whose turns may take an hour or more and for
-    stand-ins (``bot.service.computers.Levels``)."""
+    stand-ins (``bot.service.computers.Levels``). Sentences are said in Discord's markup
+    wherever no caller chose a surface (``bot.words``)."""
+    words.by_default(DISCORD)
     if shards is not None:
         return ShardedBoardroom(database, images=images, now=now, shards=shards, sweep=sweep,
                                 level=level)

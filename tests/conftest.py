@@ -11,9 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from bot import words
+from bot.discord.words import DISCORD
 from bot.service import TableService
 from bot.store import Store
 from tests import pg
+
+# Sentences in Discord's markup unless a test (or the terminal) says otherwise, whichever
+# tests a worker ran before (create_bot makes it the default in the bot's own process).
+words.by_default(DISCORD)
 
 NEW_YEAR = datetime(2026, 1, 1, tzinfo=UTC).timestamp()
 

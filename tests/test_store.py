@@ -27,7 +27,7 @@ import pytest
 import rules
 from bot import migrate_db
 from bot.service import TableService
-from bot.service.table import SET_ASIDE, TableError
+from bot.service.table import TableError, set_aside_notice
 from bot.store import Store, schema
 from bot.store import postgres as pgstore
 from bot.store import sqlite as store_module
@@ -494,8 +494,8 @@ async def test_an_unreadable_table_is_set_aside_and_the_others_go_on(
         service = TableService(opened, images=False)
         with caplog.at_level("ERROR", logger="boardroom.service"):
             replies = await service.undelivered()
-        told = [(channel, r.public) for channel, r in replies if r.public == SET_ASIDE]
-        assert sorted(told) == [(2, SET_ASIDE), (3, SET_ASIDE)]
+        told = [(channel, r.public) for channel, r in replies if r.public == set_aside_notice()]
+        assert sorted(told) == [(2, set_aside_notice()), (3, set_aside_notice())]
         assert {channel for channel, r in replies} == {1, 2, 3}  # table 1's moves too
         logged = [r for r in caplog.records if "set aside" in r.getMessage()]
         assert sorted(str(ids[1]) in r.getMessage() or str(ids[2]) in r.getMessage()
@@ -509,7 +509,7 @@ async def test_an_unreadable_table_is_set_aside_and_the_others_go_on(
             for call in (service.board(channel), service.play(channel, 11, "pass")):
                 with pytest.raises(TableError) as info:
                     await call
-                assert str(info.value) == SET_ASIDE
+                assert str(info.value) == set_aside_notice()
             await service.open(channel, None, 10, "Ann", "cube-conquest")
         stored = await opened.tables.game(ids[1])
         assert stored is not None and stored.status == "ended" and stored.damaged

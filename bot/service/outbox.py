@@ -14,7 +14,7 @@ from bot import undo
 from bot.records import GameRow
 from bot.service.clocks import Clocks
 from bot.service.replies import Narrator, Reply, opening
-from bot.service.table import SET_ASIDE, TableError, TableSetAside, encode
+from bot.service.table import TableError, TableSetAside, encode, set_aside_notice
 from bot.service.tables import Tables
 from bot.service.turns import Turns
 from bot.store import Store
@@ -69,7 +69,7 @@ class Outbox:
 
         def set_aside(row: GameRow) -> None:
             told.setdefault(row.id, (row.channel_id, Reply(
-                public=SET_ASIDE, version=row.version, game=row.id, over=True)))
+                public=set_aside_notice(), version=row.version, game=row.id, over=True)))
 
         for row in await self.store.tables.games(statuses=("playing",)):
             async with self.tables.lock(row.channel_id):

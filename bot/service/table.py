@@ -15,14 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from bot import scheduler, undo
+from bot import scheduler, undo, words
 from bot.records import Rated, SeatRow, WaitRow
 from rules.computer import level_name
 from rules.core import quote
 
 NAME_LIMIT = 32  # Discord display names are at most 32 characters
-SET_ASIDE = ("This channel's game could not be read from the database and has been set "
-             "aside; the bot's operator has been told. Open a new one with /game new.")
 
 Shown = tuple[Hashable, dict[str, Any]]  # a view, and what names it among pictures
 
@@ -34,11 +32,15 @@ class TableError(rules.GameError):
     """
 
 
+def set_aside_notice() -> str:
+    return words.say("table.set_aside", command="/game new")
+
+
 class TableSetAside(TableError):
     """The channel's table could not be read from the database and was set aside."""
 
     def __init__(self) -> None:
-        super().__init__(SET_ASIDE)
+        super().__init__(set_aside_notice())
 
 
 class Conflict(TableError):
