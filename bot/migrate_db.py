@@ -108,9 +108,10 @@ async def write_all(store: Store, tables: dict[str, Rows]) -> None:
                 if rows:
                     await pg.copy_records_to_table(table, records=_typed(table, rows),
                                                    columns=list(TABLES[table]))
-            # New games continue after the copied ids.
-            await pg.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
-                             "COALESCE(MAX(id), 0) + 1, false) FROM games")
+            # New games and leagues continue after the copied ids.
+            for keyed in ("games", "leagues"):
+                await pg.execute(f"SELECT setval(pg_get_serial_sequence('{keyed}', 'id'), "
+                                 f"COALESCE(MAX(id), 0) + 1, false) FROM {keyed}")
         return
     async with store.transaction() as db:
         held = []

@@ -137,3 +137,40 @@ class Rated:
     unrated: str | None
     before: tuple[RatingRow | None, ...] = ()
     after: tuple[RatingRow, ...] = ()
+
+
+@dataclass(frozen=True)
+class LeagueRow:
+    """One league, as stored (``store.leagues``). ``state`` is the JSON of the service's
+    league record (its settings, sign-ups or entries, rounds and results); ``version`` goes
+    up with every change, each a conditional write on it, so that a round is paired once.
+    ``due``: when the service next has something to do for it (the round's deadline);
+    ``message_id``: its message in its channel (the sign-up, then the standings)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    game: str
+    status: str  # 'signup', 'running', 'paused', 'over' (its rounds played), 'ended' (early)
+    state: str
+    version: int
+    due: float | None
+    message_id: int | None
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """A table of a league's round (``board``: its number in the round): claimed by the
+    process that opens it (``claimed``), then its thread and game; ``seats`` the league's
+    entries by seat (JSON list)."""
+
+    league_id: int
+    round: int
+    board: int
+    claimed: float
+    channel_id: int | None = None
+    game_id: int | None = None
+    seats: str = "[]"

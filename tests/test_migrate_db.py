@@ -49,6 +49,16 @@ async def played_file(path: str) -> None:
     await moves(12, 7)
     await moves(13, 3)
     await service.open(14, GUILD, 140, "Cy", GAME)  # open, never started
+    # A league under way, its round's table open in a thread (channel 15), its message kept.
+    league = await service.leagues.new(GUILD, 16, 150, "Di", GAME, "swiss", 2, "7d",
+                                       table={"turn_time": "1d"})
+    for user in (150, 151, 152):
+        await service.leagues.join(league.id, user, f"P{user}")
+    await service.leagues.start(league.id, 150)
+    await store.leagues.set_message(league.id, 1_400_000_000_000_000_888)
+    (board,) = await service.leagues.to_open(league.id)
+    assert await service.leagues.claim(board)
+    await service.delivered(await service.leagues.seat(board, 15, GUILD))
     await store.members.set_player(PlayerRow(120, 22, 7, "Europe/Paris", 5.0, 6.0))
     await store.members.add_absence(120, 10.0, 20.0)
     await store.members.set_direct(120, 1_400_000_000_000_000_777, 30)  # a DM channel, DMs refused
@@ -82,7 +92,8 @@ async def test_a_sqlite_file_moves_into_postgresql_whole_and_only_once(
     before = await migrate_db.read_all(origin)
     await origin.close()
     assert all(before[t] for t in ("games", "seats", "moves", "waits", "players",
-                                   "absences", "ratings", "undos")), {
+                                   "absences", "ratings", "undos", "leagues",
+                                   "league_games")), {
         t: len(r) for t, r in before.items()}
     cited = migrate_db.TABLES["games"].index("cited")  # the topics named (migration 12)
     assert any(":" in r[cited] for r in before["games"])
@@ -96,10 +107,15 @@ async def test_a_sqlite_file_moves_into_postgresql_whole_and_only_once(
     target = await pg_database.open()
     try:
         assert await migrate_db.read_all(target) == before  # ids, log, marks: verbatim
-        assert await replays_to_its_state(target) == 3
+        assert await replays_to_its_state(target) == 4  # three games and the league table
         # A new table on the target takes the next id, after the copied ones.
         row = await target.tables.create_game(99, GUILD, GAME, {}, 990, "Di")
         assert row.id == max(r[0] for r in before["games"]) + 1
+        league = await target.leagues.create(GUILD, 99, 990, GAME, "{}")
+        assert league.id == max(r[0] for r in before["leagues"]) + 1
+        # Every column of the league's tables came across, none left empty.
+        for name in ("leagues", "league_games"):
+            assert all(value is not None for value in before[name][0]), name
     finally:
         await target.close()
 
@@ -122,11 +138,11 @@ async def test_postgresql_moves_back_into_a_new_sqlite_file(
     await migrate_db.migrate(first, pg_database.url)
     again = str(tmp_path / "again.db")
     counts = await migrate_db.migrate(pg_database.url, again)
-    assert counts["games"] == 4 and counts["moves"] > 10
+    assert counts["games"] == 5 and counts["moves"] > 10 and counts["leagues"] == 1
     a, b = await Store.open(first), await Store.open(again)
     try:
         assert await migrate_db.read_all(a) == await migrate_db.read_all(b)
-        assert await replays_to_its_state(b) == 3
+        assert await replays_to_its_state(b) == 4
     finally:
         await a.close()
         await b.close()

@@ -21,6 +21,12 @@ BOT = ROOT / "bot"
 # sample here (a name says one thing everywhere: `count` is always a number).
 SAMPLES: dict[str, object] = {
     "command": "/game new",
+    # leagues (bot/words/en/leagues.toml)
+    "league": 3, "typed": "chess", "game": "Battle Tiles", "seating": "2 players",
+    "size": 3, "organiser": "Ann", "player": "Bob", "former": "Cy", "round": 2,
+    "rounds": 5, "players": "Ann, Bob", "format": "round-robin", "length": "7d",
+    "rule": "the computer plays out a table still running", "moment": 1_780_000_000,
+    "status": "round 2 of 5", "rank": 1, "points": "2.5", "summary": "1. Ann 3", "count": 2,
 }
 
 
@@ -44,7 +50,7 @@ def test_every_entry_formats_with_sample_fields(surface: words.Surface) -> None:
     assert not missing, f"fields with no sample in SAMPLES: {missing}"
     with words.speaking(surface):
         for key in words.catalogue():
-            text = words.say(key, **SAMPLES, count=2)
+            text = words.say(key, **{**SAMPLES, "count": 2})
             assert text.strip() and "{" not in text, key
             assert ("**" in text or "`" in text or "<t:" in text) <= (surface is DISCORD), key
 

@@ -6,6 +6,7 @@ package what the next round is and who leads; docs/leagues.md has the decisions.
   between them (``start``, ``withdraw``, ``replace_member``, ``record``, ``forfeits``).
 - ``standings``: points by place and byes, the ranking with the format's tiebreaks, and the
   standings as text (``text``) and as plain data for the picture (``picture``).
+- ``codec``: a league as plain data and back (``to_data``, ``from_data``), as it is stored.
 - ``pairing``: the next round (``pair``): the circle method for round-robin, a maximum
   weight matching for two-player Swiss, dealt and improved tables for three or four.
 
@@ -14,6 +15,8 @@ and ``leagues.pair(...)``, so the names below are imported here to be re-exporte
 ``name as name`` form says so to ruff and mypy); each is defined in the module named.
 """
 
+from bot.leagues.codec import from_data as from_data
+from bot.leagues.codec import to_data as to_data
 from bot.leagues.pairing import WIDE as WIDE
 from bot.leagues.pairing import WINDOWS as WINDOWS
 from bot.leagues.pairing import circle as circle

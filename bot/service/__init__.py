@@ -18,6 +18,9 @@ and passed what they need:
   stepping through a game (``/game replay``), replies not yet posted;
 - ``DirectLines`` (``direct.py``): each player's DM channel, kept, and whether their DMs
   are held back after a refusal;
+- ``Leagues`` (``leagues.py``, its tables through ``Boards`` in ``league_tables.py``):
+  leagues from sign-up to standings (``service.leagues``), told by ``Tables`` of each
+  game that ends;
 - ``Narrator`` (``replies.py``), ``Pictures``, ``Computers``: replies, pictures and
   computer players' choices, off the event loop.
 
@@ -40,6 +43,8 @@ from bot.service.clocks import Clocks
 from bot.service.computers import Computers, Levels
 from bot.service.digests import Digests, Servers, unnamed
 from bot.service.direct import DirectLines
+from bot.service.league_tables import Boards
+from bot.service.leagues import Leagues
 from bot.service.looking import Looking
 from bot.service.looking_back import LookingBack
 from bot.service.outbox import Outbox
@@ -96,6 +101,9 @@ class TableService:
         self.outbox = Outbox(store, self.tables, self.turns, self.clocks, self.narrator,
                              now=now)
         self.direct = DirectLines(store, now=now)
+        self.leagues = Leagues(store, Boards(store, self.tables, self.seats, self.clocks,
+                                             now=now), now=now, shown=shown)
+        self.tables.on_end = self.leagues.finished
 
     @property
     def images(self) -> bool:

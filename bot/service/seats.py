@@ -288,6 +288,7 @@ class Seats:
             self.tables.forget(table)
             table.status = "ended"
             await self.clocks.sync(table)
+            await self.tables.ended(table.id)
             return Reply(public=notice, version=table.version, game=table.id, over=True,
                          ends=True)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +58,9 @@ class Tables:
         # game -> versions this process wrote and has not posted yet: its replies mark them
         # posted (``Outbox.delivered``), and its sweep leaves them alone while in flight
         self.owed: dict[int, set[int]] = {}
+        # Told of each game this process ends (by its rules or with /game end), after it
+        # is written: the leagues record their tables' results (``Leagues.finished``).
+        self.on_end: Callable[[int], Awaitable[None]] | None = None
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The channel's lock: its commands run one at a time."""
@@ -224,6 +227,16 @@ class Tables:
         if over:
             table.status = "over"
             self.forget(table)
+            await self.ended(table.id)
+
+    async def ended(self, game_id: int) -> None:
+        """Tell ``on_end`` that this game ended (a failure there is logged: the game's end
+        stands, and the league catches up at its next due check)."""
+        if self.on_end is not None:
+            try:
+                await self.on_end(game_id)
+            except Exception:
+                log.exception("Could not record the end of game %s in its league", game_id)
 
     async def _finish(self, table: Table, seat: int, text: str, state: Any, data: str,
                       now: float) -> Rated | None:

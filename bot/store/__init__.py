@@ -6,7 +6,8 @@ over one ``engine.Seam`` (``bot.store.engine`` says what each engine supplies):
 ``store.tables`` (tables and their moves, undo requests, ratings: ``tables.py``),
 ``store.seats`` (``seats.py``), ``store.members`` (players and their time away:
 ``members.py``), ``store.deliveries`` (what the channels were told: ``deliveries.py``) and
-``store.jobs`` (what is due when: ``jobs.py``). Every table is declared once, in
+``store.jobs`` (what is due when: ``jobs.py``) and ``store.leagues`` (leagues and their
+tables: ``leagues.py``). Every table is declared once, in
 ``schema.py``.
 """
 
@@ -21,6 +22,7 @@ from bot.store.deliveries import Deliveries
 from bot.store.engine import FLUSH_DELAY, Engine, Seam
 from bot.store.errors import StoreError
 from bot.store.jobs import DueJobs
+from bot.store.leagues import Leagues
 from bot.store.members import Members
 from bot.store.seats import Seats
 from bot.store.sqlite import SQLite, default_path
@@ -55,6 +57,7 @@ class Store:
         self.members = Members(self._seam)
         self.deliveries = Deliveries(self._seam)
         self.jobs = DueJobs(self._seam)
+        self.leagues = Leagues(self._seam)
         self._closed = False
 
     @classmethod

@@ -78,11 +78,18 @@ UNDOS = table("undos", """
     game_id INTEGER, version INTEGER, seat INTEGER, asked REAL, due REAL, agreed TEXT""")
 POSTED = table("posted", "game_id INTEGER, version INTEGER")
 TURN_MESSAGES = table("turn_messages", "game_id INTEGER, message_id INTEGER, since INTEGER")
+LEAGUES = table("leagues", """
+    id INTEGER, guild_id INTEGER, channel_id INTEGER, organiser_id INTEGER, game TEXT,
+    status TEXT, state TEXT, version INTEGER, due REAL, message_id INTEGER, created REAL,
+    updated REAL""")
+LEAGUE_GAMES = table("league_games", """
+    league_id INTEGER, round INTEGER, board INTEGER, claimed REAL, channel_id INTEGER,
+    game_id INTEGER, seats TEXT""")
 
 # Every table, in the order that keeps references whole: a game before its seats, moves,
-# waits, undo request, posted versions and turn message.
+# waits, undo request, posted versions and turn message; a league before its games.
 TABLES: tuple[Table, ...] = (GAMES, SEATS, MOVES, WAITS, PLAYERS, ABSENCES, RATINGS, UNDOS,
-                             POSTED, TURN_MESSAGES)
+                             POSTED, TURN_MESSAGES, LEAGUES, LEAGUE_GAMES)
 
 
 def placeholders(values: tuple[Any, ...]) -> str:
