@@ -37,7 +37,9 @@ COMMANDS = {"game new", "game join", "game leave", "game computer", "game settin
             "game start", "game resign", "game replace", "game end", "play", "board", "hand",
             "rules", "me quiet", "me away", "me digest", "rank", "game export", "game undo",
             "game replay",
-            "games", "log", "since"}
+            "games", "log", "since", "me leagues", "league new", "league start",
+            "league standings", "league list", "league withdraw", "league replace",
+            "league pause", "league resume", "league end"}
 
 
 @pytest.fixture(autouse=True)

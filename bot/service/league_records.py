@@ -27,13 +27,15 @@ class Held:
     since: float | None = None  # when the round under way began
     left: float | None = None  # while paused: the round's time left
     paused: dict[str, Any] = field(default_factory=dict)  # game -> its clock before the pause
+    organiser: str = ""  # the organiser's name
 
     def dumps(self) -> str:
         return json.dumps({
             "settings": leagues.to_data(leagues.League(self.settings, ()))["settings"],
             "table": self.table, "names": [[m, n] for m, n in self.names.items()],
             "league": None if self.league is None else leagues.to_data(self.league),
-            "since": self.since, "left": self.left, "paused": self.paused})
+            "since": self.since, "left": self.left, "paused": self.paused,
+            "organiser": self.organiser})
 
     @classmethod
     def loads(cls, text: str) -> Held:
@@ -41,7 +43,7 @@ class Held:
         return cls(leagues.Settings(**data["settings"]), data["table"],
                    {int(m): n for m, n in data["names"]},
                    None if data["league"] is None else leagues.from_data(data["league"]),
-                   data["since"], data["left"], data["paused"])
+                   data["since"], data["left"], data["paused"], data.get("organiser", ""))
 
     def current(self) -> leagues.Round | None:
         return self.league.rounds[-1] if self.league and self.league.rounds else None
@@ -73,7 +75,7 @@ def signing(row: LeagueRow) -> None:
 def organiser(row: LeagueRow, user_id: int, moderator: bool, held: Held) -> None:
     if user_id != row.organiser_id and not moderator:
         raise TableError(words.say("leagues.organiser_only", league=row.id,
-                                   organiser=held.names.get(row.organiser_id, "the organiser")))
+                                   organiser=held.organiser))
 
 
 def under_way(row: LeagueRow, held: Held) -> League:

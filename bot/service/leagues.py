@@ -36,6 +36,7 @@ from bot.service.league_records import (
     under_way,
 )
 from bot.service.league_tables import Board, Boards, Delivered
+from bot.service.league_words import Told
 from bot.service.replies import Reply
 from bot.service.table import TableError, clean_name
 from bot.store import Store
@@ -55,6 +56,7 @@ class Leagues:
         self.boards = boards
         self.now = now
         self.shown = shown
+        self.told = Told(shown)  # what league messages and lists say
         self.on_change: Callable[[int], Awaitable[None]] | None = None
 
     # -- reading
@@ -73,15 +75,28 @@ class Leagues:
     async def of_guild(self, guild_id: int) -> list[LeagueRow]:
         return await self.store.leagues.of_guild(guild_id)
 
+    async def mine(self, guild_id: int, member: int) -> list[str]:
+        """A member's leagues in the server, a line each (rank and points)."""
+        found = []
+        for row in await self.of_guild(guild_id):
+            line = self.told.mine(row, Held.loads(row.state), member)
+            if line is not None:
+                found.append(line)
+        return found
+
+    async def set_message(self, league_id: int, message_id: int | None) -> None:
+        """The league's message in its channel (the sign-up, then the standings)."""
+        await self.store.leagues.set_message(league_id, message_id)
+
     async def pick(self, guild_id: int, league_id: int | None) -> int:
-        """The league meant: the one named, else the server's one under way or in sign-up
-        (a sentence when there are several or none)."""
+        """The league meant: the one named, else the server's one under way or in sign-up,
+        else its latest (a sentence when several are under way, or there is none)."""
         if league_id is not None:
             return (await self.row(league_id, guild_id)).id
-        live = [r for r in await self.of_guild(guild_id) if r.status in
-                ("signup", "running", "paused")]
-        if len(live) == 1:
-            return live[0].id
+        every = await self.of_guild(guild_id)  # newest first
+        live = [r for r in every if r.status in ("signup", "running", "paused")]
+        if len(live) == 1 or (not live and every):
+            return (live or every)[0].id
         if not live:
             raise TableError(words.say("leagues.none", command="/league new"))
         raise TableError(words.say("leagues.which", league=live[0].id))
@@ -117,7 +132,7 @@ class Leagues:
         game.check_options(options)
         game.new(per_table, 0, options or None)  # the options fit the tables
         table["options"] = options
-        held = Held(settings, table)
+        held = Held(settings, table, organiser=clean_name(name))
         return await self.store.leagues.create(guild_id, channel_id, organiser, game.id,
                                                held.dumps(), now=self.now())
 

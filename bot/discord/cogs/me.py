@@ -1,5 +1,6 @@
-"""The me cog: ``/me quiet`` and ``/me away``, when a player is not to be reminded, and
-``/me digest``, one DM a day instead of the daily reminders.
+"""The me cog: ``/me quiet`` and ``/me away``, when a player is not to be reminded,
+``/me digest``, one DM a day instead of the daily reminders, and ``/me leagues``, the
+member's leagues in the server.
 
 All are per player, over every table: in quiet hours and time away no reminder is sent
 and the player's turn clocks stop (``bot/scheduler.py``). Quiet hours are at most 12 a day,
@@ -12,7 +13,8 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.answer import Answer, answer
+from bot import words
+from bot.discord.answer import Answer, answer, clip
 from bot.discord.host import Host, Interaction
 
 
@@ -56,6 +58,15 @@ class Me(commands.Cog):
                      timezone: str | None = None) -> None:
         async def work() -> Answer:
             return Answer(await self.bot.service.digest(interaction.user.id, at, timezone))
+        await answer(interaction, work)
+
+    @me.command(name="leagues", description="Your leagues in this server: your rank and "
+                "points in each (your tables: /games).")
+    async def leagues(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            found = [] if interaction.guild_id is None else \
+                await self.bot.service.leagues.mine(interaction.guild_id, interaction.user.id)
+            return Answer(clip("\n".join(found) or words.say("leagues.mine_none")))
         await answer(interaction, work)
 
     @digest.autocomplete("at")

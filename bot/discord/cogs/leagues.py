@@ -1,0 +1,371 @@
+"""The leagues cog: ``/league new|start|standings|list|withdraw|replace|pause|resume|end``,
+the sign-up message's Join and Leave buttons, the league's message in its channel (the
+sign-up, then the standings, edited after every result), and each round's tables opened
+in threads of the league's channel (``open_in_thread``).
+
+Buttons carry what they do and nothing else: ``br:league-join:{league}`` and
+``br:league-leave:{league}``. The service tells the cog of every change of a league
+(``Leagues.on_change``); the cog then edits the league's message and opens the tables of a
+new round, in a task of its own (a move that ends a round does not wait for the next
+round's threads). The round's deadline is the scheduler's (``due``, a job of its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import words
+from bot.discord.answer import Answer, Attachment, answer, clip
+from bot.discord.choices import CLOCK_CHOICES, GAME_CHOICES
+from bot.discord.host import Host, Interaction
+from bot.service.league_tables import Board
+from bot.service.table import TableError, parse_options
+from render import standings as drawn
+
+log = logging.getLogger("boardroom.discord")
+FORMATS = [app_commands.Choice(name=f, value=f) for f in ("round-robin", "swiss")]
+RULES = [app_commands.Choice(name="play on: the next round waits for it", value="play on"),
+         app_commands.Choice(name="stand-in: the computer plays it out", value="stand-in")]
+AFTER = [app_commands.Choice(name="forfeit: their games are lost", value="forfeit"),
+         app_commands.Choice(name="stand-in: the computer plays them", value="stand-in")]
+WEEK: Literal[10080] = 10080  # minutes a table's thread stays open unused (the most)
+LEAGUE = "The league's number (left out: the one under way)"
+
+
+async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board) -> None:
+    """Open a round's table in a new public thread of the league's channel, named for the
+    league, the round and the players: a first line there adds the players to it, then
+    the table is opened, seated and dealt through the service, and its start delivered."""
+    channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    thread = await channel.create_thread(name=board.title(), auto_archive_duration=WEEK,
+                                         type=discord.ChannelType.public_thread)
+    humans = [m for m in board.members if m is not None]
+    await thread.send(words.say("leagues.table_of", league=board.league_id,
+                                round=board.round, players=" ".join(f"<@{m}>" for m in humans)),
+                      allowed_mentions=discord.AllowedMentions(
+                          users=[discord.Object(m) for m in humans]))
+    reply = await bot.service.leagues.seat(board, thread.id, guild_id)
+    await bot.desk.deliver(thread.id, reply)
+
+
+class Leagues(commands.Cog):
+    """Leagues over weeks: sign-up, rounds in threads, standings, the organiser's tools."""
+
+    league = app_commands.Group(name="league", description="Leagues over weeks: sign up, "
+                                "standings, the organiser's tools.", guild_only=True)
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(JoinButton, LeaveButton)
+        with contextlib.suppress(RuntimeError):  # none: the tree alone (``boardroom check``)
+            self.bot.service.leagues.on_change = self.changed
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a restart: record what ended meanwhile, open what was not opened, and
+        tell each league's service of its changes from now on."""
+        leagues = self.bot.service.leagues
+        leagues.on_change = self.changed
+        for row in await self.bot.service.store.leagues.running():
+            await leagues.catch_up(row.id)
+            await self.refresh(row.id)
+
+    async def changed(self, league_id: int) -> None:
+        task = asyncio.ensure_future(self.refresh(league_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def due(self, now: float) -> None:
+        """What the scheduler calls for leagues (a job kind of its own): every round whose
+        deadline has passed is closed, and the tables the computer played out delivered."""
+        for channel_id, reply in await self.bot.service.leagues.due(now):
+            await self.bot.desk.deliver(channel_id, reply)
+
+    # -- the league's message and its tables
+
+    async def refresh(self, league_id: int) -> None:
+        """Show the league as it is now in its message, and open its round's tables."""
+        lock = self._locks.setdefault(league_id, asyncio.Lock())
+        async with lock:
+            try:
+                await self._show(league_id)
+                await self._open(league_id)
+            except Exception:
+                log.exception("Could not show or open league %s", league_id)
+
+    async def _show(self, league_id: int) -> None:
+        leagues = self.bot.service.leagues
+        row, held = await leagues.held(league_id)
+        files: list[discord.File] = []
+        view: discord.ui.View | None = None
+        if row.status == "signup":
+            text = leagues.told.signup(row, held)
+            view = signup_view(row.id)
+        else:
+            shown = await leagues.standings(league_id)
+            text = leagues.told.standings(row, held, shown)
+            if shown.picture.get("rows"):
+                png = await asyncio.to_thread(drawn.png, shown.picture)
+                alt = words.say("leagues.standings_alt", league=row.id,
+                                summary=drawn.summary(shown.picture))
+                files = [Attachment(f"league-{row.id}.png", png, alt).file()]
+        channel = self.bot.get_partial_messageable(row.channel_id)
+        if row.message_id is not None:
+            try:
+                await channel.get_partial_message(row.message_id).edit(
+                    content=clip(text), attachments=files, view=view)
+                return
+            except discord.NotFound:
+                pass  # deleted: a new one
+        message = await (channel.send(clip(text), files=files) if view is None else
+                         channel.send(clip(text), files=files, view=view))
+        await leagues.set_message(row.id, message.id)
+
+    async def _open(self, league_id: int) -> None:
+        """The round's tables one after another (each a thread, a line and the table's
+        start): Discord's limits on creating threads are met by going one at a time and
+        letting discord.py wait out any 429."""
+        leagues = self.bot.service.leagues
+        row = await leagues.row(league_id)
+        for board in await leagues.to_open(league_id):
+            if await leagues.claim(board):
+                try:
+                    await open_in_thread(self.bot, row.channel_id, row.guild_id, board)
+                except Exception:
+                    log.exception("Could not open table %s of round %s of league %s",
+                                  board.number, board.round, league_id)
+
+    async def idle(self) -> None:
+        """Wait for the league work under way (tests, and a bot that closes)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks))
+
+    # -- commands
+
+    @league.command(name="new", description="Open a league for sign-up in this channel, "
+                    "with a Join button.")
+    @app_commands.rename(format_="format", length="round", size="players")
+    @app_commands.describe(game="The game", format_="Round-robin, or Swiss",
+                           rounds="How many rounds", length="How long a round lasts, "
+                           "such as 7d", size="Players at each table (2 to 4)",
+                           deadline="A table still running at a round's deadline",
+                           clock="The tables' clock: per turn, or a time bank",
+                           turn_time="The tables' turn time, such as 1d (or off)",
+                           bank="A time bank's start per player, such as 3d",
+                           add="What a bank gets back after each turn, such as 1d",
+                           options="The game's variants for every table")
+    @app_commands.choices(game=GAME_CHOICES, format_=FORMATS, deadline=RULES,
+                          clock=CLOCK_CHOICES)
+    async def new(self, interaction: Interaction, game: app_commands.Choice[str],
+                  format_: app_commands.Choice[str], rounds: app_commands.Range[int, 1, 30],
+                  length: str, size: app_commands.Range[int, 2, 4] = 2,
+                  deadline: app_commands.Choice[str] | None = None,
+                  clock: app_commands.Choice[str] | None = None,
+                  turn_time: str | None = None, bank: str | None = None,
+                  add: str | None = None, options: str | None = None) -> None:
+        async def work() -> Answer:
+            assert interaction.guild_id is not None and interaction.channel_id is not None
+            table: dict[str, Any] = {"turn_time": turn_time, "bank": bank, "add": add,
+                                     "clock": None if clock is None else clock.value,
+                                     "options": parse_options(options)}
+            row = await self.bot.service.leagues.new(
+                interaction.guild_id, interaction.channel_id, interaction.user.id,
+                interaction.user.display_name, game.value, format_.value, rounds, length,
+                per_table=size, deadline="play on" if deadline is None else deadline.value,
+                table=table)
+            await self.refresh(row.id)
+            return Answer(words.say("leagues.opened", league=row.id))
+        await answer(interaction, work)
+
+    @league.command(name="start", description="Start the league: round 1 is paired and "
+                    "its tables open (the organiser).")
+    @app_commands.describe(league=LEAGUE)
+    async def start(self, interaction: Interaction, league: int | None = None) -> None:
+        async def work() -> Answer:
+            league_id = await self._pick(interaction, league)
+            await self.bot.service.leagues.start(league_id, interaction.user.id,
+                                                 moderator=_manager(interaction))
+            return Answer(words.say("leagues.started", league=league_id))
+        await answer(interaction, work)
+
+    @league.command(name="standings", description="A league's standings, as a picture and "
+                    "as text.")
+    @app_commands.describe(league=LEAGUE)
+    async def standings(self, interaction: Interaction, league: int | None = None) -> None:
+        async def work() -> Answer:
+            leagues = self.bot.service.leagues
+            league_id = await self._pick(interaction, league)
+            row, held = await leagues.held(league_id)
+            if held.league is None:
+                raise TableError(words.say("leagues.not_open", league=row.id,
+                                           command="/league start"))
+            shown = await leagues.standings(league_id)
+            png = await asyncio.to_thread(drawn.png, shown.picture)
+            alt = words.say("leagues.standings_alt", league=row.id,
+                            summary=drawn.summary(shown.picture))
+            return Answer(clip(leagues.told.standings(row, held, shown)),
+                          files=(Attachment(f"league-{row.id}.png", png, alt),))
+        await answer(interaction, work)
+
+    @league.command(name="list", description="This server's leagues.")
+    async def listing(self, interaction: Interaction) -> None:
+        async def work() -> Answer:
+            assert interaction.guild_id is not None
+            leagues = self.bot.service.leagues
+            lines = [leagues.told.listed(row, held) for row, held in
+                     [await leagues.held(r.id) for r in await leagues.of_guild(
+                         interaction.guild_id)]]
+            return Answer(clip("\n".join(lines) or words.say("leagues.none",
+                                                             command="/league new")))
+        await answer(interaction, work)
+
+    @league.command(name="withdraw", description="Withdraw a player (the organiser, or a "
+                    "channel manager).")
+    @app_commands.rename(after="then")
+    @app_commands.describe(player="The player who leaves", after="Their remaining games",
+                           league=LEAGUE)
+    @app_commands.choices(after=AFTER)
+    async def withdraw(self, interaction: Interaction, player: discord.Member,
+                       after: app_commands.Choice[str], league: int | None = None) -> None:
+        async def work() -> Answer:
+            league_id = await self._pick(interaction, league)
+            said, handed = await self.bot.service.leagues.withdraw(
+                league_id, interaction.user.id, player.id, after.value,
+                moderator=_manager(interaction))
+            for channel_id, reply in handed:
+                await self.bot.desk.deliver(channel_id, reply)
+            return Answer(said)
+        await answer(interaction, work)
+
+    @league.command(name="replace", description="Hand a player's place to another member "
+                    "between rounds (the organiser).")
+    @app_commands.describe(player="Whose place", by="Who takes it over", league=LEAGUE)
+    async def replace(self, interaction: Interaction, player: discord.Member,
+                      by: discord.Member, league: int | None = None) -> None:
+        async def work() -> Answer:
+            league_id = await self._pick(interaction, league)
+            said = await self.bot.service.leagues.replace(
+                league_id, interaction.user.id, player.id, by.id, by.display_name,
+                moderator=_manager(interaction))
+            return Answer(said)
+        await answer(interaction, work)
+
+    @league.command(name="pause", description="Pause a league: every table's clock stops "
+                    "(the organiser).")
+    @app_commands.describe(league=LEAGUE)
+    async def pause(self, interaction: Interaction, league: int | None = None) -> None:
+        async def work() -> Answer:
+            league_id = await self._pick(interaction, league)
+            said = await self.bot.service.leagues.pause(league_id, interaction.user.id,
+                                                        moderator=_manager(interaction))
+            return Answer(said)
+        await answer(interaction, work)
+
+    @league.command(name="resume", description="Resume a paused league (the organiser).")
+    @app_commands.describe(league=LEAGUE)
+    async def resume(self, interaction: Interaction, league: int | None = None) -> None:
+        async def work() -> Answer:
+            league_id = await self._pick(interaction, league)
+            said = await self.bot.service.leagues.resume(league_id, interaction.user.id,
+                                                         moderator=_manager(interaction))
+            return Answer(said)
+        await answer(interaction, work)
+
+    @league.command(name="end", description="End a league early; its standings stay (the "
+                    "organiser).")
+    @app_commands.describe(league=LEAGUE)
+    async def end(self, interaction: Interaction, league: int | None = None) -> None:
+        async def work() -> Answer:
+            league_id = await self._pick(interaction, league)
+            said = await self.bot.service.leagues.end(league_id, interaction.user.id,
+                                                      moderator=_manager(interaction))
+            return Answer(said)
+        await answer(interaction, work)
+
+    async def _pick(self, interaction: Interaction, league: int | None) -> int:
+        assert interaction.guild_id is not None
+        return await self.bot.service.leagues.pick(interaction.guild_id, league)
+
+    async def sign(self, interaction: Interaction, league_id: int, *, join: bool) -> Answer:
+        """A Join or Leave button of the sign-up message."""
+        leagues = self.bot.service.leagues
+        if join:
+            await leagues.join(league_id, interaction.user.id, interaction.user.display_name)
+            said = words.say("leagues.joined", league=league_id)
+        else:
+            await leagues.leave(league_id, interaction.user.id)
+            said = words.say("leagues.left", league=league_id)
+        await self.refresh(league_id)
+        return Answer(said)
+
+
+def _manager(interaction: Interaction) -> bool:
+    return interaction.permissions.manage_channels
+
+
+def _cog(interaction: Interaction) -> Leagues:
+    cog = interaction.client.get_cog("Leagues")
+    assert isinstance(cog, Leagues)
+    return cog
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"br:league-join:(?P<league>\d+)"):
+    """Sign up for the league it names."""
+
+    def __init__(self, league_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Join", style=discord.ButtonStyle.primary,
+                                           custom_id=f"br:league-join:{league_id}"))
+        self.league_id = league_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
+        return cls(int(match["league"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await answer(interaction, lambda: _cog(interaction).sign(
+            interaction, self.league_id, join=True))
+
+
+class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"br:league-leave:(?P<league>\d+)"):
+    """Give up one's sign-up for the league it names."""
+
+    def __init__(self, league_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"br:league-leave:{league_id}"))
+        self.league_id = league_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LeaveButton:
+        return cls(int(match["league"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await answer(interaction, lambda: _cog(interaction).sign(
+            interaction, self.league_id, join=False))
+
+
+def signup_view(league_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(JoinButton(league_id))
+    view.add_item(LeaveButton(league_id))
+    return view
+
+
+async def setup(bot: Host) -> None:
+    await bot.add_cog(Leagues(bot))
