@@ -143,3 +143,86 @@ async def test_a_round_robin_of_six_over_five_rounds(tmp_path: Path) -> None:
         assert "League 1: **Battle Tiles**, round-robin, over" in said(
             await w.bob.slash(w.channel, "league list"))
         assert "rank" in said(await frank.slash(w.channel, "me leagues"))
+
+
+async def test_a_swiss_of_nine_at_three_player_tables_with_the_organisers_tools(
+        tmp_path: Path) -> None:
+    # The slower of the two (about 14 s on a loaded machine): nine tables of three-player
+    # Crystallia played to the end at random (its rules' own time, about 2 s, and the
+    # tables' waits), and a table played out by three computer players. The computer that
+    # plays it out plays easy: it answers at once.
+    async with world(tmp_path, level="easy") as w:
+        members = [w.alice, w.bob, w.carol] + [
+            w.guild.add_member(w.env.create_user(name))
+            for name in ("dave", "erin", "frank", "gina", "hugo", "ines")]
+        ivan = w.guild.add_member(w.env.create_user("ivan"))
+        said(await w.alice.slash(w.channel, "league new", game="crystallia", format="swiss",
+                                 rounds=3, round="3d", players=3, deadline="stand-in",
+                                 turn_time="1d"))
+        signup = league_message(w)
+        for member in members:
+            said(await member.click(signup, label="Join"))
+        said(await members[8].click(signup, label="Leave"))
+        assert "Signed up (8)" in message_text(league_message(w))
+        said(await members[8].click(signup, label="Join"))
+        said(await w.alice.slash(w.channel, "league start"))
+        await w.env.settle()
+        rng = random.Random(4)
+        seen: set[int] = set()
+        service = w.bot.service
+
+        # Round 1: the organiser pauses and resumes (every table's clock stops meanwhile);
+        # a player whose table has ended is replaced before round 2.
+        threads = await round_threads(w, seen)
+        assert len(threads) == 3
+        assert "Only **alice**" in said(await w.bob.slash(w.channel, "league pause"))
+        assert "is paused" in said(await w.alice.slash(w.channel, "league pause"))
+        await cog(w).idle()
+        assert await service.next_due() is None  # no turn clock runs, nor the round
+        await w.env.advance_time(5 * DAY)
+        assert "resumes" in said(await w.alice.slash(w.channel, "league resume"))
+        await cog(w).idle()
+        assert await play_to_the_end(w, threads[0].id, rng)
+        game = await service.store.tables.latest_game(threads[0].id)
+        assert game is not None
+        leaving = next(s.user_id for s in await service.store.seats.of(game.id)
+                       if s.user_id is not None)
+        leaver = next(m for m in members if m.id == leaving)
+        assert "takes over" in said(await w.alice.slash(w.channel, "league replace",
+                                                        player=leaver, by=ivan))
+        for thread in threads[1:]:
+            assert await play_to_the_end(w, thread.id, rng)
+
+        # Round 2: ivan plays in his place; one table runs past the deadline and the
+        # computer plays it out at once.
+        threads = await round_threads(w, seen)
+        assert len(threads) == 3
+        assert any("ivan" in (t.name or "") for t in threads)
+        for thread in threads[1:]:
+            assert await play_to_the_end(w, thread.id, rng)
+        assert not await play_to_the_end(w, threads[0].id, rng, limit=1)
+        await w.env.advance_time(4 * DAY)
+        await cog(w).due(w.bot.now())
+        await cog(w).idle()
+        await w.env.settle()
+        assert not await service.waiting(threads[0].id)
+
+        # Round 3, then the standings.
+        threads = await round_threads(w, seen)
+        assert len(threads) == 3
+        for thread in threads:
+            assert await play_to_the_end(w, thread.id, rng)
+        row, held = await service.leagues.held(1)
+        assert row.status == "over" and held.league is not None
+        assert len(held.league.results) == 9
+        assert all(len(r.players) == 3 for r in held.league.results)
+        table = leagues.standings(held.league)
+        assert table.columns == ("Buchholz", "Sonneborn-Berger")
+        assert sum(r.points for r in table.rows) == Fraction(27, 2)  # 9 tables x 1.5
+        text = message_text(league_message(w))
+        shown = await service.leagues.standings(1)
+        assert shown.text in text and "is over" in text
+        assert [r["name"] for r in shown.picture["rows"]] == [
+            line.split(": ")[0].split(". ", 1)[1] for line in shown.text.splitlines()]
+        assert "ended early" not in said(await w.alice.slash(w.channel, "league list"))
+        assert "not under way" in said(await w.alice.slash(w.channel, "league end"))
