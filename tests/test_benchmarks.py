@@ -92,3 +92,12 @@ def test_the_league_benchmark_runs_and_prints_its_figures() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert re.search(r"Pairing a 20-player Swiss round: median \d+ ms", done.stdout)
     assert done.stdout.count(" 0 rematches") == 6  # each round, windowed and whole
+
+
+def test_the_league_opening_benchmark_opens_every_table_in_its_thread() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "league_opening.py"), "--tables", "3"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "3 tables opened: 3 threads, 3 games dealt" in done.stdout
+    assert re.search(r"\s3  POST /channels/\{id\}/threads", done.stdout)
