@@ -132,7 +132,10 @@ def built_sentences(path: Path) -> list[str]:
 
 # The modules whose sentences are already in the catalogue; every bot/ module belongs here
 # but those in MAINTAINERS_ONLY.
-CATALOGUED: list[str] = []
+CATALOGUED: list[str] = [
+    "bot/service/leagues.py", "bot/service/league_tables.py", "bot/service/league_records.py",
+    "bot/service/league_words.py",
+]
 
 
 @pytest.mark.parametrize("module", CATALOGUED)

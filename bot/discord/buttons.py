@@ -39,6 +39,11 @@ never carries hidden information, only where and when it was made:
     on a replay: that game so far as an animated GIF of the public board after each turn,
     answered to the clicker alone.
 
+``br:league-join:{league}``, ``br:league-leave:{league}``
+    on a league's sign-up message (``bot/discord/cogs/leagues.py``): sign up for that
+    league, or give up one's sign-up, while its sign-up is open; refused with a sentence
+    once it has started.
+
 A button's *label* shows a move, so move buttons only go where the clicker alone can see
 them: an ephemeral reply or a DM. The public turn message carries no move at all.
 """

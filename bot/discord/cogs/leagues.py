@@ -196,6 +196,9 @@ class Leagues(commands.Cog):
     async def start(self, interaction: Interaction, league: int | None = None) -> None:
         async def work() -> Answer:
             league_id = await self._pick(interaction, league)
+            allowed = interaction.app_permissions
+            if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+                raise TableError(words.say("leagues.no_threads"))
             await self.bot.service.leagues.start(league_id, interaction.user.id,
                                                  moderator=_manager(interaction))
             return Answer(words.say("leagues.started", league=league_id))
