@@ -15,6 +15,7 @@ from bot import leagues
 from bot.discord.cogs.leagues import Leagues as LeagueCog
 from bot.leagues import ranking
 from tests.test_discord import World, message_text, said, world
+from tests.test_league_service import play
 
 DAY = 86400.0
 
@@ -41,13 +42,7 @@ async def play_to_the_end(w: World, thread: int, rng: random.Random,
     threads) then goes through SimCord."""
     service = w.bot.service
     service.images = False  # the moves' pictures are not what this test looks at
-    for _ in range(limit):
-        waiting = await service.waiting(thread)
-        if not waiting:
-            break
-        user = waiting[0][0]
-        move = rng.choice(await service.legal_moves(thread, user))
-        await service.delivered(await service.play(thread, user, move))
+    await play(service, thread, rng, limit)
     await cog(w).idle()
     await w.env.settle()
     return not await service.waiting(thread)

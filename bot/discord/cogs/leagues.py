@@ -69,7 +69,7 @@ class Leagues(commands.Cog):
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(JoinButton, LeaveButton)
+        self.bot.add_dynamic_items(SignButton)
         with contextlib.suppress(RuntimeError):  # none: the tree alone (``boardroom check``)
             self.bot.service.leagues.on_change = self.changed
 
@@ -325,48 +325,32 @@ def _cog(interaction: Interaction) -> Leagues:
     return cog
 
 
-class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"br:league-join:(?P<league>\d+)"):
-    """Sign up for the league it names."""
+class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"br:league-(?P<what>join|leave):(?P<league>\d+)"):
+    """Sign up for the league it names (join), or give up one's sign-up (leave)."""
 
-    def __init__(self, league_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Join", style=discord.ButtonStyle.primary,
-                                           custom_id=f"br:league-join:{league_id}"))
-        self.league_id = league_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
-        return cls(int(match["league"]))
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await answer(interaction, lambda: _cog(interaction).sign(
-            interaction, self.league_id, join=True))
-
-
-class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"br:league-leave:(?P<league>\d+)"):
-    """Give up one's sign-up for the league it names."""
-
-    def __init__(self, league_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"br:league-leave:{league_id}"))
-        self.league_id = league_id
+    def __init__(self, what: str, league_id: int) -> None:
+        join = what == "join"
+        super().__init__(discord.ui.Button(
+            label="Join" if join else "Leave",
+            style=discord.ButtonStyle.primary if join else discord.ButtonStyle.secondary,
+            custom_id=f"br:league-{what}:{league_id}"))
+        self.join, self.league_id = join, league_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> LeaveButton:
-        return cls(int(match["league"]))
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> SignButton:
+        return cls(match["what"], int(match["league"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         await answer(interaction, lambda: _cog(interaction).sign(
-            interaction, self.league_id, join=False))
+            interaction, self.league_id, join=self.join))
 
 
 def signup_view(league_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(JoinButton(league_id))
-    view.add_item(LeaveButton(league_id))
+    view.add_item(SignButton("join", league_id))
+    view.add_item(SignButton("leave", league_id))
     return view
 
 
