@@ -6,6 +6,7 @@ entry a member holds, a finished table's result."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,10 +73,12 @@ def signing(row: LeagueRow) -> None:
         raise TableError(words.say("leagues.closed", league=row.id))
 
 
-def organiser(row: LeagueRow, user_id: int, moderator: bool, held: Held) -> None:
+def organiser(row: LeagueRow, user_id: int, moderator: bool, held: Held,
+              shown: Callable[[str], str]) -> None:
+    """Only the organiser or a member who may manage the channel (``moderator``)."""
     if user_id != row.organiser_id and not moderator:
         raise TableError(words.say("leagues.organiser_only", league=row.id,
-                                   organiser=held.organiser))
+                                   organiser=shown(held.organiser)))
 
 
 def under_way(row: LeagueRow, held: Held) -> League:

@@ -159,7 +159,7 @@ class Leagues:
         now = self.now()
 
         def started(row: LeagueRow, held: Held) -> Change:
-            organiser(row, user_id, moderator, held)
+            organiser(row, user_id, moderator, held, self.shown)
             signing(row)
             if len(held.names) < max(2, held.settings.per_table):
                 raise TableError(words.say("leagues.too_few", league=row.id,
@@ -309,7 +309,7 @@ class Leagues:
 
         def gone(row: LeagueRow, held: Held) -> Change:
             nonlocal number
-            organiser(row, user_id, moderator, held)
+            organiser(row, user_id, moderator, held, self.shown)
             league = under_way(row, held)
             number = entry_of(row, held, member)
             if league.entries[number].withdrawn is not None:
@@ -347,7 +347,7 @@ class Leagues:
             for n in json.loads(b.seats)}
 
         def handed(row: LeagueRow, held: Held) -> Change:
-            organiser(row, user_id, moderator, held)
+            organiser(row, user_id, moderator, held, self.shown)
             league = under_way(row, held)
             number = entry_of(row, held, member)
             current = held.current()
@@ -370,7 +370,7 @@ class Leagues:
         now = self.now()
 
         def paused(row: LeagueRow, held: Held) -> Change:
-            organiser(row, user_id, moderator, held)
+            organiser(row, user_id, moderator, held, self.shown)
             if row.status == "paused":
                 raise TableError(words.say("leagues.paused_already", league=row.id))
             if row.status != "running":
@@ -394,7 +394,7 @@ class Leagues:
 
         def resumed(row: LeagueRow, held: Held) -> Change:
             nonlocal clocks
-            organiser(row, user_id, moderator, held)
+            organiser(row, user_id, moderator, held, self.shown)
             if row.status != "paused":
                 raise TableError(words.say("leagues.not_paused", league=row.id))
             clocks, held.paused = held.paused, {}
@@ -414,7 +414,7 @@ class Leagues:
         """The league ends now: its standings stay as they are; tables still running play
         on as ordinary games."""
         def ended(row: LeagueRow, held: Held) -> Change:
-            organiser(row, user_id, moderator, held)
+            organiser(row, user_id, moderator, held, self.shown)
             if row.status in ("over", "ended"):
                 raise TableError(words.say("leagues.not_running", league=row.id))
             return Change(held, "ended", None)

@@ -178,6 +178,8 @@ class Leagues(commands.Cog):
                   add: str | None = None, options: str | None = None) -> None:
         async def work() -> Answer:
             assert interaction.guild_id is not None and interaction.channel_id is not None
+            if not isinstance(interaction.channel, discord.TextChannel):
+                raise TableError(words.say("leagues.text_channel"))
             table: dict[str, Any] = {"turn_time": turn_time, "bank": bank, "add": add,
                                      "clock": None if clock is None else clock.value,
                                      "options": parse_options(options)}
