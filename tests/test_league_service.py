@@ -90,6 +90,12 @@ async def test_sign_up_checks(service: TableService) -> None:
     with pytest.raises(TableError, match="seat 3"):
         await service.leagues.new(GUILD, CHANNEL, ORGANISER, "Org", "battle-tiles",
                                   "swiss", 3, "7d", per_table=3)
+    with pytest.raises(TableError, match="for clock:bank"):
+        await service.leagues.new(GUILD, CHANNEL, ORGANISER, "Org", "battle-tiles",
+                                  "swiss", 3, "7d", table={"clock": "per-turn", "bank": "3d"})
+    with pytest.raises(TableError, match="not a turn time"):
+        await service.leagues.new(GUILD, CHANNEL, ORGANISER, "Org", "battle-tiles",
+                                  "swiss", 3, "7d", table={"turn_time": "soon"})
     league_id = await league_of(service, 1)
     with pytest.raises(TableError, match="already signed up"):
         await service.leagues.join(league_id, 1, "P1")

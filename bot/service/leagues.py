@@ -23,6 +23,7 @@ from typing import Any
 import rules
 from bot import leagues, scheduler, words
 from bot.records import BoardRow, LeagueRow
+from bot.service.clocks import parse_bank
 from bot.service.league_records import (
     Change,
     Held,
@@ -128,6 +129,14 @@ class Leagues:
         except ValueError as error:
             raise TableError(str(error)) from None
         table = dict(table or {})
+        try:  # the tables' clock, checked now as /game settings would check it
+            if table.get("turn_time") is not None:
+                scheduler.parse_duration(str(table["turn_time"]))
+            parse_bank(table.get("bank"), table.get("add"))
+        except ValueError as error:
+            raise TableError(str(error)) from None
+        if table.get("clock") == "per-turn" and (table.get("bank") or table.get("add")):
+            raise TableError(words.say("leagues.per_turn_bank"))
         options = dict(table.get("options") or {})
         game.check_options(options)
         game.new(per_table, 0, options or None)  # the options fit the tables
