@@ -77,7 +77,10 @@ class Leagues(commands.Cog):
     async def on_ready(self) -> None:
         """After a restart: record what ended meanwhile, open what was not opened, and
         tell each league's service of its changes from now on."""
-        leagues = self.bot.service.leagues
+        try:
+            leagues = self.bot.service.leagues
+        except RuntimeError:  # a client without the service (``boardroom smoke``)
+            return
         leagues.on_change = self.changed
         for row in await self.bot.service.store.leagues.running():
             await leagues.catch_up(row.id)
