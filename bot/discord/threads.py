@@ -1,0 +1,238 @@
+"""Tables in threads on Discord (issue 40): opening a table in a new thread of the channel,
+the parent channel's notice with its Join button, and keeping the thread open while the
+table runs.
+
+- ``/game new thread:True`` (or the server's setting, ``/server threads``) makes a thread of
+  the channel (public, or private with ``private:True``), auto-archived after a week
+  without messages (Discord's longest, ``ARCHIVE_AFTER``), named for the game and its
+  opener (``bot.service.threads.thread_name``), and opens the table in it: the thread is
+  the table's channel from then on (one table per channel holds there as anywhere). The
+  permissions it needs are checked first, from the interaction's ``app_permissions``
+  (``missing``); one missing is named in a sentence and nothing is made. A table that
+  cannot open in the thread (options that don't fit) deletes the thread again.
+- The parent channel gets one message (``Keeper``): the table's opener and a Join button
+  (``br:join:{thread}``) while it is open; who plays once it starts (the thread is renamed
+  then, with the table's number and every player: one rename, within Discord's two per ten
+  minutes); the result once it ends (the message is edited each time, never posted anew,
+  so the parent holds one line per table and pings nobody). Then the thread is archived.
+- Discord archives a thread after a week without messages. A running table's thread is
+  reopened when Discord says it archived it (``on_thread_update``, in the threads cog), and
+  before anything is posted in it (``Keeper.reopen``: a thread the gateway does not show as
+  open is fetched, and unarchived if it is archived), so a week-long quiet turn loses
+  nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Literal
+
+import discord
+
+from bot import words
+from bot.discord.answer import NOBODY, Answer, answer, refusal
+from bot.discord.host import Interaction
+from bot.service import TableService
+from bot.service.replies import Reply
+from bot.service.threads import Notice, thread_name
+from rules import GameError
+
+log = logging.getLogger("boardroom.discord")
+# Minutes without messages before Discord archives a thread: a week, the longest it allows.
+ARCHIVE_AFTER: Literal[10080] = 10080
+# What opening a table in a thread needs, in the parent channel: the notice, the thread,
+# the table's messages there, and reopening and archiving it.
+NEEDS = ("send_messages", "create_public_threads", "send_messages_in_threads",
+         "manage_threads")
+
+
+def missing(permissions: discord.Permissions, *, private: bool) -> str | None:
+    """The first permission the bot lacks to open a table in a thread, by its name in
+    Discord's settings (None: it has them all)."""
+    for flag in NEEDS:
+        if private and flag == "create_public_threads":
+            flag = "create_private_threads"
+        if not getattr(permissions, flag):
+            return permission_name(flag)
+    return None
+
+
+def permission_name(flag: str) -> str:
+    """A permission's name as Discord's settings show it."""
+    if flag == "send_messages":
+        return words.say("threads.permission.send_messages")
+    if flag == "create_public_threads":
+        return words.say("threads.permission.create_public_threads")
+    if flag == "create_private_threads":
+        return words.say("threads.permission.create_private_threads")
+    if flag == "send_messages_in_threads":
+        return words.say("threads.permission.send_messages_in_threads")
+    return words.say("threads.permission.manage_threads")
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"br:join:(\d+)"):
+    """Join, on the parent channel's notice: a seat at the table of that thread, as
+    ``/game join`` there gives; the clicker is added to the thread (a private one shows
+    only to its members)."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(discord.ui.Button(
+            label=words.say("threads.join_button"), style=discord.ButtonStyle.success,
+            custom_id=f"br:join:{channel_id}"))
+        self.channel_id = channel_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
+        return cls(int(match[1]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        async def work() -> Answer:
+            client = interaction.client
+            user = interaction.user
+            reply = await client.service.join(self.channel_id, user.id, user.display_name)
+            thread = await opened(client, self.channel_id)
+            if thread is not None:
+                try:
+                    await thread.add_user(user)
+                except discord.HTTPException:
+                    log.warning("Could not add user %s to thread %s", user.id,
+                                self.channel_id, exc_info=True)
+            await client.desk.deliver(self.channel_id, reply)
+            return Answer(reply.ephemeral
+                          or words.say("threads.said.joined", channel=self.channel_id))
+        await answer(interaction, work)
+
+
+def join_view(channel_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(JoinButton(channel_id))
+    return view
+
+
+async def opened(client: discord.Client, channel_id: int) -> discord.Thread | None:
+    """The thread ``channel_id`` as it is now, open: from the gateway's cache when it shows
+    it open, else fetched and unarchived if Discord archived it (None: not a thread, or
+    Discord refused)."""
+    cached = client.get_channel(channel_id)
+    if isinstance(cached, discord.Thread) and not cached.archived:
+        return cached
+    try:
+        fetched = await client.fetch_channel(channel_id)
+        if not isinstance(fetched, discord.Thread):
+            return None
+        if fetched.archived:
+            fetched = await fetched.edit(archived=False)
+        return fetched
+    except discord.HTTPException:
+        log.warning("Could not reopen thread %s", channel_id, exc_info=True)
+        return None
+
+
+async def open_table(interaction: Interaction, game: str, game_name: str,
+                     options: dict[str, Any], *, private: bool) -> Answer:
+    """``/game new`` in a new thread of the interaction's channel (``where`` said so)."""
+    client = interaction.client
+    parent = interaction.channel
+    assert isinstance(parent, discord.TextChannel) and interaction.guild_id is not None
+    lacking = missing(interaction.app_permissions, private=private)
+    if lacking is not None:
+        raise GameError(words.say("threads.said.missing", permission=lacking,
+                                  command="/game new", option="thread:False"))
+    user = interaction.user
+    kind = discord.ChannelType.private_thread if private else discord.ChannelType.public_thread
+    try:
+        thread = await parent.create_thread(
+            name=thread_name(game_name, None, [user.display_name]), type=kind,
+            auto_archive_duration=ARCHIVE_AFTER, invitable=not private)
+    except discord.HTTPException as error:
+        raise GameError(words.say("threads.said.failed", why=refusal(error))) from None
+    try:
+        reply = await client.service.open(thread.id, interaction.guild_id, user.id,
+                                          user.display_name, game, options)
+        await client.service.threads.opened(thread.id, interaction.guild_id, parent.id,
+                                            private=private)
+    except Exception:
+        try:  # nothing stays made: the table could not open there
+            await thread.delete()
+        except discord.HTTPException:
+            log.warning("Could not delete thread %s again", thread.id, exc_info=True)
+        raise
+    try:
+        await thread.add_user(user)
+    except discord.HTTPException:
+        log.warning("Could not add user %s to thread %s", user.id, thread.id, exc_info=True)
+    await client.desk.deliver(thread.id, reply)
+    notice = await client.service.threads.first(thread.id)
+    try:
+        message = await parent.send(notice.text, view=join_view(thread.id),
+                                    allowed_mentions=NOBODY)
+        await client.service.threads.noticed(thread.id, message.id)
+    except discord.HTTPException:
+        log.warning("Could not post the notice of thread %s", thread.id, exc_info=True)
+    return Answer(words.say("threads.said.opened", game=game_name, channel=thread.id,
+                            command="/game join"))
+
+
+async def where(interaction: Interaction, thread: bool | None, private: bool | None
+                ) -> str | None:
+    """Where ``/game new`` opens its table: None (this channel), 'thread' or 'private'.
+    Told by its options, else by the server's setting; a channel that cannot hold threads
+    (a thread already, a voice channel's chat) holds the table itself."""
+    if not isinstance(interaction.channel, discord.TextChannel) or \
+            interaction.guild_id is None or thread is False:
+        return None
+    if thread is None and private is None:
+        place = await interaction.client.service.threads.place(interaction.guild_id)
+        return None if place == "channel" else place
+    return "private" if private else "thread"
+
+
+class Keeper:
+    """What delivery does for a table's thread: reopen it before posting, and after a
+    reply that changes the table's stage, the parent's notice, the thread's name at the
+    start and its archiving at the end."""
+
+    def __init__(self, client: discord.Client, service: TableService) -> None:
+        self.client = client
+        self.service = service
+
+    async def reopen(self, channel_id: int) -> None:
+        """Before posting in a channel: if it is a table's thread, open it."""
+        if await self.service.threads.of(channel_id) is not None:
+            await opened(self.client, channel_id)
+
+    async def after(self, channel_id: int, reply: Reply) -> None:
+        """After a reply was posted in a channel: tell the parent of a new stage."""
+        if not (reply.version <= 1 or reply.over or reply.ends):
+            return  # a move in play changes no stage: no read
+        try:
+            notice = await self.service.threads.notice(channel_id, reply.game)
+            if notice is not None:
+                await self.tell(channel_id, notice)
+        except Exception:  # the table goes on; the notice is only news for the parent
+            log.exception("Could not update the notice of thread %s", channel_id)
+
+    async def tell(self, channel_id: int, notice: Notice) -> None:
+        thread = await opened(self.client, channel_id)
+        if thread is not None and notice.name is not None:
+            try:
+                await thread.edit(name=notice.name)
+            except discord.HTTPException:
+                log.warning("Could not rename thread %s", channel_id, exc_info=True)
+        if notice.notice_id is not None:
+            parent = self.client.get_partial_messageable(notice.parent_id)
+            message = parent.get_partial_message(notice.notice_id)
+            try:
+                await message.edit(content=notice.text, allowed_mentions=NOBODY,
+                                   view=join_view(channel_id) if notice.join else None)
+            except discord.HTTPException:
+                log.warning("Could not edit the notice of thread %s", channel_id,
+                            exc_info=True)
+        if thread is not None and notice.archive:
+            try:
+                await thread.edit(archived=True)
+            except discord.HTTPException:
+                log.warning("Could not archive thread %s", channel_id, exc_info=True)
