@@ -147,6 +147,13 @@ async def test_a_missing_permission_is_named_and_nothing_is_made(tmp_path: Path)
                                         thread=True, private=True))
         assert "**Create Private Threads**" in text
         assert private.threads == [] and private.history() == []
+        # Options that don't fit the game: the thread made for it goes again.
+        refused = said(await w.alice.slash(w.channel, "game new", game="cube-conquest",
+                                           thread=True, options="nonsense=9"))
+        assert "table" not in refused or "opened" not in refused, refused
+        assert w.channel.threads == []
+        assert [r.method for r in w.env.http_requests if "/threads" in r.path
+                or r.method == "DELETE"] == ["POST", "DELETE"]
         # Nothing was opened: a table here still opens in the channel itself.
         said(await w.alice.slash(private, "game new", game="cube-conquest"))
         assert private.threads == []
