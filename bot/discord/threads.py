@@ -32,7 +32,7 @@ import discord
 
 from bot import words
 from bot.discord.answer import NOBODY, Answer, answer, refusal
-from bot.discord.host import Interaction
+from bot.discord.host import Host, Interaction
 from bot.service import TableService
 from bot.service.replies import Reply
 from bot.service.threads import Notice, thread_name
@@ -134,25 +134,39 @@ async def opened(client: discord.Client, channel_id: int) -> discord.Thread | No
 async def open_table(interaction: Interaction, game: str, game_name: str,
                      options: dict[str, Any], *, private: bool) -> Answer:
     """``/game new`` in a new thread of the interaction's channel (``where`` said so)."""
-    client = interaction.client
     parent = interaction.channel
     assert isinstance(parent, discord.TextChannel) and interaction.guild_id is not None
-    lacking = missing(interaction.app_permissions, private=private)
+    thread = await open_in_thread(interaction.client, parent, interaction.app_permissions,
+                                  interaction.user, game, game_name, options,
+                                  private=private)
+    return Answer(words.say("threads.said.opened", game=game_name, channel=thread.id,
+                            command="/game join"))
+
+
+async def open_in_thread(client: Host, parent: discord.TextChannel,
+                         permissions: discord.Permissions, opener: discord.abc.User,
+                         game: str, game_name: str, options: dict[str, Any], *,
+                         private: bool) -> discord.Thread:
+    """A table for ``game`` opened in a new thread of ``parent`` by ``opener`` (seated
+    first, and added to the thread), with the parent's notice and its Join button; the
+    thread. ``permissions``: the bot's in ``parent``; the first one missing is refused with
+    its name (``GameError``) and nothing is made. Also for tables a surface opens on its
+    own (a league's pairings), with the organiser's or the first player's name."""
+    lacking = missing(permissions, private=private)
     if lacking is not None:
         raise GameError(words.say("threads.said.missing", permission=lacking,
                                   command="/game new", option="thread:False"))
-    user = interaction.user
     kind = discord.ChannelType.private_thread if private else discord.ChannelType.public_thread
     try:
         thread = await parent.create_thread(
-            name=thread_name(game_name, None, [user.display_name]), type=kind,
+            name=thread_name(game_name, None, [opener.display_name]), type=kind,
             auto_archive_duration=ARCHIVE_AFTER, invitable=not private)
     except discord.HTTPException as error:
         raise GameError(words.say("threads.said.failed", why=refusal(error))) from None
     try:
-        reply = await client.service.open(thread.id, interaction.guild_id, user.id,
-                                          user.display_name, game, options)
-        await client.service.threads.opened(thread.id, interaction.guild_id, parent.id,
+        reply = await client.service.open(thread.id, parent.guild.id, opener.id,
+                                          opener.display_name, game, options)
+        await client.service.threads.opened(thread.id, parent.guild.id, parent.id,
                                             private=private)
     except Exception:
         try:  # nothing stays made: the table could not open there
@@ -161,9 +175,10 @@ async def open_table(interaction: Interaction, game: str, game_name: str,
             log.warning("Could not delete thread %s again", thread.id, exc_info=True)
         raise
     try:
-        await thread.add_user(user)
+        await thread.add_user(opener)
     except discord.HTTPException:
-        log.warning("Could not add user %s to thread %s", user.id, thread.id, exc_info=True)
+        log.warning("Could not add user %s to thread %s", opener.id, thread.id,
+                    exc_info=True)
     await client.desk.deliver(thread.id, reply)
     notice = await client.service.threads.first(thread.id)
     try:
@@ -172,8 +187,7 @@ async def open_table(interaction: Interaction, game: str, game_name: str,
         await client.service.threads.noticed(thread.id, message.id)
     except discord.HTTPException:
         log.warning("Could not post the notice of thread %s", thread.id, exc_info=True)
-    return Answer(words.say("threads.said.opened", game=game_name, channel=thread.id,
-                            command="/game join"))
+    return thread
 
 
 async def where(interaction: Interaction, thread: bool | None, private: bool | None
