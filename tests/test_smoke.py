@@ -77,7 +77,7 @@ def test_every_step_is_accepted_and_the_channel_ends_empty(
     out = capsys.readouterr().out.splitlines()
     assert client.tokens[0] == "a-token"
     assert [re.sub(r"[0-9]{5,}", "ID", line.split(": ", 1)[0]) for line in out[1:-1]] == [
-        "1. read the bot's commands in server ID", "2. register the bot's 10 commands in "
+        "1. read the bot's commands in server ID", "2. register the bot's 11 commands in "
         "server ID", "3. post a turn message with a board picture in channel ID",
         "4. edit it with a new picture (the board after the first move)",
         "5. edit it again keeping the picture", "6. open a DM channel with user ID",
@@ -147,7 +147,7 @@ def test_a_server_that_had_the_commands_keeps_them(
     client = SimSmoke(registered=True)
     assert run_smoke(monkeypatch, client) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1].endswith("accepted, 10 commands")
+    assert out[1].endswith("accepted, 11 commands")
     assert out[2].endswith("(the server had the bot's commands before: they stay)")
     assert not any("remove the commands" in line for line in out)
     assert "play" in client.maintainer.available_commands(client.channel)
