@@ -25,10 +25,11 @@ never carries hidden information, only where and when it was made:
     digest (``undo.digest``: the game, version, asker and moment asked) this is, while the
     game is still at that version; anything else is refused with a sentence.
 
-``br:join:{channel}``
+``br:join:{channel}``, ``br:join``
     on the parent channel's notice of a table opened in a thread (``bot/discord/threads.py``):
-    a seat at the table of the thread ``channel``, as ``/game join`` there; the clicker is
-    added to the thread.
+    a seat at the table of the thread ``channel`` (without it, the thread started from the
+    message the button is on, whose id is the thread's), as ``/game join`` there; the
+    clicker is added to the thread.
 
 ``br:replay:{channel}:{game}:{move}:{tag}``
     on a replay (``/game replay``; ``bot/discord/replays.py``): show move ``move`` (0: the

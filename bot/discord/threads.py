@@ -2,19 +2,24 @@
 the parent channel's notice with its Join button, and keeping the thread open while the
 table runs.
 
-- ``/game new thread:True`` (or the server's setting, ``/server threads``) makes a thread of
-  the channel (public, or private with ``private:True``), auto-archived after a week
-  without messages (Discord's longest, ``ARCHIVE_AFTER``), named for the game and its
-  opener (``bot.service.threads.thread_name``), and opens the table in it: the thread is
-  the table's channel from then on (one table per channel holds there as anywhere). The
-  permissions it needs are checked first, from the interaction's ``app_permissions``
-  (``missing``); one missing is named in a sentence and nothing is made. A table that
-  cannot open in the thread (options that don't fit) deletes the thread again.
-- The parent channel gets one message (``Keeper``): the table's opener and a Join button
-  (``br:join:{thread}``) while it is open; who plays once it starts (the thread is renamed
-  then, with the table's number and every player: one rename, within Discord's two per ten
-  minutes); the result once it ends (the message is edited each time, never posted anew,
-  so the parent holds one line per table and pings nobody). Then the thread is archived.
+- ``/game new thread:True`` (or the server's setting, ``/server threads``) opens the table
+  in a new thread of the channel (``open_in_thread``): a public thread is started from the
+  parent's notice (so the parent shows one message, with the thread under it: Discord
+  posts no "started a thread" line for a message just posted), a private one
+  (``private:True``) from the channel, its notice posted after. The thread is archived
+  after a week without messages (Discord's longest, ``ARCHIVE_AFTER``), named for the game
+  and its opener (``bot.service.threads.thread_name``), and is the table's channel from then
+  on (one table per channel holds there as anywhere). The permissions it needs are checked
+  first, from the interaction's ``app_permissions`` (``missing``); one missing is named in
+  a sentence and nothing is made. A table that cannot open in the thread (options that
+  don't fit) deletes the thread and the notice again.
+- The parent channel's message: the table's opener and a Join button (``br:join`` on the
+  message a public thread was started from, whose id is the thread's; ``br:join:{thread}``
+  on a private thread's notice) while it is open; who plays once it starts (``Keeper``;
+  the thread is renamed then, with the table's number and every player: one rename, within
+  Discord's two per ten minutes); the result once it ends (edited each time, never posted
+  anew, so the parent holds one line per table and pings nobody). Then the thread is
+  archived.
 - Discord archives a thread after a week without messages. A running table's thread is
   reopened when Discord says it archived it (``on_thread_update``, in the threads cog), and
   before anything is posted in it (``Keeper.reopen``: a thread the gateway does not show as
@@ -31,7 +36,7 @@ from typing import Any, Literal
 import discord
 
 from bot import words
-from bot.discord.answer import NOBODY, Answer, answer, refusal
+from bot.discord.answer import NOBODY, Answer, answer, refusal, shown_name
 from bot.discord.host import Host, Interaction
 from bot.service import TableService
 from bot.service.replies import Reply
@@ -72,41 +77,46 @@ def permission_name(flag: str) -> str:
 
 
 class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"br:join:(\d+)"):
+                 template=r"br:join(?::(\d+))?"):
     """Join, on the parent channel's notice: a seat at the table of that thread, as
     ``/game join`` there gives; the clicker is added to the thread (a private one shows
-    only to its members)."""
+    only to its members). ``br:join`` on the message a public thread was started from (the
+    thread's id is the message's), ``br:join:{thread}`` on a private thread's notice."""
 
-    def __init__(self, channel_id: int) -> None:
+    def __init__(self, channel_id: int | None) -> None:
         super().__init__(discord.ui.Button(
             label=words.say("threads.join_button"), style=discord.ButtonStyle.success,
-            custom_id=f"br:join:{channel_id}"))
+            custom_id="br:join" if channel_id is None else f"br:join:{channel_id}"))
         self.channel_id = channel_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
-        return cls(int(match[1]))
+        if match[1]:
+            return cls(int(match[1]))
+        return cls(None if interaction.message is None else interaction.message.id)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         async def work() -> Answer:
             client = interaction.client
             user = interaction.user
-            reply = await client.service.join(self.channel_id, user.id, user.display_name)
-            thread = await opened(client, self.channel_id)
+            channel_id = self.channel_id
+            assert channel_id is not None, "a Join button is on a message"
+            reply = await client.service.join(channel_id, user.id, user.display_name)
+            thread = await opened(client, channel_id)
             if thread is not None:
                 try:
                     await thread.add_user(user)
                 except discord.HTTPException:
-                    log.warning("Could not add user %s to thread %s", user.id,
-                                self.channel_id, exc_info=True)
-            await client.desk.deliver(self.channel_id, reply)
+                    log.warning("Could not add user %s to thread %s", user.id, channel_id,
+                                exc_info=True)
+            await client.desk.deliver(channel_id, reply)
             return Answer(reply.ephemeral
-                          or words.say("threads.said.joined", channel=self.channel_id))
+                          or words.say("threads.said.joined", channel=channel_id))
         await answer(interaction, work)
 
 
-def join_view(channel_id: int) -> discord.ui.View:
+def join_view(channel_id: int | None) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(JoinButton(channel_id))
     return view
@@ -156,23 +166,30 @@ async def open_in_thread(client: Host, parent: discord.TextChannel,
     if lacking is not None:
         raise GameError(words.say("threads.said.missing", permission=lacking,
                                   command="/game new", option="thread:False"))
-    kind = discord.ChannelType.private_thread if private else discord.ChannelType.public_thread
+    first = words.say("threads.notice_new", player=shown_name(opener.display_name),
+                      game=game_name)
+    name = thread_name(game_name, None, [opener.display_name])
+    notice: discord.Message | None = None
     try:
-        thread = await parent.create_thread(
-            name=thread_name(game_name, None, [opener.display_name]), type=kind,
-            auto_archive_duration=ARCHIVE_AFTER, invitable=not private)
+        if private:  # made from the channel: Discord starts no private thread from a message
+            thread = await parent.create_thread(
+                name=name, type=discord.ChannelType.private_thread,
+                auto_archive_duration=ARCHIVE_AFTER, invitable=False)
+        else:  # from the notice: the parent shows the thread under it, and nothing else
+            notice = await parent.send(first, view=join_view(None), allowed_mentions=NOBODY)
+            thread = await notice.create_thread(name=name, auto_archive_duration=ARCHIVE_AFTER)
     except discord.HTTPException as error:
+        await removed(notice)
         raise GameError(words.say("threads.said.failed", why=refusal(error))) from None
     try:
         reply = await client.service.open(thread.id, parent.guild.id, opener.id,
                                           opener.display_name, game, options)
         await client.service.threads.opened(thread.id, parent.guild.id, parent.id,
-                                            private=private)
-    except Exception:
-        try:  # nothing stays made: the table could not open there
-            await thread.delete()
-        except discord.HTTPException:
-            log.warning("Could not delete thread %s again", thread.id, exc_info=True)
+                                            private=private,
+                                            notice_id=None if notice is None else notice.id)
+    except Exception:  # nothing stays made: the table could not open there
+        await removed(thread)
+        await removed(notice)
         raise
     try:
         await thread.add_user(opener)
@@ -180,14 +197,24 @@ async def open_in_thread(client: Host, parent: discord.TextChannel,
         log.warning("Could not add user %s to thread %s", opener.id, thread.id,
                     exc_info=True)
     await client.desk.deliver(thread.id, reply)
-    notice = await client.service.threads.first(thread.id)
-    try:
-        message = await parent.send(notice.text, view=join_view(thread.id),
-                                    allowed_mentions=NOBODY)
-        await client.service.threads.noticed(thread.id, message.id)
-    except discord.HTTPException:
-        log.warning("Could not post the notice of thread %s", thread.id, exc_info=True)
+    if notice is None:
+        try:
+            notice = await parent.send(first, view=join_view(thread.id),
+                                       allowed_mentions=NOBODY)
+            await client.service.threads.noticed(thread.id, notice.id)
+        except discord.HTTPException:
+            log.warning("Could not post the notice of thread %s", thread.id, exc_info=True)
     return thread
+
+
+async def removed(made: discord.Message | discord.Thread | None) -> None:
+    """Delete what was made for a table that did not open."""
+    if made is None:
+        return
+    try:
+        await made.delete()
+    except discord.HTTPException:
+        log.warning("Could not delete %s again", made, exc_info=True)
 
 
 async def where(interaction: Interaction, thread: bool | None, private: bool | None
@@ -240,8 +267,7 @@ class Keeper:
             parent = self.client.get_partial_messageable(notice.parent_id)
             message = parent.get_partial_message(notice.notice_id)
             try:
-                await message.edit(content=notice.text, allowed_mentions=NOBODY,
-                                   view=join_view(channel_id) if notice.join else None)
+                await message.edit(content=notice.text, allowed_mentions=NOBODY, view=None)
             except discord.HTTPException:
                 log.warning("Could not edit the notice of thread %s", channel_id,
                             exc_info=True)

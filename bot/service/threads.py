@@ -9,10 +9,10 @@ there as in any channel; this is what the service keeps and says about it beside
   of it. ``of`` says whether a channel is such a thread (kept per process: a thread's row
   never changes channel, and a channel that is none is asked again only after a restart).
 - **The parent's notice.** One message in the parent channel per table: while the table
-  is open, who opened it and a Join button; once it starts, who plays; once it is over, the
-  result (or that it was ended). ``notice`` says what it should say after a reply, only
-  when that changes (``stage``: 'open', 'playing', 'over'), and at most once across
-  processes (the stage moves by a conditional write).
+  is open, who opened it and a Join button (the surface words it); once it starts, who
+  plays; once it is over, the result (or that it was ended). ``notice`` says what it
+  should say after a reply, only when that changes (``stage``: 'open', 'playing', 'over'),
+  and at most once across processes (the stage moves by a conditional write).
 - **Its name.** ``thread_name``: the game, the table's number and its players, within
   Discord's 100 characters, each member's name cut short.
 """
@@ -57,15 +57,14 @@ def thread_name(game: str, table: int | None, names: list[str]) -> str:
 
 @dataclass(frozen=True)
 class Notice:
-    """What the parent channel's message about a thread's table says now: its ``text``,
-    whether it carries the Join button (``join``: the table is open), the thread's new
-    name (``name``, at the start, with every player; None: unchanged), and whether the
-    thread is to be archived now (``archive``: the table is over and told)."""
+    """What the parent channel's message about a thread's table says once the table
+    starts or ends (its Join button goes then): its ``text``, the thread's new name
+    (``name``, at the start, with every player; None: unchanged), and whether the thread is
+    to be archived now (``archive``: the table is over and told)."""
 
     parent_id: int
     notice_id: int | None
     text: str
-    join: bool = False
     name: str | None = None
     archive: bool = False
 
@@ -92,12 +91,14 @@ class Threads:
     # -- the threads opened
 
     async def opened(self, thread_id: int, guild_id: int | None, parent_id: int, *,
-                     private: bool) -> ThreadRow:
-        """Record the thread just made for the table just opened in it."""
+                     private: bool, notice_id: int | None = None) -> ThreadRow:
+        """Record the thread just made for the table just opened in it (and the parent's
+        message it was started from, if any)."""
         game = await self.store.tables.active_game(thread_id)
         if game is None:
             raise TableError(words.say("threads.said.gone"))
-        row = ThreadRow(thread_id, guild_id, parent_id, game.id, private=private)
+        row = ThreadRow(thread_id, guild_id, parent_id, game.id, notice_id=notice_id,
+                        private=private)
         await self.store.threads.add(row)
         self._rows[thread_id] = row
         return row
@@ -141,26 +142,13 @@ class Threads:
         self._rows[channel_id] = replace(row, stage=stage)
         table = await self.tables.load(game)
         return Notice(row.parent_id, row.notice_id, self.said(table, game, stage),
-                      join=stage == "open",
                       name=thread_name(table.game.name, table.id, table.names())
                       if stage == "playing" else None,
                       archive=stage == "over")
 
-    async def first(self, channel_id: int) -> Notice:
-        """The parent's first message about the table just opened in this thread."""
-        row = await self.of(channel_id)
-        assert row is not None, "the thread is recorded before its notice"
-        game = await self.store.tables.game(row.game_id)
-        assert game is not None
-        table = await self.tables.load(game)
-        return Notice(row.parent_id, None, self.said(table, game, "open"), join=True)
-
     def said(self, table: Table, game: GameRow, stage: str) -> str:
         channel = table.channel_id
         name = table.game.name
-        if stage == "open":
-            return words.say("threads.notice_open", player=table.opener(), game=name,
-                             channel=channel)
         players = listing([table.who(s.seat) for s in table.seats])
         if stage == "playing":
             return words.say("threads.notice_playing", game=name, channel=channel,
