@@ -4,8 +4,6 @@ has them (the SimCord tests are in tests/test_threads_discord.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import simcord
 
@@ -44,27 +42,24 @@ def test_the_permissions_a_thread_needs_are_named_one_at_a_time() -> None:
     assert missing(lacking, private=True) == "Create Private Threads"
 
 
-async def test_the_store_keeps_threads_and_each_servers_place(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "boardroom.db"), flush_delay=0)
-    try:
-        assert await store.threads.place(7) == "channel"
-        await store.threads.set_place(7, "private")
-        await store.threads.set_place(7, "thread")
-        assert await store.threads.place(7) == "thread"
-        assert await store.threads.place(8) == "channel"
-        with pytest.raises(ValueError):
-            await store.threads.set_place(7, "forum")
-        game = await store.tables.create_game(55, 7, "cube-conquest", {}, 1, "alice")
-        await store.threads.add(ThreadRow(55, 7, 50, game.id, private=True))
-        assert await store.threads.of(56) is None
-        await store.threads.notice(55, 99)
-        row = await store.threads.of(55)
-        assert row == ThreadRow(55, 7, 50, game.id, notice_id=99, private=True, stage="open")
-        # The notice's stage moves once: a second process finds it moved and tells nothing.
-        assert await store.threads.stage(55, "open", "playing")
-        assert not await store.threads.stage(55, "open", "playing")
-    finally:
-        await store.close()
+@pytest.mark.engines  # on SQLite and PostgreSQL
+async def test_the_store_keeps_threads_and_each_servers_place(store: Store) -> None:
+    assert await store.threads.place(7) == "channel"
+    await store.threads.set_place(7, "private")
+    await store.threads.set_place(7, "thread")
+    assert await store.threads.place(7) == "thread"
+    assert await store.threads.place(8) == "channel"
+    with pytest.raises(ValueError):
+        await store.threads.set_place(7, "forum")
+    game = await store.tables.create_game(55, 7, "cube-conquest", {}, 1, "alice")
+    await store.threads.add(ThreadRow(55, 7, 50, game.id, private=True))
+    assert await store.threads.of(56) is None
+    await store.threads.notice(55, 99)
+    row = await store.threads.of(55)
+    assert row == ThreadRow(55, 7, 50, game.id, notice_id=99, private=True, stage="open")
+    # The notice's stage moves once: a second process finds it moved and tells nothing.
+    assert await store.threads.stage(55, "open", "playing")
+    assert not await store.threads.stage(55, "open", "playing")
 
 
 def request(method: str, path: str, body: object) -> simcord.HttpLogEntry:
