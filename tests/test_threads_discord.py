@@ -197,6 +197,10 @@ async def test_a_private_thread_shows_to_its_players_and_the_server_default(
         assert w.alice.id in members and w.bob.id not in members
         said(await w.bob.click(notices(w)[0], label="Join"))
         assert w.bob.id in members and w.carol.id not in members
+        # A seat handed on in play brings its new player into the thread too.
+        said(await w.alice.slash(thread, "game start"))
+        said(await w.alice.slash(thread, "game replace", player=w.bob, seat=w.carol))
+        assert w.carol.id in members
         # The server's default: shown to anyone, changed by a server manager only.
         assert "opens a table in the channel where it is used" in said(
             await w.carol.slash(w.channel, "server threads"))
@@ -207,8 +211,8 @@ async def test_a_private_thread_shows_to_its_players_and_the_server_default(
         dave = w.guild.add_member(w.env.create_user("dave"), roles=[admins])
         assert "From now on" in said(await dave.slash(w.channel, "server threads",
                                                       default="thread"))
-        said(await w.carol.slash(w.channel, "game new", game="block-buster"))
+        said(await w.bob.slash(w.channel, "game new", game="block-buster"))
         assert len(w.channel.threads) == 2
         assert w.env.backend.channels[thread_of(w, 1).id].type == 11
-        said(await w.bob.slash(w.channel, "game new", game="block-buster", thread=False))
+        said(await dave.slash(w.channel, "game new", game="block-buster", thread=False))
         assert (await w.bot.service.status(w.channel.id)).game  # this one in the channel

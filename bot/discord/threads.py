@@ -103,17 +103,26 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             channel_id = self.channel_id
             assert channel_id is not None, "a Join button is on a message"
             reply = await client.service.join(channel_id, user.id, user.display_name)
-            thread = await opened(client, channel_id)
-            if thread is not None:
-                try:
-                    await thread.add_user(user)
-                except discord.HTTPException:
-                    log.warning("Could not add user %s to thread %s", user.id, channel_id,
-                                exc_info=True)
+            await admit(client, channel_id, user)
             await client.desk.deliver(channel_id, reply)
             return Answer(reply.ephemeral
                           or words.say("threads.said.joined", channel=channel_id))
         await answer(interaction, work)
+
+
+async def admit(client: Host, channel_id: int, member: discord.abc.Snowflake) -> None:
+    """Add a member who took a seat to the table's thread, if the table is in one the bot
+    made (a private thread shows only to its members)."""
+    if await client.service.threads.of(channel_id) is None:
+        return
+    thread = await opened(client, channel_id)
+    if thread is None:
+        return
+    try:
+        await thread.add_user(member)
+    except discord.HTTPException:
+        log.warning("Could not add user %s to thread %s", member.id, channel_id,
+                    exc_info=True)
 
 
 def join_view(channel_id: int | None) -> discord.ui.View:

@@ -148,6 +148,8 @@ class Tables(commands.Cog):
                 None if seat is None else seat.id,
                 "" if seat is None else seat.display_name,
                 moderator=interaction.permissions.manage_channels)
+            if seat is not None:  # a table's private thread shows only to its members
+                await threads.admit(self.bot, interaction.channel_id, seat)
             return await self._announce(interaction, reply, "The seat was handed on.")
         await answer(interaction, work)
 
