@@ -78,11 +78,15 @@ UNDOS = table("undos", """
     game_id INTEGER, version INTEGER, seat INTEGER, asked REAL, due REAL, agreed TEXT""")
 POSTED = table("posted", "game_id INTEGER, version INTEGER")
 TURN_MESSAGES = table("turn_messages", "game_id INTEGER, message_id INTEGER, since INTEGER")
+THREADS = table("threads", """
+    channel_id INTEGER, guild_id INTEGER, parent_id INTEGER, notice_id INTEGER,
+    game_id INTEGER, private INTEGER, stage TEXT""")
+SERVERS = table("servers", "guild_id INTEGER, threads TEXT")
 
 # Every table, in the order that keeps references whole: a game before its seats, moves,
-# waits, undo request, posted versions and turn message.
+# waits, undo request, posted versions, turn message and thread.
 TABLES: tuple[Table, ...] = (GAMES, SEATS, MOVES, WAITS, PLAYERS, ABSENCES, RATINGS, UNDOS,
-                             POSTED, TURN_MESSAGES)
+                             POSTED, TURN_MESSAGES, THREADS, SERVERS)
 
 
 def placeholders(values: tuple[Any, ...]) -> str:
