@@ -422,11 +422,7 @@ def check(requests: Iterable[simcord.HttpLogEntry]) -> None:
 @asynccontextmanager
 async def run(bot: Any, **options: Any) -> AsyncIterator[simcord.Env]:
     """``simcord.run(bot, **options)``, and at its end (unless the test already failed)
-    the contract checked on every request the bot made. SimCord waits for the bot to settle
-    after each operation for at most ``settle_timeout`` seconds of real time (its default,
-    5, is met by a computer's turn on a machine loaded by other work: a test that passes
-    waits no longer for a larger one)."""
-    options.setdefault("settle_timeout", 30.0)
+    the contract checked on every request the bot made."""
     async with simcord.run(bot, **options) as env:
         yield env
     check(env.http_requests)
