@@ -21,6 +21,26 @@ BOT = ROOT / "bot"
 # sample here (a name says one thing everywhere: `count` is always a number).
 SAMPLES: dict[str, object] = {
     "command": "/game new",
+    # bot/history.py
+    "number": "#5",  # a move's number, as the board numbers moves
+    "first": 3, "last": 5,  # the first and last of the move numbers a line names
+    "time": 1767225600.0, "since": 1767225600.0,  # moments, as Unix times
+    "deadline": 1767312000.0,
+    "said": "Blue (Ann) places a cube on b1.",  # a sentence of the game's (its events)
+    "player": "Blue (Ann)", "players": "Ann and Bob",  # a seat's label; a listing of them
+    "seat": 2,  # a seat's number, from 1
+    "game": "Cube Conquest",  # a game's name
+    "reason": "Blue holds the most cubes.", "scores": "Blue (Ann) 5, Red (Bob) 3",
+    "points": 5, "before": 3, "changes": "Blue (Ann) 3 \u2192 5, Red (Bob) 2",
+    "total": 12, "yours": 1,  # how many in all; how many of them are the reader's
+    "lock": "\N{LOCK}",
+    "heading": "Since your last move",  # a heading said in emphasis, from the catalogue
+    "summary": "Blue 5 cubes, Red 3 cubes.",  # a view's one-line summary
+    "channel": 123456789,  # a channel's id
+    "server": "Board Games",  # a server's name
+    "seated": "Ann and Bob sit there.",
+    "status": "your turn since yesterday",  # a table's clauses, joined
+    "bank": "1d 4h",  # a time bank, as shown
 }
 
 
@@ -40,7 +60,7 @@ def templates() -> list[tuple[str, str]]:
 @pytest.mark.parametrize("surface", [words.PLAIN, DISCORD], ids=lambda s: s.name)
 def test_every_entry_formats_with_sample_fields(surface: words.Surface) -> None:
     missing = sorted({f"{key}: {name}" for key, form in templates() for name in fields(form)
-                      if name not in SAMPLES})
+                      if name not in SAMPLES and name != "count"})  # count: given below
     assert not missing, f"fields with no sample in SAMPLES: {missing}"
     with words.speaking(surface):
         for key in words.catalogue():
@@ -105,6 +125,8 @@ def built_sentences(path: Path) -> list[str]:
             if name in FOR_MAINTAINERS:
                 skip.update(id(n) for arg in [*node.args, *(k.value for k in node.keywords)]
                             for n in ast.walk(arg))
+            if name in {"say", "described"} and node.args:
+                skip.add(id(node.args[0]))  # a key of the catalogue ('history.since.points')
         if isinstance(node, ast.Assert) and node.msg is not None:
             skip.update(id(n) for n in ast.walk(node.msg))
     found = []
@@ -126,7 +148,9 @@ def built_sentences(path: Path) -> list[str]:
 
 # The modules whose sentences are already in the catalogue; every bot/ module belongs here
 # but those in MAINTAINERS_ONLY.
-CATALOGUED: list[str] = []
+CATALOGUED: list[str] = [
+    "bot/history.py",
+]
 
 
 @pytest.mark.parametrize("module", CATALOGUED)
