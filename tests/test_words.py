@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot import words
-from bot.discord.words import DISCORD
+from bot.discord.client import Boardroom
+from bot.discord.words import DISCORD, Translator
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT = ROOT / "bot"
@@ -41,6 +42,13 @@ SAMPLES: dict[str, object] = {
     "seated": "Ann and Bob sit there.",
     "status": "your turn since yesterday",  # a table's clauses, joined
     "bank": "1d 4h",  # a time bank, as shown
+    # bot/discord/
+    "error_id": "1f2e3d4c",  # the id an unexpected error is logged under
+    "move": "place b1",  # a move, as typed or as its button shows it
+    "mentions": "<@1> <@2>",  # members pinged (made by the adapter)
+    "title": "Cube Conquest, table 12",  # a replay's table
+    "level": "hard", "patient_level": "expert",  # computer levels
+    "most": 25, "default": 10,  # an option's bounds
 }
 
 
@@ -105,7 +113,16 @@ def test_every_key_said_exists_and_every_entry_is_said() -> None:
 KEY = re.compile(r"^[a-z_]+(\.[a-z0-9_]+)+$")
 # Three words and more, or two and a full stop: a sentence or a piece of one.
 SENTENCE = re.compile(r"[A-Za-z]{2,}\W+[A-Za-z]+\W+[A-Za-z]{2,}|[A-Za-z]{2,} [A-Za-z]+[.:!?]")
-NOT_SENTENCES = re.compile(r"^(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WITH|PRAGMA)\b")
+NOT_SENTENCES = re.compile(r"^(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WITH|PRAGMA)\b"
+                           # a component's custom id, or its template: an identifier no player
+                           # reads (bot/discord/buttons.py lists them)
+                           r"|^br:"
+                           # a slash command as a member types it ('/rank game:Cube Conquest'),
+                           # the field of a template that says where to type it
+                           r"|^/[a-z]+ [a-z]+( [a-z]+)?:")
+# Functions whose text is for maintainers' logs, not players: who did what where, and
+# Discord's own answer to a refused request.
+LOGGED = {("bot/discord/answer.py", "describe"), ("bot/discord/answer.py", "refusal")}
 # Calls whose text is for maintainers, not players: logs, programming errors, arguments.
 FOR_MAINTAINERS = {"debug", "info", "warning", "error", "exception", "critical",
                    "RuntimeError", "ValueError", "TypeError", "KeyError", "AssertionError",
@@ -115,7 +132,10 @@ FOR_MAINTAINERS = {"debug", "info", "warning", "error", "exception", "critical",
 def built_sentences(path: Path) -> list[str]:
     tree = ast.parse(path.read_text())
     skip: set[int] = set()
+    where = str(path.relative_to(ROOT))
     for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and (where, node.name) in LOGGED:
+            skip.update(id(n) for n in ast.walk(node))
         body = getattr(node, "body", None)
         if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
                 and isinstance(body[0].value, ast.Constant)):
@@ -150,9 +170,67 @@ def built_sentences(path: Path) -> list[str]:
 # but those in MAINTAINERS_ONLY.
 CATALOGUED: list[str] = [
     "bot/history.py",
+    *(f"bot/discord/{name}.py" for name in (
+        "__init__", "answer", "buttons", "choices", "delivery", "desk", "direct", "host",
+        "live", "loop", "replays", "words")),
+    *(f"bot/discord/cogs/{name}.py" for name in (
+        "__init__", "guide", "looking_back", "me", "play", "ranks", "tables")),
 ]
+# Modules that speak to maintainers alone, with why.
+MAINTAINERS_ONLY: dict[str, str] = {
+    "bot/discord/limits.py": "the problems of a command tree Discord would refuse, for the "
+                             "operator starting the bot",
+    "bot/discord/smoke.py": "the smoke test's steps, run by a maintainer against Discord",
+    "bot/discord/client.py": "why the bot refuses to start, for its operator, and its cogs' "
+                             "module paths (its error hook answers members through answer.py)",
+}
+
+
+def test_every_surface_module_is_catalogued_or_for_maintainers() -> None:
+    surfaces = [*(BOT / "discord").rglob("*.py"), BOT / "history.py"]
+    listed = set(CATALOGUED) | set(MAINTAINERS_ONLY)
+    assert sorted(str(p.relative_to(ROOT)) for p in surfaces
+                  if str(p.relative_to(ROOT)) not in listed) == []
 
 
 @pytest.mark.parametrize("module", CATALOGUED)
 def test_no_sentence_is_built_outside_the_catalogue(module: str) -> None:
     assert built_sentences(ROOT / module) == []
+
+
+def bare(payload: object) -> object:
+    """A registration body without the empty localizations a translator adds."""
+    if isinstance(payload, list):
+        return [bare(item) for item in payload]
+    if isinstance(payload, dict):
+        return {k: bare(v) for k, v in payload.items()
+                if not (k.endswith("_localizations") and v == {})}
+    return payload
+
+
+async def test_the_translator_registers_the_same_commands_in_english_alone() -> None:
+    """Command texts come from the catalogue: what registration sends is the English text,
+    and with no second language the translator adds nothing but empty localizations."""
+    bot = Boardroom()
+    await bot.load_commands()
+    translator = Translator()
+    sent = [await command.get_translated_payload(bot.tree, translator)
+            for command in bot.tree.get_commands()]
+    assert bare(sent) == bot.registration()
+    play = next(c for c in bot.registration() if c["name"] == "play")
+    assert play["description"] == words.say("commands.play")
+
+
+async def test_a_second_language_is_one_more_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
+    english = words.catalogue()
+    french = {"commands.log_count": "Combien de coups (1-{most} ; {default} par défaut)"}
+    monkeypatch.setattr(words, "catalogue",
+                        lambda language="en": {"en": english, "fr": french}.get(language, {}))
+    bot = Boardroom()
+    await bot.load_commands()
+    log = next(c for c in bot.tree.get_commands() if c.name == "log")
+    sent = await log.get_translated_payload(bot.tree, Translator())
+    count = sent["options"][0]
+    assert count["description"] == "How many moves (1-25; 10 when left out)"
+    assert count["description_localizations"] == {"fr": "Combien de coups (1-25 ; 10 par défaut)"}
+    assert sent["description_localizations"] == {}  # not translated: English for everyone
