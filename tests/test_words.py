@@ -49,6 +49,14 @@ SAMPLES: dict[str, object] = {
     "title": "Cube Conquest, table 12",  # a replay's table
     "level": "hard", "patient_level": "expert",  # computer levels
     "most": 25, "default": 10,  # an option's bounds
+    # bot/terminal.py, bot/cli.py
+    "path": "games/try.db",  # a file's path
+    "paths": "boardroom-images/t1-v0002-board.png",  # one or more, space-separated
+    "name": "Ann",  # a member's (or a terminal player's) name
+    "start": "place",  # the first words of a move, to narrow a list of moves
+    "quoted": "'place'",  # the same, as the member typed it, quoted (rules.core.quote)
+    "played": 4,  # how many moves are played
+    "commands": "'board', 'hand', 'quit'.",  # the terminal's other commands
 }
 
 
@@ -119,7 +127,9 @@ NOT_SENTENCES = re.compile(r"^(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WIT
                            r"|^br:"
                            # a slash command as a member types it ('/rank game:Cube Conquest'),
                            # the field of a template that says where to type it
-                           r"|^/[a-z]+ [a-z]+( [a-z]+)?:")
+                           r"|^/[a-z]+ [a-z]+( [a-z]+)?:"
+                           # a file's name ('t1-board.png', 'boardroom-try.db')
+                           r"|^[\w-]+\.(png|gif|db|json)$")
 # Functions whose text is for maintainers' logs, not players: who did what where, and
 # Discord's own answer to a refused request.
 LOGGED = {("bot/discord/answer.py", "describe"), ("bot/discord/answer.py", "refusal")}
@@ -169,7 +179,7 @@ def built_sentences(path: Path) -> list[str]:
 # The modules whose sentences are already in the catalogue; every bot/ module belongs here
 # but those in MAINTAINERS_ONLY.
 CATALOGUED: list[str] = [
-    "bot/history.py",
+    "bot/history.py", "bot/terminal.py", "bot/cli.py",
     *(f"bot/discord/{name}.py" for name in (
         "__init__", "answer", "buttons", "choices", "delivery", "desk", "direct", "host",
         "live", "loop", "replays", "words")),
@@ -187,7 +197,8 @@ MAINTAINERS_ONLY: dict[str, str] = {
 
 
 def test_every_surface_module_is_catalogued_or_for_maintainers() -> None:
-    surfaces = [*(BOT / "discord").rglob("*.py"), BOT / "history.py"]
+    surfaces = [*(BOT / "discord").rglob("*.py"), *(BOT / name for name in (
+        "history.py", "terminal.py", "cli.py"))]
     listed = set(CATALOGUED) | set(MAINTAINERS_ONLY)
     assert sorted(str(p.relative_to(ROOT)) for p in surfaces
                   if str(p.relative_to(ROOT)) not in listed) == []
