@@ -70,9 +70,9 @@ def step_lines(step: Step, seat: int | None, labels: Sequence[str], annotate: An
     naming whom it was told to."""
     public = " ".join(e.text for e in step.events if e.to is None)
     secret = [e for e in step.events if e.to is not None and (revealed or e.visible_to(seat))]
-    mine = [words.say("history.told_to", players=listing([label(labels, s) for s in sorted(e.to)]),
-                      said=annotate(e.text)) if revealed else annotate(e.text)
-            for e in secret if e.to is not None]
+    mine = [words.say("history.told_to", said=annotate(e.text),
+                      players=listing([label(labels, s) for s in sorted(e.to)]))
+            if revealed else annotate(e.text) for e in secret if e.to is not None]
     if step.took_back:
         moves = [undo.number(v) for v in step.took_back]
         said = words.say("history.took_back", player=label(labels, step.seat),

@@ -114,13 +114,14 @@ def layout(channel_id: int, lines: list[str], reply: Reply,
 def told_in(message: discord.Message) -> list[str]:
     """The event lines a turn message shows, as Discord holds it."""
     found: list[str] = []
+    note = earlier()
 
     def walk(components: Sequence[Any]) -> None:
         for component in components:
             if isinstance(component, discord.components.TextDisplay) and \
                     component.id == EVENTS:
                 found.extend(line for line in component.content.split("\n")
-                             if line and line != earlier())
+                             if line and line != note)
             if isinstance(component, discord.components.Container):
                 walk(component.children)
 
