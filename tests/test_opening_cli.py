@@ -84,10 +84,10 @@ def test_a_line_names_its_topic_once_as_the_terminal_asks(tmp_path: Path) -> Non
     done = boardroom(tmp_path, "battle-tiles", "--computers", "1", "--no-images",
                      "--seed", "6", stdin="quit\n")
     out = done.stdout
-    named = re.findall(r"`rules ([^`]+)`", out)
+    named = re.findall(r"'rules ([^'<]+)'", out)  # a command to type, quoted as plain text
     assert "piercer" in named and "tokens" in named, out
     assert len(named) == len(set(named))
-    assert "(`rules piercer`, `rules barrier`)" in out
+    assert "('rules piercer', 'rules barrier')" in out
     asked = boardroom(tmp_path, "battle-tiles", "--resume", "--no-images",
                       stdin="".join(f"rules {key}\n" for key in named) + "quit\n").stdout
     assert "has no topic" not in asked  # each names a topic the terminal's 'rules' finds

@@ -56,6 +56,7 @@ from typing import Any
 
 import discord
 
+from bot import words
 from bot.discord.answer import answer
 from bot.discord.host import Interaction
 from bot.discord.replays import REPLAY_ITEMS
@@ -119,7 +120,7 @@ class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, channel_id: int) -> None:
         super().__init__(discord.ui.Button(
-            label="Your moves", style=discord.ButtonStyle.primary,
+            label=words.say("buttons.your_moves"), style=discord.ButtonStyle.primary,
             custom_id=f"br:moves:{channel_id}"))
         self.channel_id = channel_id
 
@@ -139,7 +140,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, channel_id: int) -> None:
         super().__init__(discord.ui.Button(
-            label="Your hand", style=discord.ButtonStyle.secondary,
+            label=words.say("buttons.your_hand"), style=discord.ButtonStyle.secondary,
             custom_id=f"br:hand:{channel_id}"))
         self.channel_id = channel_id
 
@@ -159,7 +160,7 @@ class TextButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, channel_id: int) -> None:
         super().__init__(discord.ui.Button(
-            label="Board as text", style=discord.ButtonStyle.secondary,
+            label=words.say("buttons.board_as_text"), style=discord.ButtonStyle.secondary,
             custom_id=f"br:text:{channel_id}"))
         self.channel_id = channel_id
 
@@ -182,7 +183,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, channel_id: int, game: int, version: int, digest: str,
                  agree: bool) -> None:
         super().__init__(discord.ui.Button(
-            label="Agree" if agree else "Refuse",
+            label=words.say("buttons.agree") if agree else words.say("buttons.refuse"),
             style=discord.ButtonStyle.success if agree else discord.ButtonStyle.danger,
             custom_id=f"br:undo:{channel_id}:{game}:{version}:{digest}:"
                       f"{'yes' if agree else 'no'}"))

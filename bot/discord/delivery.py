@@ -39,6 +39,7 @@ from typing import Any
 
 import discord
 
+from bot import words
 from bot.discord.answer import NOBODY, clip, picture_files
 from bot.discord.buttons import choice_view
 from bot.discord.direct import Owed, line, send
@@ -50,7 +51,6 @@ from bot.service.replies import Private, Reply, Tended
 log = logging.getLogger("boardroom.discord")
 RETRY_FIRST = 30.0  # seconds before a failed channel post is tried again
 RETRY_MOST = 600.0  # the pause between tries doubles up to this
-STALE = "(These buttons are out of date: the game moved on.)"
 # How a reply's channel part went (``Delivery.deliver``).
 POSTED, QUEUED, FAILED, FORBIDDEN = "posted", "queued", "failed", "forbidden"
 
@@ -216,9 +216,8 @@ class Delivery:
                 self._unreachable.add(key)
                 unreachable.append(private.user_id)
         if unreachable:
-            notice = (f"I could not send a direct message to {mentions(unreachable)}. "
-                      "Use `/hand` here to see your hand (only you will see it), or allow "
-                      "direct messages from this server's members.")
+            notice = words.say("delivery.unreachable", mentions=mentions(unreachable),
+                               command="/hand")
             try:
                 await channel.send(notice, allowed_mentions=pinging(unreachable))
             except discord.HTTPException:
@@ -261,7 +260,8 @@ class Delivery:
             if asking and view is None and not message.components:
                 return True  # their view is unchanged and no buttons come or go: no edit
             lines = "\n".join(part for part in (lines, private.text) if part)
-            text = f"In <#{channel_id}>:\n{lines}" if lines else f"Your turn in <#{channel_id}>:"
+            text = (words.say("delivery.in_channel", channel=channel_id, said=lines) if lines
+                    else words.say("delivery.your_turn_in", channel=channel_id))
             kwargs: dict[str, Any] = {"view": view}
             if private.picture is not None:
                 kwargs["attachments"] = picture_files(private.picture, "hand")
@@ -275,10 +275,12 @@ class Delivery:
         if asking and view is None:
             return True
         if asking:
-            text = f"Your choice in <#{channel_id}>:"
+            text = words.say("delivery.your_choice_in", channel=channel_id)
+        elif private.text:
+            text = words.say("delivery.in_channel", channel=channel_id, said=private.text)
         else:
-            text = f"In <#{channel_id}>:\n{private.text}" if private.text else \
-                f"Your {'turn' if turn else 'view'} in <#{channel_id}>:"
+            text = (words.say("delivery.your_turn_in", channel=channel_id) if turn
+                    else words.say("delivery.your_view_in", channel=channel_id))
         sent = await send(self.client, self.service, private.user_id, clip(text),
                           private.picture, view)
         if sent is None:
@@ -293,8 +295,9 @@ class Delivery:
         old, _ = self._asked.pop(key, (None, ""))
         if old is None or not old.components:
             return
+        stale = words.say("delivery.stale")
         try:
-            await old.edit(content=clip(f"{old.content}\n{STALE}"), view=None,
+            await old.edit(content=clip(f"{old.content}\n{stale}"), view=None,
                            allowed_mentions=NOBODY)
         except discord.HTTPException:
             log.info("Could not take stale buttons off a DM to user %s", key[2])
@@ -333,8 +336,8 @@ class Delivery:
         channel = self.client.get_partial_messageable(tended.channel_id)
         await self.threads.reopen(tended.channel_id)
         try:
-            await channel.send(f"{mentions([tended.user_id])}, it is your turn here (I could "
-                               "not send you a direct message).",
+            await channel.send(words.say("delivery.reminder",
+                                         mentions=mentions([tended.user_id])),
                                allowed_mentions=pinging([tended.user_id]))
         except discord.HTTPException:
             log.warning("Could not post a reminder to channel %s", tended.channel_id,
