@@ -34,6 +34,13 @@ SAMPLES: dict[str, object] = {
     "reason": "Blue holds the most cubes.",  # a sentence of the rules (an outcome's reason)
     "typed": "'b1'",  # what a member typed, quoted short (rules.core.quote)
     "number": 12,  # a move's number
+    "other": "Bob",  # a second player in one sentence
+    "games": "cube-conquest and go",  # game ids, listed
+    "table": 7,  # a stored table's number
+    "level": "expert",  # a computer player's level
+    "levels": "quick, strong and expert",  # computer levels, listed
+    "join": "/game join",  # how the surface spells the command that takes a seat
+    "start": "/game start",  # ... that starts the game
     # time
     "duration": "2d",  # a span as players type it (scheduler.duration)
     "back": "1d",  # what a time bank gets back after each turn
@@ -146,6 +153,7 @@ def built_sentences(path: Path) -> list[str]:
 CATALOGUED: list[str] = [
     "bot/service/table.py",
     "bot/service/tables.py",
+    "bot/service/seats.py",
 ]
 
 
