@@ -34,6 +34,8 @@ SAMPLES: dict[str, object] = {
     "reason": "Blue holds the most cubes.",  # a sentence of the rules (an outcome's reason)
     "typed": "'b1'",  # what a member typed, quoted short (rules.core.quote)
     "number": 12,  # a move's number
+    "reply": 13,  # the number of a move that answered another
+    "why": "it drew something at random",  # why a move cannot be taken back (undo.reason)
     "other": "Bob",  # a second player in one sentence
     "games": "cube-conquest and go",  # game ids, listed
     "table": 7,  # a stored table's number
@@ -154,6 +156,9 @@ CATALOGUED: list[str] = [
     "bot/service/table.py",
     "bot/service/tables.py",
     "bot/service/seats.py",
+    "bot/service/turns.py",
+    "bot/service/takeback.py",
+    "bot/undo.py",
 ]
 
 
