@@ -44,8 +44,7 @@ DEFAULT_IMAGES = "boardroom-images"
 # What the service's sentences say of commands: everyone is seated by the options given,
 # and the move log is saved with 'export'.
 TERMINAL = Commands(join="", start="", export="'export' (saved by itself at the end)",
-                    end="", topic="`rules {}`",
-                    log="'replay {first}' to 'replay {last}' show them one by one")
+                    end="", topic="rules {}", log="", replay="replay {}")
 
 
 def parser() -> argparse.ArgumentParser:
