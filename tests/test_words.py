@@ -56,7 +56,18 @@ SAMPLES: dict[str, object] = {
     "replay": "/game replay move:9",  # ... the command replaying a move
     "replay_last": "/game replay move:14",  # ... the command replaying the last move of several
     "most": 50,  # the most a command takes
+    "option": "table",  # a command's option, by name
+    "last": 40,  # the last move's number
+    "turn": 3,  # a turn's number
+    "turns": 12,  # how many turns
+    "numbered": "#5",  # a move's number as the board marks it
+    "heading": "Replay of Go, table 7",  # a heading, said whole
+    "lock": "\N{LOCK}",  # the mark of a line only its reader sees (history.PRIVATE)
+    "hands": "Ann (Blue): nothing",  # each seat's hidden part, said (replays.hand)
     # time
+    "time": 1767225600,  # a moment, as a Unix time
+    "ago": "3 days ago",  # how long ago, said (replays.ago)
+    "date": "2026-01-03",  # a date, written out
     "span": "2 hours 5 minutes",  # a length of time, said (recap.duration)
     "larger": "2 hours",  # the larger unit of a length
     "smaller": "5 minutes",  # the smaller unit of a length
@@ -182,6 +193,7 @@ CATALOGUED: list[str] = [
     "bot/service/outbox.py",
     "bot/service/recap.py",
     "bot/service/replies.py",
+    "bot/service/replays.py",
 ]
 
 
