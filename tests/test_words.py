@@ -35,7 +35,7 @@ SAMPLES: dict[str, object] = {
     "typed": "'b1'",  # what a member typed, quoted short (rules.core.quote)
     "number": 12,  # a move's number
     "reply": 13,  # the number of a move that answered another
-    "why": "it drew something at random",  # why a move cannot be taken back (undo.reason)
+    "why": "it drew something at random",  # why not, a clause (undo.reason, ratings.reason)
     "other": "Bob",  # a second player in one sentence
     "games": "cube-conquest and go",  # game ids, listed
     "table": 7,  # a stored table's number
@@ -64,6 +64,12 @@ SAMPLES: dict[str, object] = {
     "heading": "Replay of Go, table 7",  # a heading, said whole
     "lock": "\N{LOCK}",  # the mark of a line only its reader sees (history.PRIVATE)
     "hands": "Ann (Blue): nothing",  # each seat's hidden part, said (replays.hand)
+    "changes": "Ann 3.4 (+3.4), Bob -1.2 (-1.2)",  # each player's rating change, said
+    "rating": "3.4",  # a rating as players see it
+    "change": "+3.4",  # a rating's change, signed
+    "place": 1,  # a place in a ranking
+    "won": "1 win",  # wins, said (ratings.one_win, ratings.wins)
+    "wins": "1.5",  # how many wins (half a win for a shared one)
     # time
     "time": 1767225600,  # a moment, as a Unix time
     "ago": "3 days ago",  # how long ago, said (replays.ago)
@@ -194,6 +200,7 @@ CATALOGUED: list[str] = [
     "bot/service/recap.py",
     "bot/service/replies.py",
     "bot/service/replays.py",
+    "bot/ratings.py",
 ]
 
 
