@@ -70,6 +70,18 @@ SAMPLES: dict[str, object] = {
     "place": 1,  # a place in a ranking
     "won": "1 win",  # wins, said (ratings.one_win, ratings.wins)
     "wins": "1.5",  # how many wins (half a win for a shared one)
+    "nexts": "'at' or 'on'",  # the words that may follow, each quoted short
+    "example": "'place 1 at b2'",  # a move, quoted short
+    "more": 3,  # how many more there are
+    "move": "buy · costs 1 crystal",  # a move (with what it costs, as a list shows it)
+    "game_id": "cube-conquest",  # a game's id, as typed
+    "about": "A game of cubes and territory.",  # what something is, said
+    "patient": "expert",  # the level for tables with long turns
+    "hidden": "the other hands",  # what a game hides from its players (Game.hidden)
+    "topic": "Life",  # a topic's title in a game's guide
+    "text": "A paragraph of a guide.",  # a text, said whole
+    "variants": "advanced: more cards",  # a game's variants, each said (rulebook.variant)
+    "ask": "/rules topic:",  # how the surface asks for a topic
     # time
     "time": 1767225600,  # a moment, as a Unix time
     "ago": "3 days ago",  # how long ago, said (replays.ago)
@@ -146,7 +158,7 @@ KEY = re.compile(r"^[a-z_]+(\.[a-z0-9_]+)+$")
 SENTENCE = re.compile(r"[A-Za-z]{2,}\W+[A-Za-z]+\W+[A-Za-z]{2,}|[A-Za-z]{2,} [A-Za-z]+[.:!?]")
 NOT_SENTENCES = re.compile(r"^(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WITH|PRAGMA)\b"
                            # a command as a member types it, given to a sentence as a field
-                           r"|^/[a-z]+( [a-z]+)*( [a-z_]+:\{\})?$")
+                           r"|^/[a-z]+( [a-z]+)*( [a-z_]+:(\{\}|<[a-z]+>))?$")
 # Calls whose text is for maintainers, not players: logs, programming errors, arguments.
 FOR_MAINTAINERS = {"debug", "info", "warning", "error", "exception", "critical",
                    "RuntimeError", "ValueError", "TypeError", "KeyError", "AssertionError",
@@ -201,6 +213,8 @@ CATALOGUED: list[str] = [
     "bot/service/replies.py",
     "bot/service/replays.py",
     "bot/ratings.py",
+    "bot/moves.py",
+    "bot/rulebook.py",
 ]
 
 
