@@ -97,6 +97,10 @@ SAMPLES: dict[str, object] = {
     "fields": "seed and moves",  # a file's fields, listed
     "totals": "[3, 2]",  # each seat's score, as a file lists them
     "winners": "[0]",  # the winning seats, as a file lists them
+    "column": "Buchholz",  # a column's heading
+    "figure": "7.5",  # a figure as a table shows it
+    "rank": "=1.",  # a rank in standings ('=' when shared)
+    "tiebreaks": "Buchholz 7.5, Sonneborn-Berger 5.25",  # tiebreaks, each said
     # time
     "time": 1767225600,  # a moment, as a Unix time
     "ago": "3 days ago",  # how long ago, said (replays.ago)
@@ -239,6 +243,13 @@ CATALOGUED: list[str] = [
     "bot/moves.py",
     "bot/rulebook.py",
     "bot/fairness.py",
+    "bot/leagues/ranking.py",
+    "bot/service/__init__.py",
+    "bot/service/computers.py",
+    "bot/service/direct.py",
+    "bot/service/pictures.py",
+    "bot/steps.py",
+    "bot/timeline.py",
 ]
 
 
