@@ -337,7 +337,7 @@ def test_replay_prints_a_move_as_the_seat_saw_it(tmp_path: Path) -> None:
     assert "As you see it, Player 1 (Blue)" in out
     assert re.search(r"\n#1 \d{4}-\d\d-\d\d \d\d:\d\d Blue \(Player 1\) places a cube on b1\.",
                      out)
-    assert "\n#0 The deal, " in out and "<t:" not in out
+    assert "\n'#0' The deal, " in out and "<t:" not in out  # the plain code role
     # the picture of move 1 as it was: the one saved when it was played
     assert re.search(r"#1 .*\n(.*\n)*  \[picture boardroom-images/t1-v0002-board\.png\]", out)
     assert "there is no move 99." in out
