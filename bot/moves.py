@@ -36,7 +36,7 @@ class Entry:
         """'place 1 … 120 moves', 'place 4o at a1 · 1 skip: -2', '4o r0 a1 · covers a1 a2
         b1 b2', or the move itself."""
         if not self.whole:
-            return f"{self.text}{MORE}{self.count} moves"
+            return say("moves.group", move=self.text, count=self.count)
         return PRICE.join(part for part in (self.text, self.note, self.cost) if part)
 
 

@@ -250,7 +250,7 @@ class Table:
             if word in seen:
                 return word
             seen.add(word)
-            return f"{word} ({name})"
+            return words.say("table.named", colour=word, player=name)
 
         return self.named.sub(named, text)
 
