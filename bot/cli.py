@@ -44,11 +44,10 @@ from rules.core import listing
 DEFAULT_DB = "boardroom-try.db"
 DEFAULT_IMAGES = "boardroom-images"
 # What the service's sentences say of commands: everyone is seated by the options given,
-# and the move log is saved with 'export'. (The terminal quotes a command to type as the
-# plain surface quotes a {…:code} field; '{first}' and '{last}' are left for the service.)
+# and the move log is saved with 'export' (a clause of the catalogue's). Commands are
+# spellings: a sentence gives them the code role, which the terminal shows in quotes.
 TERMINAL = Commands(join="", start="", export=words.say("cli.export"), end="",
-                    topic="'rules {}'",
-                    log=words.say("cli.replay_them", first="{first}", last="{last}"))
+                    topic="rules {}", log="", replay="replay {}")
 
 
 def parser() -> argparse.ArgumentParser:

@@ -249,7 +249,7 @@ def test_the_guide_and_moves_that_narrow(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Block Buster (2-4 players)\n" in out and "**" not in out
-    assert "Variants: `variant`: " in out
+    assert "Variants: 'variant': " in out  # the plain code role
     assert "Topics (rules <topic>): " in out
     assert "Your move now: A move is block, turn, square: '5l r90 c4'" in out
     assert "Block Buster: " in out.split("your move: rules penalty\n", 1)[1].splitlines()[0]

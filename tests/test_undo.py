@@ -279,7 +279,7 @@ async def test_a_move_that_uncovers_a_face_down_stone_is_refused(service: TableS
     mover, _ = await play_until(service, store, undo.HIDDEN,
                                    among=lambda move: move.startswith("take"))
     sentence = await refused(store, service.ask_undo(CH, mover), "can't be taken back")
-    assert sentence.endswith(f"{undo.HIDDEN}.")
+    assert sentence.endswith(f"{undo.reason(undo.HIDDEN)}.")
 
 
 async def test_a_crystallia_move_that_uncovers_nothing_is_taken_back(
@@ -302,7 +302,7 @@ async def test_a_move_that_drew_at_random_is_refused(service: TableService,
     await start(service, "bomb-squares")
     mover, _ = await play_until(service, store, undo.RANDOM)
     sentence = await refused(store, service.ask_undo(CH, mover), "can't be taken back")
-    assert sentence.endswith(f"{undo.RANDOM}.")
+    assert sentence.endswith(f"{undo.reason(undo.RANDOM)}.")
 
 
 def test_every_private_event_and_draw_is_refused() -> None:

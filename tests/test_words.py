@@ -22,48 +22,117 @@ BOT = ROOT / "bot"
 # sample here (a name says one thing everywhere: `count` is always a number).
 SAMPLES: dict[str, object] = {
     "command": "/game new",
-    # bot/history.py
-    "number": "#5",  # a move's number, as the board numbers moves
-    "first": 3, "last": 5,  # the first and last of the move numbers a line names
-    "time": 1767225600.0, "since": 1767225600.0,  # moments, as Unix times
-    "deadline": 1767312000.0,
-    "said": "Blue (Ann) places a cube on b1.",  # a sentence of the game's (its events)
-    "player": "Blue (Ann)", "players": "Ann and Bob",  # a seat's label; a listing of them
-    "seat": 2,  # a seat's number, from 1
+    "count": 2,  # a number that chooses the plural form
+    # a table and its seats
     "game": "Cube Conquest",  # a game's name
-    "reason": "Blue holds the most cubes.", "scores": "Blue (Ann) 5, Red (Bob) 3",
-    "points": 5, "before": 3, "changes": "Blue (Ann) 3 \u2192 5, Red (Bob) 2",
+    "player": "Ann",  # a player as the surface shows names (or a label: 'Ann (Blue)')
+    "players": "Ann (Blue) and Bob (Red)",  # players, listed (rules.core.listing)
+    "opener": "Ann",  # the player who opened the table
+    "colour": "Blue",  # a seat's colour as the rules name it
+    "seat": 2,  # a seat's number, from 1
+    "range": "2-4 players",  # how many players a game takes (Game.players)
+    "seated": "2 of 2-4 players seated: Ann and Bob.",  # table.seated, whole
+    "reason": "Blue holds the most cubes.",  # a sentence of the rules (an outcome's reason)
+    "typed": "'b1'",  # what a member typed, quoted short (rules.core.quote)
+    "number": 12,  # a move's number
+    "reply": 13,  # the number of a move that answered another
+    "why": "it drew something at random",  # why not, a clause (undo.reason, ratings.reason)
+    "other": "Bob",  # a second player in one sentence
+    "games": "cube-conquest and go",  # game ids, listed
+    "table": 7,  # a stored table's number
+    "level": "expert",  # a computer player's level
+    "levels": "quick, strong and expert",  # computer levels, listed
+    "join": "/game join",  # how the surface spells the command that takes a seat
+    "start": "/game start",  # ... that starts the game
+    "seats": "1. Ann (Blue); 2. Bob (Red) (expert)",  # the seats, each said (looking.seat)
+    "summary": "You hold 3 cubes.",  # a view summed up in a sentence (render.summary)
+    "scores": "Ann 3, Bob 2",  # each player's final score, said (replies.score)
+    "points": "12",  # a player's points, or where they came from (render.recap.sums)
+    "unit": "points",  # what a game's points are called (Game.unit)
+    "taken": 1,  # moves taken back
+    "line": "Blue attacks Red.",  # a line of the channel's text
+    "topics": "/rules topic:life",  # topics of a game's guide, each said (replies.topic)
+    "lines": 30,  # how many lines
+    "log": "/log 6",  # how the surface spells the command listing the last moves
+    "replay": "/game replay move:9",  # ... the command replaying a move
+    "replay_last": "/game replay move:14",  # ... the command replaying the last move of several
+    "most": 50,  # the most a command takes
+    "option": "table",  # a command's option, by name
+    "last": 40,  # the last move's number
+    "turn": 3,  # a turn's number
+    "turns": 12,  # how many turns
+    "numbered": "#5",  # a move's number as the board marks it
+    "heading": "Replay of Go, table 7",  # a heading, said whole
+    "lock": "\N{LOCK}",  # the mark of a line only its reader sees (history.PRIVATE)
+    "hands": "Ann (Blue): nothing",  # each seat's hidden part, said (replays.hand)
+    "changes": "Ann 3.4 (+3.4), Bob -1.2 (-1.2)",  # each player's rating change, said
+    "rating": "3.4",  # a rating as players see it
+    "change": "+3.4",  # a rating's change, signed
+    "place": 1,  # a place in a ranking
+    "won": "1 win",  # wins, said (ratings.one_win, ratings.wins)
+    "wins": "1.5",  # how many wins (half a win for a shared one)
+    "nexts": "'at' or 'on'",  # the words that may follow, each quoted short
+    "example": "'place 1 at b2'",  # a move, quoted short
+    "more": 3,  # how many more there are
+    "move": "buy · costs 1 crystal",  # a move (with what it costs, as a list shows it)
+    "game_id": "cube-conquest",  # a game's id, as typed
+    "about": "A game of cubes and territory.",  # what something is, said
+    "patient": "expert",  # the level for tables with long turns
+    "hidden": "the other hands",  # what a game hides from its players (Game.hidden)
+    "topic": "Life",  # a topic's title in a game's guide
+    "text": "A paragraph of a guide.",  # a text, said whole
+    "variants": "advanced: more cards",  # a game's variants, each said (rulebook.variant)
+    "ask": "/rules topic:",  # how the surface asks for a topic
+    "commitment": "9f86d081884c7d65",  # a fair shuffle's commitment (hex digits)
+    "expected": "60303ae22b998861",  # the commitment worked out, to compare
+    "hashed": "42:abc1",  # the text a commitment hashes, seed:salt
+    "seed": 42,  # a game's seed
+    "salt": "abc1",  # a game's salt (hex digits)
+    "export": "/game export",  # how the surface says to save the move log
+    "version": "1.4.0",  # Boardroom's version
+    "path": "boardroom-go-table-7.json",  # a file's path
+    "error": "No such file or directory",  # what went wrong, in the system's words
+    "replayed": "not over",  # how a replayed game ends, said
+    "recorded": "scores [3, 2], winning seats [0]",  # how a file says it ends, said
+    "format": "boardroom-move-log",  # a file format's name
+    "fields": "seed and moves",  # a file's fields, listed
+    "totals": "[3, 2]",  # each seat's score, as a file lists them
+    "winners": "[0]",  # the winning seats, as a file lists them
+    "column": "Buchholz",  # a column's heading
+    "figure": "7.5",  # a figure as a table shows it
+    "rank": "=1.",  # a rank in standings ('=' when shared)
+    "tiebreaks": "Buchholz 7.5, Sonneborn-Berger 5.25",  # tiebreaks, each said
+    # time
+    "time": 1767225600,  # a moment, as a Unix time
+    "ago": "3 days ago",  # how long ago, said (replays.ago)
+    "date": "2026-01-03",  # a date, written out
+    "span": "2 hours 5 minutes",  # a length of time, said (recap.duration)
+    "larger": "2 hours",  # the larger unit of a length
+    "smaller": "5 minutes",  # the smaller unit of a length
+    "duration": "2d",  # a span as players type it (scheduler.duration)
+    "back": "1d",  # what a time bank gets back after each turn
+    "clock": "turn time 2d",  # a table's clock, said whole (table.clock_*)
+    # the surfaces' (history, Discord, terminal) and threads' fields
+    "first": 3,  # the first of the move numbers a line names
+    "since": 1767225600.0, "deadline": 1767312000.0,  # moments, as Unix times
+    "before": 3,  # points before
+    "patient_level": "expert",  # the computer level of tables with long turns
+    "default": 10,  # an option's default
+    "said": "Blue (Ann) places a cube on b1.",  # a sentence of the game's (its events)
     "total": 12, "yours": 1,  # how many in all; how many of them are the reader's
-    "lock": "\N{LOCK}",
-    "heading": "Since your last move",  # a heading said in emphasis, from the catalogue
-    "summary": "Blue 5 cubes, Red 3 cubes.",  # a view's one-line summary
     "channel": 123456789,  # a channel's id
     "server": "Board Games",  # a server's name
-    "seated": "Ann and Bob sit there.",
     "status": "your turn since yesterday",  # a table's clauses, joined
     "bank": "1d 4h",  # a time bank, as shown
-    # bot/discord/
     "error_id": "1f2e3d4c",  # the id an unexpected error is logged under
-    "move": "place b1",  # a move, as typed or as its button shows it
     "mentions": "<@1> <@2>",  # members pinged (made by the adapter)
     "title": "Cube Conquest, table 12",  # a replay's table
-    "level": "hard", "patient_level": "expert",  # computer levels
-    "most": 25, "default": 10,  # an option's bounds
-    # bot/terminal.py, bot/cli.py
-    "path": "games/try.db",  # a file's path
     "paths": "boardroom-images/t1-v0002-board.png",  # one or more, space-separated
     "name": "Ann",  # a member's (or a terminal player's) name
-    "start": "place",  # the first words of a move, to narrow a list of moves
     "quoted": "'place'",  # the same, as the member typed it, quoted (rules.core.quote)
     "played": 4,  # how many moves are played
     "commands": "'board', 'hand', 'quit'.",  # the terminal's other commands
-    # tables in threads (threads.toml)
-    "winners": "Ann",  # the winners' names, listed
-    "table": 12,  # a table's number
     "permission": "Manage Threads",  # a permission's name in Discord's settings
-    "why": "HTTP 403, error code 50013: Missing Permissions",  # Discord's refusal
-    "place": "in a new thread of that channel",  # where tables open (threads.place.*)
-    "option": "thread:",  # a command's option, as typed
 }
 
 
@@ -87,7 +156,7 @@ def test_every_entry_formats_with_sample_fields(surface: words.Surface) -> None:
     assert not missing, f"fields with no sample in SAMPLES: {missing}"
     with words.speaking(surface):
         for key in words.catalogue():
-            text = words.say(key, **SAMPLES, count=2)
+            text = words.say(key, **SAMPLES)
             assert text.strip() and "{" not in text, key
             assert ("**" in text or "`" in text or "<t:" in text) <= (surface is DISCORD), key
 
@@ -135,11 +204,18 @@ NOT_SENTENCES = re.compile(r"^(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WIT
                            # a slash command as a member types it ('/rank game:Cube Conquest'),
                            # the field of a template that says where to type it
                            r"|^/[a-z]+ [a-z]+( [a-z]+)?:"
+                           # a command as a member types it, given to a sentence as a field
+                           r"|^/[a-z]+( [a-z]+)*( [a-z_]+:(\{\}|<[a-z]+>))?$"
                            # a file's name ('t1-board.png', 'boardroom-try.db')
-                           r"|^[\w-]+\.(png|gif|db|json)$")
+                           r"|^[\w-]+\.(png|gif|db|json)$"
+                           # a name in kebab case: a file's, a file format's
+                           r"|^[a-z]+(-[a-z]+)+(\.json)?$")
 # Functions whose text is for maintainers' logs, not players: who did what where, and
 # Discord's own answer to a refused request.
 LOGGED = {("bot/discord/answer.py", "describe"), ("bot/discord/answer.py", "refusal")}
+# Constants whose text is part of a file's format, the same in every language: the move
+# log's description of its commitment (bot/fairness.py), which verifiers read.
+FILE_FORMAT = {"HASHED"}
 # Calls whose text is for maintainers, not players: logs, programming errors, arguments.
 FOR_MAINTAINERS = {"debug", "info", "warning", "error", "exception", "critical",
                    "RuntimeError", "ValueError", "TypeError", "KeyError", "AssertionError",
@@ -166,6 +242,9 @@ def built_sentences(path: Path) -> list[str]:
                 skip.add(id(node.args[0]))  # a key of the catalogue ('history.since.points')
         if isinstance(node, ast.Assert) and node.msg is not None:
             skip.update(id(n) for n in ast.walk(node.msg))
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in FILE_FORMAT for t in node.targets):
+            skip.add(id(node.value))
     found = []
     for node in ast.walk(tree):
         if id(node) in skip:
@@ -192,6 +271,29 @@ CATALOGUED: list[str] = [
         "live", "loop", "replays", "threads", "words")),
     *(f"bot/discord/cogs/{name}.py" for name in (
         "__init__", "guide", "looking_back", "me", "play", "ranks", "tables", "threads")),
+    "bot/service/table.py",
+    "bot/service/tables.py",
+    "bot/service/seats.py",
+    "bot/service/turns.py",
+    "bot/service/takeback.py",
+    "bot/undo.py",
+    "bot/service/looking.py",
+    "bot/service/looking_back.py",
+    "bot/service/outbox.py",
+    "bot/service/recap.py",
+    "bot/service/replies.py",
+    "bot/service/replays.py",
+    "bot/ratings.py",
+    "bot/moves.py",
+    "bot/rulebook.py",
+    "bot/fairness.py",
+    "bot/leagues/ranking.py",
+    "bot/service/__init__.py",
+    "bot/service/computers.py",
+    "bot/service/direct.py",
+    "bot/service/pictures.py",
+    "bot/steps.py",
+    "bot/timeline.py",
 ]
 # Modules that speak to maintainers alone, with why.
 MAINTAINERS_ONLY: dict[str, str] = {

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Collection
 from typing import Any
 
+from bot import ratings
 from bot.records import GameRow, MoveRow, Rated, RatingRow, UndoRow, WaitRow
 from bot.store import schema
 from bot.store.engine import MOVE_SQL, Move, Repository, Session, now_or_wall
@@ -238,7 +239,7 @@ class Tables(Repository):
             ((guild_id, game, marked),) = await session.fetch(
                 "SELECT guild_id, game, unrated FROM games WHERE id = ?", (game_id,))
             why = marked or unrated or (
-                None if guild_id is not None else "it was not played in a server")
+                None if guild_id is not None else ratings.NO_SERVER)
             if why is not None:
                 await session.execute("UPDATE games SET unrated = ? WHERE id = ?",
                                       (why, game_id))
