@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import rules
 from bot import scheduler
-from bot.records import PlayerRow, WaitRow
+from bot.records import Job, PlayerRow, WaitRow
 from bot.service.replies import Reply
 from bot.service.table import Table, TableError
 from bot.service.tables import Tables
@@ -151,18 +151,6 @@ class Clocks:
         if moments and self.on_due is not None:
             self.on_due(min(moments))
 
-    async def next_due(self) -> float | None:
-        """The earliest moment the scheduler has something to do."""
-        return await self.store.jobs.next_due()
-
-    async def due(self, now: float, limit: int = 100) -> list[WaitRow]:
-        """The waits due by ``now``, earliest first."""
-        return await self.store.jobs.due_waits(now, limit)
-
-    async def postpone(self, wait: WaitRow, moment: float) -> None:
-        """Try a wait again at ``moment`` (tending it failed)."""
-        await self.store.jobs.set_due(wait.game_id, wait.seat, moment)
-
     async def reminded(self, table: Table, wait: WaitRow) -> None:
         """A reminder for ``wait`` is about to go: recorded first (a crash then loses one
         reminder, it never sends one twice), with the wait's next due moment."""
@@ -181,7 +169,7 @@ class Clocks:
         assert table.waits is not None
         wait = replace(wait, due=await self.due_of(table, wait))
         table.waits[wait.seat] = wait
-        await self.store.jobs.set_due(table.id, wait.seat, wait.due)
+        await self.store.jobs.set_due(Job("wait", table.id, wait.seat), wait.due)
 
     # -- a table's settings
 

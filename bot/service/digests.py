@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot import history, scheduler
-from bot.records import PlayerRow
+from bot.records import Job, PlayerRow
 from bot.service.clocks import Clocks
 from bot.service.looking_back import LookingBack
 from bot.service.replies import Tended
@@ -43,6 +43,7 @@ class Digests:
         self.clocks = clocks
         self.looking_back = looking_back
         self.now = now
+        self.servers: Servers = unnamed  # the surface names servers where it knows them
 
     # -- the setting
 
@@ -59,13 +60,15 @@ class Digests:
         except ValueError as error:
             raise TableError(str(error)) from None
         if hour is None:
-            await self.store.members.set_digest(user_id, None, player.digest_zone, None)
+            await self.store.members.set_digest(user_id, None, player.digest_zone)
+            await self.store.jobs.set_digest_due(user_id, None)
             await self.clocks.refresh(user_id)
             return ("Your daily digest is off: your reminders come as before (a day after "
                     "your turn began, then daily, or at half, 80% and 95% of a turn time).")
         due = scheduler.next_digest(replace(player, digest_hour=hour, digest_zone=zone),
                                     self.now())
-        await self.store.members.set_digest(user_id, hour, zone, due)
+        await self.store.members.set_digest(user_id, hour, zone)
+        await self.store.jobs.set_digest_due(user_id, due)
         player = await self.clocks.refresh(user_id)
         self._wake(due)
         return (f"{self.told(player)} It comes instead of your daily reminders; the warnings "
@@ -105,27 +108,18 @@ class Digests:
         if due is not None and self.clocks.on_due is not None:
             self.clocks.on_due(due)
 
-    # -- what the loop finds due
+    # -- what the loop finds due (a job of kind 'digest', keyed by the player)
 
-    async def next_due(self) -> float | None:
-        return await self.store.jobs.next_digest()
-
-    async def due(self, now: float, limit: int = 100) -> list[int]:
-        """The players whose digest is due by ``now``, claimed for this process."""
-        return await self.store.jobs.due_digests(now, limit)
-
-    async def postpone(self, user_id: int, moment: float) -> None:
-        """Try the player's digest again at ``moment`` (making it failed)."""
-        await self.store.jobs.set_digest_due(user_id, moment)
-
-    async def tend(self, user_id: int, servers: Servers = unnamed) -> Tended | None:
+    async def tend(self, due: Job) -> Tended | None:
         """The player's digest, if one is due: recorded as sent (with the next due moment)
         before it is returned to be sent. None if it is not due after all (quiet hours or
         time away began, one went today: the next moment is stored) or nothing waits for
         the player (nothing is sent that day)."""
+        user_id, servers = due.owner_id, self.servers
         player = await self.store.members.player(user_id)
         now = self.now()
         if player.digest_hour is None:
+            await self.store.jobs.set_digest_due(user_id, None)  # turned off meanwhile
             return None
         if not scheduler.digest_ready(player, now):
             await self.store.jobs.set_digest_due(user_id, scheduler.next_digest(player, now))

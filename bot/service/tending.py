@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot import scheduler
-from bot.records import WaitRow
+from bot.records import Job
 from bot.service.clocks import Clocks
 from bot.service.looking_back import LookingBack
 from bot.service.replies import Tended
@@ -38,28 +38,30 @@ class Tending:
         self.now = now
         self.level = level  # a stand-in's level (``Levels.patient``)
 
-    async def tend(self, due: WaitRow) -> Tended | None:
-        """Do what is due for a wait: a computer player stands in for a seat whose turn
-        ran out (committed, its reply returned to be posted), or a reminder is recorded as
-        sent and returned to be sent (recorded first: a crash then loses one reminder,
-        it never sends one twice). None if nothing is due after all (the seat moved, the
-        settings changed): the wait's next moment is stored."""
-        row = await self.store.tables.game(due.game_id)
+    async def tend(self, due: Job) -> Tended | None:
+        """Do what is due for a wait (a job of kind 'wait': its game and seat): a computer
+        player stands in for a seat whose turn ran out (committed, its reply returned to be
+        posted), or a reminder is recorded as sent and returned to be sent (recorded first:
+        a crash then loses one reminder, it never sends one twice). None if nothing is due
+        after all (the seat moved, the settings changed): the wait's next moment is
+        stored."""
+        game_id, seat = due.owner_id, due.part
+        row = await self.store.tables.game(game_id)
         if row is None or row.status != "playing":
-            await self.store.jobs.set_waits(due.game_id, [])
+            await self.store.jobs.set_waits(game_id, [])
             return None
         async with self.tables.lock(row.channel_id):
             try:
                 table = await self.tables.active(row.channel_id)
             except TableError:
-                await self.store.jobs.set_waits(due.game_id, [])
+                await self.store.jobs.set_waits(game_id, [])
                 return None
-            if table.id != due.game_id:
-                await self.store.jobs.set_waits(due.game_id, [])
+            if table.id != game_id:
+                await self.store.jobs.set_waits(game_id, [])
                 return None
             await self.clocks.sync(table)
             assert table.waits is not None
-            wait = table.waits.get(due.seat)
+            wait = table.waits.get(seat)
             if wait is None:
                 return None
             user_id = table.seats[wait.seat].user_id
