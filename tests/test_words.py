@@ -21,6 +21,24 @@ BOT = ROOT / "bot"
 # sample here (a name says one thing everywhere: `count` is always a number).
 SAMPLES: dict[str, object] = {
     "command": "/game new",
+    # clocks, digests, tending
+    "typed": "'frobnicate'",  # what a member typed, quoted short (rules.core.quote)
+    "player": "Ann",  # a player's name as sentences show it
+    "settings": "Settings: turn time 2d; reminders on.",  # a table's settings sentence
+    "banks": "Red (Ann) 2d 4h, running; Blue (Bob) 3d",
+    "seat": "Red (Ann)",  # a seat's label: its colour and its player
+    "left": "2d 4h",  # a time left as shown
+    "cap": 12,  # a limit (hours a day, days a year)
+    "from_hour": 22,  # hours of a day, 0-23
+    "to_hour": 7,
+    "hours": 9,
+    "hour": 8,
+    "days_left": 14,
+    "zone": "Europe/Paris",  # an IANA time zone
+    "game": "Cube Conquest",  # a game's name
+    "channel": 1234,  # a channel id
+    "number": 12,  # a move's number
+    "time": 1767225600,  # a moment, Unix time
 }
 
 
@@ -40,7 +58,7 @@ def templates() -> list[tuple[str, str]]:
 @pytest.mark.parametrize("surface", [words.PLAIN, DISCORD], ids=lambda s: s.name)
 def test_every_entry_formats_with_sample_fields(surface: words.Surface) -> None:
     missing = sorted({f"{key}: {name}" for key, form in templates() for name in fields(form)
-                      if name not in SAMPLES})
+                      if name not in SAMPLES and name != "count"})  # count: given below
     assert not missing, f"fields with no sample in SAMPLES: {missing}"
     with words.speaking(surface):
         for key in words.catalogue():
@@ -126,7 +144,10 @@ def built_sentences(path: Path) -> list[str]:
 
 # The modules whose sentences are already in the catalogue; every bot/ module belongs here
 # but those in MAINTAINERS_ONLY.
-CATALOGUED: list[str] = []
+CATALOGUED: list[str] = [
+    "bot/scheduler.py", "bot/service/clocks.py", "bot/service/digests.py",
+    "bot/service/jobs.py", "bot/service/tending.py", "bot/discord/loop.py",
+]
 
 
 @pytest.mark.parametrize("module", CATALOGUED)

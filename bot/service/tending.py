@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot import scheduler
+from bot import scheduler, words
 from bot.records import Job
 from bot.service.clocks import Clocks
 from bot.service.looking_back import LookingBack
@@ -18,11 +18,11 @@ from bot.store import Store
 
 def span(seconds: float) -> str:
     """'2 days', '5 hours', '40 minutes': a time left, roughly."""
-    for unit, size in (("day", scheduler.DAY), ("hour", scheduler.HOUR)):
-        if seconds >= 2 * size:
-            return f"{int(seconds // size)} {unit}s"
-    minutes = max(1, int(seconds // scheduler.MINUTE))
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    if seconds >= 2 * scheduler.DAY:
+        return words.say("tending.days", count=int(seconds // scheduler.DAY))
+    if seconds >= 2 * scheduler.HOUR:
+        return words.say("tending.hours", count=int(seconds // scheduler.HOUR))
+    return words.say("tending.minutes", count=max(1, int(seconds // scheduler.MINUTE)))
 
 
 class Tending:
@@ -67,14 +67,13 @@ class Tending:
             user_id = table.seats[wait.seat].user_id
             assert user_id is not None
             player = await self.clocks.player(user_id)
-            now = self.now()
             allowance = table.allowance(wait.seat)
-            end = scheduler.deadline(wait, allowance, player)
-            if end is not None and end <= now:
+            due_now = scheduler.due_now(wait, allowance, table.reminders, player, self.now())
+            if due_now == "stand-in":
                 reply = await self.turns.stand_in(table, wait.seat, self.level)
                 return Tended(table.channel_id, reply=reply)
-            at = scheduler.reminder_at(wait, allowance, table.reminders, player)
-            if at is not None and at <= now:
+            if due_now == "reminder":
+                end = scheduler.deadline(wait, allowance, player)
                 await self.clocks.reminded(table, wait)
                 text = await self.looking_back.with_digest(table, wait.seat,
                                                            self.reminder(table, end))
@@ -84,11 +83,11 @@ class Tending:
 
     def reminder(self, table: Table, end: float | None) -> str:
         """A reminder: the game, the channel (a link there) and the time left, if any."""
-        text = (f"It is your turn in {table.game.name} in <#{table.channel_id}> "
-                f"(move {table.version - 1}).")
+        parts = [words.say("tending.reminder", game=table.game.name,
+                           channel=table.channel_id, number=table.version - 1)]
         if end is not None:
-            left = max(0.0, end - self.now())
-            clock = "time bank" if table.banked() else "turn time"
-            text += (f" About {span(left)} of your {clock} is left (it does not run in "
-                     "your quiet hours); then a computer player moves for you this turn.")
-        return text + " Play there with /play, or /hand to see your hand."
+            left = span(max(0.0, end - self.now()))
+            parts.append(words.say("tending.bank_left", left=left) if table.banked()
+                         else words.say("tending.turn_left", left=left))
+        parts.append(words.say("tending.play_there"))
+        return " ".join(parts)
