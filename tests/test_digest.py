@@ -301,7 +301,7 @@ async def test_a_digest_is_recorded_before_it_goes_and_skips_an_empty_day(
     clock.t = NEW_YEAR + 8 * HOUR
     assert sorted((j.kind, j.owner_id) for j in await service.due(clock.t)) == [
         ("digest", 201), ("digest", 202)]
-    service.servers = lambda guild: f"Server {guild}"
+    service.name_servers(lambda guild: f"Server {guild}")
     tended = await service.tend(Job("digest", waiting[0]))
     assert tended is not None and tended.channel_id == 700
     assert "1 table waits for you" in tended.text and "(Server 1)" in tended.text

@@ -58,7 +58,7 @@ class Desk:
         self.client = client
         self.service = service
         self.delivery = Delivery(client, service)
-        service.servers = self.server  # the digest names the servers it lists
+        service.name_servers(self.server)  # the digest names the servers it lists
 
     async def close(self) -> None:
         """Stop delivery's retry tasks (what they would post stays in the outbox)."""

@@ -120,13 +120,8 @@ class TableService:
     def on_due(self, told: Callable[[float], None] | None) -> None:
         self.clocks.on_due = told
 
-    @property
-    def servers(self) -> Servers:
-        """A server's name by its id, where the surface knows it (for the digest)."""
-        return self.digests.servers
-
-    @servers.setter
-    def servers(self, names: Servers) -> None:
+    def name_servers(self, names: Servers) -> None:
+        """How the surface names a server by its id, where it knows it (for the digest)."""
         self.digests.servers = names
 
     def close(self) -> None:
