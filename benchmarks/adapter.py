@@ -72,9 +72,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import inspect
 import json
 import os
+import pstats
 import random
 import re
 import statistics
@@ -160,6 +162,56 @@ def thread_clocks() -> dict[int, tuple[str, float]]:
         except (AttributeError, OSError):
             continue
     return clocks
+
+
+def package(filename: str) -> str:
+    """Whose code a profiled function is: a site package's name, this project's top
+    package, the standard library's module, or a built-in (C code: named by its caller's
+    package in ``attribute``)."""
+    path = Path(filename)
+    if "site-packages" in path.parts:
+        return path.parts[path.parts.index("site-packages") + 1].split(".")[0]
+    if path.is_relative_to(ROOT):
+        return path.relative_to(ROOT).parts[0]
+    if filename.startswith("<") or filename == "~":
+        return "built-in"
+    return "stdlib:" + path.stem
+
+
+def attribute(profile: cProfile.Profile) -> Counter[str]:
+    """The event loop's CPU (its own time, ``tottime``) by package. The time of the
+    standard library and of built-ins goes to the packages that called them, through
+    callers of callers (by their shares of the calls), so Pillow's C code called by the
+    bot counts as the bot's, ``copy.deepcopy`` called by SimCord as SimCord's, and the
+    event loop's own machinery (nobody's caller above it) as ``asyncio``'s."""
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    owners: dict[Any, Counter[str]] = {}
+
+    def owner(function: Any, seen: frozenset[Any]) -> Counter[str]:
+        if function in owners:
+            return owners[function]
+        name = package(function[0])
+        callers = stats.get(function, (0, 0, 0, 0, {}))[4]
+        shares: Counter[str] = Counter()
+        if not name.startswith(("stdlib:", "built-in")):
+            shares[name] = 1.0
+        else:
+            outside = {c: v for c, v in callers.items() if c not in seen and c != function}
+            total = sum(v[1] for v in outside.values())
+            for caller, v in outside.items():
+                for who, share in owner(caller, seen | {function}).items():
+                    shares[who] += share * v[1] / total
+            if not shares:
+                shares["asyncio (the loop itself)"] = 1.0
+        if not seen:
+            owners[function] = shares
+        return shares
+
+    spent: Counter[str] = Counter()
+    for function, (_, _, tottime, _, _) in stats.items():
+        for who, share in owner(function, frozenset()).items():
+            spent[who] += tottime * share
+    return spent
 
 
 def thread_cpu(before: dict[int, tuple[str, float]]) -> dict[str, float]:
@@ -654,9 +706,27 @@ async def alone(args: argparse.Namespace) -> None:
                 result = await measure(b, what, args)
                 side.add(what, result, args.rate)
                 print(f"round {r + 1}: " + brief(what, result, args.rate), flush=True)
+        if args.profile:
+            await profiled(b, args.batch)
         side.close({"moves": b.moves, "refused": b.refused, "requests": b.requests})
     print()
     print(report([side], args.rate))
+
+
+async def profiled(b: Bench, size: int) -> None:
+    """One more batch under cProfile: whose code the event loop's CPU is spent in."""
+    profile = cProfile.Profile(time.thread_time)  # the loop thread's CPU, not wall time
+    loop_before = time.thread_time()
+    profile.enable()
+    result = await b.cpu(size)
+    profile.disable()
+    loop = time.thread_time() - loop_before
+    spent = attribute(profile)
+    total = sum(spent.values())
+    print(f"\nprofiled batch: {result['cpu_ms']:.1f} ms CPU a move under the profiler, the "
+          f"event loop's CPU by package (share of {total:.2f} s profiled, {loop:.2f} s):")
+    for name, seconds in spent.most_common(12):
+        print(f"  {name:24} {100 * seconds / total:5.1f}%")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -672,6 +742,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="no untimed first move at every table")
     parser.add_argument("--baseline", metavar="REV",
                         help="a commit to measure side by side with this checkout")
+    parser.add_argument("--profile", action="store_true",
+                        help="one more batch under cProfile: the event loop's CPU by package")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:

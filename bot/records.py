@@ -150,3 +150,20 @@ class Rated:
     unrated: str | None
     before: tuple[RatingRow | None, ...] = ()
     after: tuple[RatingRow, ...] = ()
+
+
+@dataclass(frozen=True)
+class ThreadRow:
+    """A thread the bot opened for a table (``threads``): the thread is the table's
+    channel; ``parent_id`` the channel it was opened from, whose message ``notice_id``
+    (None until posted) tells of the table there, with a Join button until it starts and
+    the result once it ends; ``stage`` is what that message says now ('open', 'playing' or
+    'over')."""
+
+    channel_id: int
+    guild_id: int | None
+    parent_id: int
+    game_id: int
+    notice_id: int | None = None
+    private: bool = False
+    stage: str = "open"

@@ -369,7 +369,7 @@ async def test_an_older_database_upgrades_in_place(tmp_path: Path,
 
 async def test_the_waits_and_digest_moments_move_into_jobs(
         database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Migration 13 on a database made by the schema before it: every wait (its clock and
+    """Migration 14 on a database made by the schema before it: every wait (its clock and
     due moment) and every digest's due moment becomes a job, so a running deployment
     keeps its deadlines; ``waits`` and ``players.digest_due`` are gone."""
     before = len(store_module.MIGRATIONS) - 1

@@ -25,6 +25,12 @@ never carries hidden information, only where and when it was made:
     digest (``undo.digest``: the game, version, asker and moment asked) this is, while the
     game is still at that version; anything else is refused with a sentence.
 
+``br:join:{channel}``, ``br:join``
+    on the parent channel's notice of a table opened in a thread (``bot/discord/threads.py``):
+    a seat at the table of the thread ``channel`` (without it, the thread started from the
+    message the button is on, whose id is the thread's), as ``/game join`` there; the
+    clicker is added to the thread.
+
 ``br:replay:{channel}:{game}:{move}:{tag}``
     on a replay (``/game replay``; ``bot/discord/replays.py``): show move ``move`` (0: the
     deal) of that stored game, in the message the button is on. ``tag`` (``start``,
@@ -53,6 +59,7 @@ import discord
 from bot.discord.answer import answer
 from bot.discord.host import Interaction
 from bot.discord.replays import REPLAY_ITEMS
+from bot.discord.threads import JoinButton
 from bot.moves import Choices
 from bot.service.table import move_digest
 from bot.undo import Asked
@@ -196,7 +203,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 BUTTONS = (ActButton, OldActButton, MovesButton, HandButton, TextButton, UndoButton,
-           *REPLAY_ITEMS)
+           *REPLAY_ITEMS, JoinButton)
 
 
 def turn_buttons(channel_id: int) -> list[discord.ui.Item[Any]]:

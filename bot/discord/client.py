@@ -37,7 +37,8 @@ INVALID_FORM_BODY = 50035  # Discord's code: a field of the request breaks a rul
 
 # One cog per feature, loaded as extensions (``setup`` in each).
 EXTENSIONS = ("bot.discord.cogs.tables", "bot.discord.cogs.play", "bot.discord.cogs.guide",
-              "bot.discord.cogs.looking_back", "bot.discord.cogs.me", "bot.discord.cogs.ranks")
+              "bot.discord.cogs.looking_back", "bot.discord.cogs.me", "bot.discord.cogs.ranks",
+              "bot.discord.cogs.threads")
 
 
 def discord_clock() -> float:

@@ -43,6 +43,7 @@ from bot.discord.answer import NOBODY, clip, picture_files
 from bot.discord.buttons import choice_view
 from bot.discord.direct import Owed, line, send
 from bot.discord.live import TurnMessages, mentions, pinging
+from bot.discord.threads import Keeper
 from bot.service import TableService
 from bot.service.replies import Private, Reply, Tended
 
@@ -92,6 +93,7 @@ class Delivery:
         self._unreachable: set[tuple[int, int]] = set()  # (channel, user) told about
         self._behind: dict[int, asyncio.Task[None]] = {}  # channel -> its retry task
         self.turns = TurnMessages(service)
+        self.threads = Keeper(client, service)  # a table's thread: open, its parent told
         self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
         # (channel, game, user) -> the last DM sent there for that game, and its lines
         self._asked: dict[tuple[int, int, int], tuple[discord.Message, str]] = {}
@@ -171,6 +173,7 @@ class Delivery:
         channel = self.client.get_partial_messageable(channel_id)
         if reply.public or reply.picture is not None or (reply.step and reply.mention):
             try:
+                await self.threads.reopen(channel_id)  # a table's thread Discord archived
                 await self.turns.post(channel, reply)
             except discord.HTTPException as error:
                 log.warning("Could not post to channel %s; the reply stays queued and is "
@@ -226,6 +229,7 @@ class Delivery:
         except Exception:  # it was posted; at worst it is posted again after a restart
             log.exception("Could not mark version %s of channel %s delivered",
                           reply.version, channel_id)
+        await self.threads.after(channel_id, reply)  # a thread's parent told of it
 
     async def _direct(self, channel_id: int, private: Private, game: int, version: int, *,
                       asking: bool = False, own: bool = False, turn: bool = False) -> bool:
@@ -327,6 +331,7 @@ class Delivery:
         if not await self.service.mentionable(tended.user_id):
             return
         channel = self.client.get_partial_messageable(tended.channel_id)
+        await self.threads.reopen(tended.channel_id)
         try:
             await channel.send(f"{mentions([tended.user_id])}, it is your turn here (I could "
                                "not send you a direct message).",

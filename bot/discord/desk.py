@@ -204,6 +204,7 @@ class Desk:
             return Answer("Your move was taken back." + TOLD[posted])
         channel = self.client.get_partial_messageable(channel_id)
         try:
+            await self.delivery.threads.reopen(channel_id)  # a table's thread, archived
             await channel.send(clip(f"{mentions(result.asked)} {result.text}"),
                                allowed_mentions=pinging(result.asked),
                                view=undo_view(channel_id, result))

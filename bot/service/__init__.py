@@ -52,6 +52,7 @@ from bot.service.seats import Seats
 from bot.service.tables import Tables
 from bot.service.takeback import TakeBack
 from bot.service.tending import Tending
+from bot.service.threads import Threads
 from bot.service.turns import Turns
 from bot.store import Store
 
@@ -101,6 +102,7 @@ class TableService:
         self.outbox = Outbox(store, self.tables, self.turns, self.clocks, self.narrator,
                              now=now)
         self.direct = DirectLines(store, now=now)
+        self.threads = Threads(store, self.tables)  # tables in threads (``threads.py``)
 
     @property
     def images(self) -> bool:

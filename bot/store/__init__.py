@@ -5,8 +5,9 @@ A store is its repositories, one per aggregate, each written once in SQL both en
 over one ``engine.Seam`` (``bot.store.engine`` says what each engine supplies):
 ``store.tables`` (tables and their moves, undo requests, ratings: ``tables.py``),
 ``store.seats`` (``seats.py``), ``store.members`` (players and their time away:
-``members.py``), ``store.deliveries`` (what the channels were told: ``deliveries.py``) and
-``store.jobs`` (what is due when: ``jobs.py``). Every table is declared once, in
+``members.py``), ``store.deliveries`` (what the channels were told: ``deliveries.py``),
+``store.jobs`` (what is due when: ``jobs.py``) and ``store.threads`` (tables in threads,
+servers' settings: ``threads.py``). Every table is declared once, in
 ``schema.py``.
 """
 
@@ -25,6 +26,7 @@ from bot.store.members import Members
 from bot.store.seats import Seats
 from bot.store.sqlite import SQLite, default_path
 from bot.store.tables import Tables
+from bot.store.threads import Threads
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -55,6 +57,7 @@ class Store:
         self.members = Members(self._seam)
         self.deliveries = Deliveries(self._seam)
         self.jobs = DueJobs(self._seam)
+        self.threads = Threads(self._seam)  # tables in threads, servers' settings
         self._closed = False
 
     @classmethod

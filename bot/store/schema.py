@@ -75,6 +75,10 @@ UNDOS = table("undos", """
     game_id INTEGER, version INTEGER, seat INTEGER, asked REAL, due REAL, agreed TEXT""")
 POSTED = table("posted", "game_id INTEGER, version INTEGER")
 TURN_MESSAGES = table("turn_messages", "game_id INTEGER, message_id INTEGER, since INTEGER")
+THREADS = table("threads", """
+    channel_id INTEGER, guild_id INTEGER, parent_id INTEGER, notice_id INTEGER,
+    game_id INTEGER, private INTEGER, stage TEXT""")
+SERVERS = table("servers", "guild_id INTEGER, threads TEXT")
 # Every timer (``store.jobs``): a kind, its key (``owner_id``: the game of a wait, the player
 # of a digest; ``part``: a wait's seat, else 0), its due moment, and what a wait (a turn
 # clock) needs; a later kind keys its rows likewise and leaves the rest at their defaults.
@@ -85,9 +89,9 @@ JOBS = table("jobs", """
 WAIT_COLUMNS = ("owner_id", "part", "since", "reminded", "due", "ran", "mark")
 
 # Every table, in the order that keeps references whole: a game before its seats, moves,
-# undo request, posted versions and turn message.
+# undo request, posted versions, turn message and thread; the jobs (no reference) last.
 TABLES: tuple[Table, ...] = (GAMES, SEATS, MOVES, PLAYERS, ABSENCES, RATINGS, UNDOS, POSTED,
-                             TURN_MESSAGES, JOBS)
+                             TURN_MESSAGES, THREADS, SERVERS, JOBS)
 
 
 def placeholders(values: tuple[Any, ...]) -> str:

@@ -7,10 +7,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import threads
 from bot.discord.answer import Answer, Attachment, answer
 from bot.discord.choices import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES, SWITCH_CHOICES
 from bot.discord.host import Host, Interaction
 from bot.discord.replays import command as replay_command
+from bot.discord.words import described
 from bot.service.replies import Reply
 from bot.service.table import parse_options
 from rules.computer import DEFAULT, PATIENT
@@ -36,12 +38,20 @@ class Tables(commands.Cog):
                   "the first seat.")
     @app_commands.describe(game="The game to play",
                            options="Variants, e.g. 'advanced' or 'variant=couples' "
-                                   "(/rules lists each game's)")
+                                   "(/rules lists each game's)",
+                           thread=described("threads.described.thread"),
+                           private=described("threads.described.private"))
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: Interaction, game: app_commands.Choice[str],
-                  options: str | None = None) -> None:
+                  options: str | None = None, thread: bool | None = None,
+                  private: bool | None = None) -> None:
         async def work() -> Answer:
             assert interaction.channel_id is not None and interaction.guild_id is not None
+            place = await threads.where(interaction, thread, private)  # a new thread?
+            if place is not None:
+                return await threads.open_table(interaction, game.value, game.name,
+                                                parse_options(options),
+                                                private=place == "private")
             reply = await self.bot.service.open(
                 interaction.channel_id, interaction.guild_id, interaction.user.id,
                 interaction.user.display_name, game.value, parse_options(options))
@@ -138,6 +148,8 @@ class Tables(commands.Cog):
                 None if seat is None else seat.id,
                 "" if seat is None else seat.display_name,
                 moderator=interaction.permissions.manage_channels)
+            if seat is not None:  # a table's private thread shows only to its members
+                await threads.admit(self.bot, interaction.channel_id, seat)
             return await self._announce(interaction, reply, "The seat was handed on.")
         await answer(interaction, work)
 

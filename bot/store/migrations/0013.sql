@@ -1,21 +1,15 @@
--- 13: one table of due jobs (``store.jobs``): every timer is a row of ``jobs``, of a kind (``wait``: an awaited seat, keyed by its game and seat; ``digest``: a player's daily digest, keyed by the player), due at ``due`` (found through an index, claimed by one process at a time); a wait's turn clock (``since``, ``reminded``, ``ran``, ``mark``) comes with it. The waits and the digests' due moments move in, so every deadline is kept.
+-- 13: tables in threads (issue 40): each thread the bot opened for a table (``threads``: the thread's channel id, its server, the parent channel, the parent's notice with the Join button, the game it was opened for, whether it is private, and what the notice says now: 'open', 'playing' or 'over'), and each server's settings (``servers``: ``threads``, where /game new opens a table when not told: 'channel', 'thread' or 'private').
 
-    CREATE TABLE jobs (
-        kind     TEXT    NOT NULL,
-        owner_id INTEGER NOT NULL,
-        part     INTEGER NOT NULL DEFAULT 0,
-        due      REAL,
-        since    REAL    NOT NULL DEFAULT 0,
-        reminded INTEGER NOT NULL DEFAULT 0,
-        ran      REAL    NOT NULL DEFAULT 0,
-        mark     REAL,
-        PRIMARY KEY (kind, owner_id, part)
-    ) WITHOUT ROWID;
-    CREATE INDEX jobs_due ON jobs (due) WHERE due IS NOT NULL;
-    INSERT INTO jobs (kind, owner_id, part, due, since, reminded, ran, mark)
-        SELECT 'wait', game_id, seat, due, since, reminded, ran, mark FROM waits;
-    INSERT INTO jobs (kind, owner_id, part, due)
-        SELECT 'digest', user_id, 0, digest_due FROM players WHERE digest_due IS NOT NULL;
-    DROP TABLE waits;
-    DROP INDEX players_digest_due;
-    ALTER TABLE players DROP COLUMN digest_due;
+    CREATE TABLE threads (
+        channel_id INTEGER PRIMARY KEY,
+        guild_id   INTEGER,
+        parent_id  INTEGER NOT NULL,
+        notice_id  INTEGER,
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        private    INTEGER NOT NULL DEFAULT 0,
+        stage      TEXT    NOT NULL DEFAULT 'open'
+    );
+    CREATE TABLE servers (
+        guild_id INTEGER PRIMARY KEY,
+        threads  TEXT    NOT NULL DEFAULT 'channel'
+    );
