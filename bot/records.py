@@ -70,6 +70,19 @@ class WaitRow:
 
 
 @dataclass(frozen=True)
+class Job:
+    """A timer (a row of ``jobs``): something of a ``kind`` to do at ``due`` (None: nothing
+    for now) for the thing its key names, ``owner_id`` and ``part``: a wait's game and seat
+    (``kind`` 'wait'), a player's daily digest (``'digest'``, the user, 0). The bot's one
+    loop claims due jobs and hands each to the handler of its kind (``bot.service.jobs``)."""
+
+    kind: str
+    owner_id: int
+    part: int = 0
+    due: float | None = None
+
+
+@dataclass(frozen=True)
 class PlayerRow:
     """A player's quiet hours (local hours ``quiet_from`` to ``quiet_to`` in ``timezone``),
     their times away, and when they were last reminded by DM or mentioned in a channel;

@@ -133,6 +133,17 @@ SAMPLES: dict[str, object] = {
     "played": 4,  # how many moves are played
     "commands": "'board', 'hand', 'quit'.",  # the terminal's other commands
     "permission": "Manage Threads",  # a permission's name in Discord's settings
+    # clocks, digests, tending
+    "settings": "Settings: turn time 2d; reminders on.",  # a table's settings sentence
+    "banks": "Red (Ann) 2d 4h, running; Blue (Bob) 3d",
+    "left": "2d 4h",  # a time left as shown
+    "cap": 12,  # a limit (hours a day, days a year)
+    "from_hour": 22,  # hours of a day, 0-23
+    "to_hour": 7,
+    "hours": 9,
+    "hour": 8,
+    "days_left": 14,
+    "zone": "Europe/Paris",  # an IANA time zone
 }
 
 
@@ -266,6 +277,8 @@ def built_sentences(path: Path) -> list[str]:
 # but those in MAINTAINERS_ONLY.
 CATALOGUED: list[str] = [
     "bot/history.py", "bot/terminal.py", "bot/cli.py", "bot/service/threads.py",
+    "bot/scheduler.py", "bot/service/clocks.py", "bot/service/digests.py",
+    "bot/service/jobs.py", "bot/service/tending.py",
     *(f"bot/discord/{name}.py" for name in (
         "__init__", "answer", "buttons", "choices", "delivery", "desk", "direct", "host",
         "live", "loop", "replays", "threads", "words")),

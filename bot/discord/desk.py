@@ -21,7 +21,7 @@ from bot.discord.delivery import FAILED, FORBIDDEN, QUEUED, Delivery
 from bot.discord.direct import Owed, answered, back_again, noted
 from bot.discord.live import mentions, pinging, turn_line
 from bot.moves import Choices
-from bot.records import WaitRow
+from bot.records import Job
 from bot.service import TableService
 from bot.service.replies import Reply
 from bot.undo import Asked
@@ -61,6 +61,7 @@ class Desk:
         self.client = client
         self.service = service
         self.delivery = Delivery(client, service)
+        service.name_servers(self.server)  # the digest names the servers it lists
 
     async def close(self) -> None:
         """Stop delivery's retry tasks (what they would post stays in the outbox)."""
@@ -72,9 +73,11 @@ class Desk:
 
     # -------------------------------------------------------------- the scheduler
 
-    async def tend(self, wait: WaitRow) -> None:
-        """Deliver what the service did for a due wait: a stand-in's move, or a reminder."""
-        tended = await self.service.tend(wait)
+    async def tend(self, job: Job) -> None:
+        """Deliver what the service did for a due job (``TableService.tend``, by its kind):
+        a reply to post (a stand-in's move), or a DM (a reminder, a daily digest: if the
+        player's DMs are closed, a mention in the channel instead, at most once a day)."""
+        tended = await self.service.tend(job)
         if tended is None:
             return
         if tended.reply is not None:
@@ -82,17 +85,10 @@ class Desk:
         elif tended.text:
             await self.delivery.remind(tended)
 
-    async def digest(self, user_id: int) -> None:
-        """Send a player's daily digest, if one is due: by DM, or, if their DMs are closed,
-        as a reminder's mention in the channel of the most pressing table (at most once a
-        day). Recorded as sent before: a failure here is not retried."""
-        def server(guild_id: int) -> str | None:
-            guild = self.client.get_guild(guild_id)
-            return None if guild is None else shown_name(guild.name)
-
-        tended = await self.service.tend_digest(user_id, server)
-        if tended is not None:
-            await self.delivery.remind(tended)
+    def server(self, guild_id: int) -> str | None:
+        """A server's name as a sentence shows it, where the bot is in it."""
+        guild = self.client.get_guild(guild_id)
+        return None if guild is None else shown_name(guild.name)
 
     async def flush(self) -> None:
         """Deliver whatever the service still holds (replies made before a restart)."""

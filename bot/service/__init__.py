@@ -12,10 +12,11 @@ and passed what they need:
   for every version (the deal, a move, an undo entry);
 - ``Turns`` (``turns.py``): a player's move, computers' and stand-ins' moves, and the one
   place for what follows a move (computers move, clocks, the reply);
-- ``Seats``, ``Clocks``, ``Tending``, ``Digests``, ``TakeBack``, ``LookingBack``,
-  ``Looking``, ``Replays``, ``Outbox``: seats and the deal, turn clocks, what the scheduler
-  finds due, the daily digest, undo, ``/games``/``/log``/``/since``, looking at a table,
-  stepping through a game (``/game replay``), replies not yet posted;
+- ``Seats``, ``Clocks``, ``Jobs``, ``Tending``, ``Digests``, ``TakeBack``, ``LookingBack``,
+  ``Looking``, ``Replays``, ``Outbox``: seats and the deal, turn clocks, the due jobs and
+  their handlers by kind (a wait's, a digest's), the daily digest, undo,
+  ``/games``/``/log``/``/since``, looking at a table, stepping through a game
+  (``/game replay``), replies not yet posted;
 - ``DirectLines`` (``direct.py``): each player's DM channel, kept, and whether their DMs
   are held back after a refusal;
 - ``Narrator`` (``replies.py``), ``Pictures``, ``Computers``: replies, pictures and
@@ -35,11 +36,12 @@ from typing import Any
 
 from bot import history, undo
 from bot.moves import Choices
-from bot.records import RatingRow, WaitRow
+from bot.records import Job, RatingRow
 from bot.service.clocks import Clocks
 from bot.service.computers import Computers, Levels
-from bot.service.digests import Digests, Servers, unnamed
+from bot.service.digests import Digests, Servers
 from bot.service.direct import DirectLines
+from bot.service.jobs import Jobs
 from bot.service.looking import Looking
 from bot.service.looking_back import LookingBack
 from bot.service.outbox import Outbox
@@ -92,6 +94,9 @@ class TableService:
         self.tending = Tending(store, self.tables, self.clocks, self.turns, self.looking_back,
                                now=now, level=self.levels.patient)
         self.digests = Digests(store, self.tables, self.clocks, self.looking_back, now=now)
+        self.jobs = Jobs(store)  # what is done when a job of each kind is due
+        self.jobs.handle("wait", self.tending.tend)
+        self.jobs.handle("digest", self.digests.tend)
         self.takeback = TakeBack(store, self.tables, self.turns, now=now)
         self.replays = Replays(store, self.tables, self.pictures, now=now)
         self.outbox = Outbox(store, self.tables, self.turns, self.clocks, self.narrator,
@@ -116,6 +121,10 @@ class TableService:
     @on_due.setter
     def on_due(self, told: Callable[[float], None] | None) -> None:
         self.clocks.on_due = told
+
+    def name_servers(self, names: Servers) -> None:
+        """How the surface names a server by its id, where it knows it (for the digest)."""
+        self.digests.servers = names
 
     def close(self) -> None:
         """Stop the computer players' worker processes and the drawing threads."""
@@ -195,19 +204,20 @@ class TableService:
     async def mentionable(self, user_id: int) -> bool:
         return await self.clocks.mentionable(user_id)
 
+    # -- the due jobs (``Jobs``: a wait's, a digest's, by kind)
+
     async def next_due(self) -> float | None:
-        """The earliest moment the scheduler has something to do: a wait or a digest."""
-        moments = (await self.clocks.next_due(), await self.digests.next_due())
-        return min((m for m in moments if m is not None), default=None)
+        """The earliest moment the scheduler has something to do."""
+        return await self.jobs.next_due()
 
-    async def due(self, now: float, limit: int = 100) -> list[WaitRow]:
-        return await self.clocks.due(now, limit)
+    async def due(self, now: float, limit: int = 100) -> list[Job]:
+        return await self.jobs.due(now, limit)
 
-    async def postpone(self, wait: WaitRow, moment: float) -> None:
-        await self.clocks.postpone(wait, moment)
+    async def postpone(self, job: Job, moment: float) -> None:
+        await self.jobs.postpone(job, moment)
 
-    async def tend(self, due: WaitRow) -> Tended | None:
-        return await self.tending.tend(due)
+    async def tend(self, job: Job) -> Tended | None:
+        return await self.jobs.tend(job, self.now())
 
     # -- the daily digest (``Digests``)
 
@@ -215,15 +225,6 @@ class TableService:
                      timezone: str | None = None) -> str:
         await self.direct.back(user_id)  # asking for a DM a day: DMs are tried again
         return await self.digests.set(user_id, at, timezone)
-
-    async def due_digests(self, now: float, limit: int = 100) -> list[int]:
-        return await self.digests.due(now, limit)
-
-    async def postpone_digest(self, user_id: int, moment: float) -> None:
-        await self.digests.postpone(user_id, moment)
-
-    async def tend_digest(self, user_id: int, servers: Servers = unnamed) -> Tended | None:
-        return await self.digests.tend(user_id, servers)
 
     # -- a player's direct messages (``DirectLines``)
 

@@ -219,19 +219,18 @@ class Table:
 
     # -- clocks
 
+    @property
+    def clock(self) -> scheduler.TableClock:
+        """The table's clock settings, for the rules of time (``bot.scheduler``)."""
+        return scheduler.TableClock(self.turn_time, self.bank_start, self.bank_add,
+                                    self.reminders)
+
     def banked(self) -> bool:
         return self.bank_start is not None
 
-    def bank(self, seat: int) -> float:
-        """A seat's time bank when its wait began (or begins): full until first used."""
-        assert self.bank_start is not None
-        held = self.seats[seat].bank
-        return self.bank_start if held is None else min(held, self.bank_start)
-
     def allowance(self, seat: int) -> float | None:
-        """The clock time a wait of ``seat`` has: the turn time, or with a time bank the
-        seat's bank (None: no limit)."""
-        return self.bank(seat) if self.bank_start is not None else self.turn_time
+        """The clock time a wait of ``seat`` has (``scheduler.allowance``)."""
+        return scheduler.allowance(self.clock, self.seats[seat].bank)
 
     def annotate(self, text: str) -> str:
         """Players' names into the rules' sentences: 'Blue attacks Red' -> 'Blue (Alice)
