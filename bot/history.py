@@ -49,18 +49,6 @@ def numbered(version: int) -> str:
     return f"#{undo.number(version)}"
 
 
-def number(version: int) -> str:
-    """The move that made ``version``, as the surface in use marks a number to type."""
-    return words.current().surface.format_field(numbered(version), "code")
-
-
-def when(moment: float, style: str = "R") -> str:
-    """A moment as the surface in use shows it ('R': '3 hours ago' / 'in 2 days' on
-    Discord; 'f': a full date). For sentences not yet in the catalogue: a template says
-    ``{time:R}``."""
-    return words.current().surface.format_field(moment, style)
-
-
 def step_lines(step: Step, seat: int | None, labels: Sequence[str], annotate: Annotate,
                taken_back: Collection[int] = (), *, revealed: bool = False) -> str:
     """A move as ``seat`` (None: a spectator) may see it: its number and time, the public

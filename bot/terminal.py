@@ -68,12 +68,6 @@ def listed(choices: Choices, typed: str = "") -> list[str]:
     return lines
 
 
-def unmarked(line: str) -> str:
-    """A service sentence not yet in the catalogue without Discord's bold and code marks.
-    Goes once every service sentence is in the catalogue (their roles are plain here)."""
-    return line.replace("**", "").replace("`", "")
-
-
 def slug(name: str) -> str:
     """A name as part of a file name: 'Ann B.' -> 'ann-b-'."""
     return "".join(c if c.isalnum() else "-" for c in name.lower())
@@ -276,7 +270,7 @@ class Terminal:
         except rules.GameError as error:
             self.say(f"  {error}")
             return
-        lines = [unmarked(line) for line in frame.text.splitlines()]
+        lines = frame.text.splitlines()
         if self.images is not None:
             for image in frame.images:
                 path = self.write_png(image.png, f"t{-self.channel_id}-replay-"
