@@ -182,18 +182,24 @@ def test_roles_are_markup_only_on_discord() -> None:
     assert "`/game new`" in marked
 
 
+# Functions given a key of the catalogue, and where: its position among their arguments.
+SAYERS = {"say": 0, "described": 0, "seat_for": 1}  # (Table.seat_for: the refusal's key)
+
+
 def said_keys() -> dict[str, list[str]]:
-    """Every literal key given to ``words.say`` (or ``say``) in bot/, with where."""
+    """Every literal key given to ``words.say`` (or another of SAYERS) in bot/, with where."""
     keys: dict[str, list[str]] = {}
     for path in BOT.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Call) and node.args
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str)
-                    and KEY.match(node.args[0].value)
-                    and (getattr(node.func, "attr", None) in {"say", "described"}
-                         or getattr(node.func, "id", None) in {"say", "described"})):
-                keys.setdefault(node.args[0].value, []).append(
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            at = SAYERS.get(name or "")
+            if (at is not None and len(node.args) > at
+                    and isinstance(node.args[at], ast.Constant)
+                    and isinstance(node.args[at].value, str)
+                    and KEY.match(node.args[at].value)):
+                keys.setdefault(node.args[at].value, []).append(
                     f"{path.relative_to(ROOT)}:{node.lineno}")
     return keys
 

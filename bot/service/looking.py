@@ -66,9 +66,7 @@ class Looking:
         """
         async with self.tables.lock(channel_id):
             table = await self.tables.latest(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError(words.say("looking.no_seat"))
+            seat = table.seat_for(user_id, "looking.no_seat")
             if table.state is None:
                 return Reply(ephemeral=words.say("looking.hand_before", seat=seat + 1),
                              version=table.version, game=table.id)

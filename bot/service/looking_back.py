@@ -95,9 +95,7 @@ class LookingBack:
         text, and their picture in ``private`` (for the same ephemeral answer, not a DM)."""
         async with self.tables.lock(channel_id):
             table = await self.tables.latest(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError(words.say("looking_back.no_seat"))
+            seat = table.seat_for(user_id, "looking_back.no_seat")
             if table.state is None:
                 raise TableError(words.say("looking_back.nothing_yet"))
             text = await self.digest(table, seat)

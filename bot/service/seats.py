@@ -104,9 +104,7 @@ class Seats:
         """Give up one's seat before the start (the opener ends the table instead)."""
         async with self.tables.lock(channel_id):
             table = await self.tables.active(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError(words.say("seats.not_at_table"))
+            seat = table.seat_for(user_id, "seats.not_at_table")
             if table.status != "open":
                 raise TableError(words.say("seats.leave_started"))
             if user_id == table.opener_id:
@@ -202,9 +200,7 @@ class Seats:
         is marked resigned, so the result says it was decided with a resignation."""
         async with self.tables.lock(channel_id):
             table = await self.tables.running(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError(words.say("seats.no_seat"))
+            seat = table.seat_for(user_id, "seats.no_seat")
             name, old = table.who(seat), table.seats[seat]
             level = table.level(self.levels.seat(table))
             await self._hand(table, SeatRow(seat, None, old.name, "computer", level,

@@ -158,6 +158,14 @@ class Table:
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
+    def seat_for(self, user_id: int, refusal: str = "seats.no_seat") -> int:
+        """The member's seat, or ``TableError`` with the catalogue's sentence ``refusal``
+        (what a command that needs a seat says to a member who has none)."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise TableError(words.say(refusal))
+        return seat
+
     def names(self) -> list[str]:
         """The seats' names as players gave them: for views (pictures), never for text."""
         return [s.name for s in self.seats]

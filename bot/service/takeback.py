@@ -38,9 +38,7 @@ class TakeBack:
         with the computers' replies since, and the reply says so, as after a move."""
         async with self.tables.lock(channel_id):
             table = await self.tables.running(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError(words.say("takeback.no_seat"))
+            seat = table.seat_for(user_id, "takeback.no_seat")
             now = self.now()
             pending = await self.store.tables.undo(table.id)
             if pending is not None and undo.stands(pending, table.version, now):

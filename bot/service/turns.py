@@ -142,9 +142,7 @@ class Turns:
 
     def _mover(self, table: Table, user_id: int, *, retried: bool = False) -> int:
         """The caller's seat, if it is awaited; else the sentence why not."""
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise TableError(words.say("seats.no_seat"))
+        seat = table.seat_for(user_id, "seats.no_seat")
         if seat not in table.awaited():
             raise TableError(not_your_turn(table, retried=retried))
         return seat
@@ -175,9 +173,7 @@ class Turns:
             table = await self.tables.running(channel_id)
             if game != table.id:
                 raise TableError(words.say("turns.earlier_game"))
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError(words.say("seats.no_seat"))
+            seat = table.seat_for(user_id, "seats.no_seat")
             if version != table.version:
                 raise TableError(words.say("turns.earlier_turn"))
             if seat not in table.awaited():
