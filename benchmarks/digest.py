@@ -1,9 +1,9 @@
 """The daily digest's cost: 10,000 members, each at a few running tables (two seats each, of
 all five games, a few dozen moves played), each member taking a digest at an hour of the
 day. It runs one simulated day of the bot's loop: every quarter of an hour, the digests due
-are found (``Store.due_digests``: through the partial index ``players_digest_due``, never a
-scan of the players) and each is made and recorded as the bot does
-(``TableService.tend_digest``: the tables that wait for the member through the index
+are found (``store.jobs.claim``: through the partial index ``jobs_due``, never a scan of
+the players) and each is made and recorded as the bot does (``TableService.tend``, a job of
+kind 'digest': the tables that wait for the member through the index
 ``seats_by_user``, each read, its waits checked, its log replayed for the
 since-your-last-move lines, the message fitted to 2,000 characters). Then, on a fresh
 service, the digests of the first ``--memory-members`` members are made again under
@@ -28,11 +28,15 @@ import asyncio
 import random
 import resource
 import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
+
+# Import this checkout's packages, whatever the working directory or the install says.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules
 from bot import history, scheduler
@@ -95,7 +99,8 @@ async def build(store: Store, members: int, each: int, moves: int) -> int:
         start = since - len(log) * scheduler.HOUR
         logged += [(game_id, n + 2, seat, text, start + n * scheduler.HOUR)
                    for n, (seat, text) in enumerate(log)]
-        waits += [(game_id, seat, since, NOW + scheduler.DAY) for seat in awaited]
+        # Their next reminder after the day measured: the day's jobs are the digests.
+        waits += [(game_id, seat, since, NOW + 2 * scheduler.DAY) for seat in awaited]
     players = []
     for user in range(1, members + 1):
         player = PlayerRow(user, digest_hour=rng.randrange(24), digest_zone=rng.choice(ZONES))
@@ -112,10 +117,12 @@ async def build(store: Store, members: int, each: int, moves: int) -> int:
                              "VALUES (?, ?, ?, ?, 'human')", seats)
         await db.executemany("INSERT INTO moves (game_id, version, seat, text, time) "
                              "VALUES (?, ?, ?, ?, ?)", logged)
-        await db.executemany("INSERT INTO waits (game_id, seat, since, reminded, due) "
-                             "VALUES (?, ?, ?, 0, ?)", waits)
-        await db.executemany("INSERT INTO players (user_id, digest_hour, digest_zone, "
-                             "digest_due) VALUES (?, ?, ?, ?)", players)
+        await db.executemany("INSERT INTO jobs (kind, owner_id, part, since, reminded, due) "
+                             "VALUES ('wait', ?, ?, ?, 0, ?)", waits)
+        await db.executemany("INSERT INTO players (user_id, digest_hour, digest_zone) "
+                             "VALUES (?, ?, ?)", [p[:3] for p in players])
+        await db.executemany("INSERT INTO jobs (kind, owner_id, part, due) "
+                             "VALUES ('digest', ?, 0, ?)", [(p[0], p[3]) for p in players])
     return len(rows)
 
 
@@ -123,12 +130,12 @@ async def plans(store: Store) -> list[str]:
     """SQLite's plans for the digest's queries: the due ones, the next moment, a member's
     waiting tables."""
     found = []
-    for sql in ("SELECT user_id, digest_due FROM players WHERE digest_due IS NOT NULL AND "
-                "digest_due <= 1 ORDER BY digest_due LIMIT 100",
-                "SELECT MIN(digest_due) FROM players WHERE digest_due IS NOT NULL",
-                "SELECT g.id FROM seats s JOIN waits w ON w.game_id = s.game_id AND "
-                "w.seat = s.seat JOIN games g ON g.id = s.game_id WHERE s.user_id = 1 AND "
-                "g.status = 'playing'"):
+    for sql in ("SELECT kind, owner_id, part, due FROM jobs WHERE due IS NOT NULL AND "
+                "due <= 1 ORDER BY due LIMIT 100",
+                "SELECT MIN(due) FROM jobs WHERE due IS NOT NULL",
+                "SELECT g.id FROM seats s CROSS JOIN jobs w JOIN games g ON g.id = s.game_id "
+                "WHERE w.kind = 'wait' AND w.owner_id = s.game_id AND w.part = s.seat AND "
+                "s.user_id = 1 AND g.status = 'playing'"):
         rows = await store.db.execute_fetchall(f"EXPLAIN QUERY PLAN {sql}")
         found.append("; ".join(str(r[-1]) for r in rows))
     return found
@@ -149,11 +156,11 @@ async def day(store: Store) -> tuple[list[float], list[float], list[float], int,
                 await service.next_due()  # it first writes the waits the digests put in step
                 nexts.append(time.perf_counter() - start)
                 start = time.perf_counter()
-                due = await service.due_digests(clock.t, 100)
+                due = await service.due(clock.t, 100)
                 claims.append(time.perf_counter() - start)
-                for user in due:
+                for job in due:
                     start = time.perf_counter()
-                    tended = await service.tend_digest(user)
+                    tended = await service.tend(job)
                     made.append(time.perf_counter() - start)
                     if tended is None:
                         empty += 1

@@ -1,7 +1,7 @@
 """The scheduler's cost: with 10,000 waiting tables, how long one wake-up takes to find
-what is due (``Store.due_waits``) and the next moment to sleep until (``Store.next_due``).
+what is due (``store.jobs.claim``) and the next moment to sleep until (``store.jobs.next_due``).
 
-Both go through the partial index ``waits_due``, so the cost does not grow with the number
+Both go through the partial index ``jobs_due``, so the cost does not grow with the number
 of tables. The target (issue 21) is under 10 ms. It prints the median and the 95th
 percentile:
 
@@ -35,15 +35,15 @@ async def measure(tables: int, wakes: int) -> list[float]:
                     "1, 1, 1, ?, ?)", [(g, g, NOW, NOW) for g in range(1, tables + 1)])
                 # Each table awaits one or two seats, due over the next three days.
                 await db.executemany(
-                    "INSERT INTO waits (game_id, seat, since, reminded, due) "
-                    "VALUES (?, ?, ?, 0, ?)",
+                    "INSERT INTO jobs (kind, owner_id, part, since, reminded, due) "
+                    "VALUES ('wait', ?, ?, ?, 0, ?)",
                     [(g, s, NOW, NOW + rng.uniform(0, 3 * 86400))
                      for g in range(1, tables + 1) for s in range(1 + g % 2)])
             times = []
             for n in range(wakes):
                 now = NOW + n * (3 * 86400 / wakes)  # a wake-up at each moment of 3 days
                 start = time.perf_counter()
-                await store.jobs.due_waits(now, 100)
+                await store.jobs.claim(now, 100)
                 await store.jobs.next_due()
                 times.append(time.perf_counter() - start)
             return times

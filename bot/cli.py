@@ -14,6 +14,8 @@ identical to a picture already saved is named by the file it is in.
 
 This module reads the command line and opens, seats and starts the table (or resumes one);
 ``bot.terminal.Terminal`` then prints, reads and saves until the game ends or input stops.
+Everything is said in plain text (``run`` speaks ``words.PLAIN``): the terminal's sentences,
+this module's (``bot/words/en/cli.toml``) and the service's alike.
 
     boardroom try cube-conquest --players 2 --computers 1
 """
@@ -25,27 +27,27 @@ import asyncio
 import os
 import signal
 import sys
-import time
 from collections.abc import Coroutine
 from typing import Any, TextIO
 
 import rules
+from bot import words
 from bot.moves import Choices
 from bot.service import TableService
 from bot.service.replies import Commands
 from bot.service.table import clean_name, parse_options
 from bot.store import Store
-from bot.terminal import STOPPED, Terminal, commands
+from bot.terminal import Terminal, commands
 from rules.computer import DEFAULT, LEVELS, level_of
 from rules.core import listing
 
 DEFAULT_DB = "boardroom-try.db"
 DEFAULT_IMAGES = "boardroom-images"
 # What the service's sentences say of commands: everyone is seated by the options given,
-# and the move log is saved with 'export'.
-TERMINAL = Commands(join="", start="", export="'export' (saved by itself at the end)",
-                    end="", topic="`rules {}`",
-                    log="'replay {first}' to 'replay {last}' show them one by one")
+# and the move log is saved with 'export' (a clause of the catalogue's). Commands are
+# spellings: a sentence gives them the code role, which the terminal shows in quotes.
+TERMINAL = Commands(join="", start="", export=words.say("cli.export"), end="",
+                    topic="rules {}", log="", replay="replay {}")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -79,6 +81,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """Play a game in the terminal; the exit status. Every sentence in plain text, the
+    service's too."""
+    with words.speaking(words.PLAIN):
+        return await play(args, out, stdin)
+
+
+async def play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     game = rules.GAMES[args.game]
     players = game.min_players if args.players is None else args.players
     humans = players - args.computers
@@ -87,15 +96,14 @@ async def run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         options = parse_options(args.options)
         game.check_options(options)
     except rules.GameError as error:
-        print(f"{error} (--players, --options)", file=sys.stderr)
+        print(words.say("cli.bad_options", said=error), file=sys.stderr)
         return 2
     if args.computers < 0 or humans < 1:
-        print("Leave at least one seat for a person: --computers must be less than "
-              "--players.", file=sys.stderr)
+        print(words.say("cli.no_person"), file=sys.stderr)
         return 2
     given = [n.strip() for n in args.names.split(",") if n.strip()]
-    names = {u: clean_name(given[u - 1]) if u - 1 < len(given) else f"Player {u}"
-             for u in range(1, humans + 1)}
+    names = {u: clean_name(given[u - 1]) if u - 1 < len(given)
+             else words.say("cli.player", seat=u) for u in range(1, humans + 1)}
     images = None if args.no_images else args.images
     store = await Store.open(args.db)
     try:
@@ -136,7 +144,7 @@ async def resume(service: TableService, store: Store, args: argparse.Namespace,
     tables = [g for g in await store.tables.games(statuses=("playing",))
               if g.channel_id < 0 and g.game == game.id]
     if not tables:
-        print(f"There is no unfinished game of {game.name} in {args.db} to resume.",
+        print(words.say("cli.nothing_to_resume", game=game.name, path=args.db),
               file=sys.stderr)
         return 2
     row = tables[-1]
@@ -144,11 +152,9 @@ async def resume(service: TableService, store: Store, args: argparse.Namespace,
     names = {s.user_id: s.name for s in seats if s.user_id is not None and s.kind == "human"}
     term = Terminal(service, game, row.channel_id, images, names, out, stdin,
                     logs=log_folder(args.db))
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.started or row.created))
-    played = max(0, row.version - 1)
-    term.say(f"Resuming {game.name} from {args.db}: the game begun {when} with "
-             f"{listing([s.name for s in seats])}, {played} move{'s' if played != 1 else ''} "
-             "played.")
+    term.say(words.say("cli.resuming", game=game.name, path=args.db,
+                       time=row.started or row.created,
+                       players=listing([s.name for s in seats]), count=max(0, row.version - 1)))
     for channel_id, reply in await service.undelivered():
         if channel_id == row.channel_id:
             await term.show(reply)
@@ -175,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return asyncio.run(_interruptible(run(parsed, sys.stdout, sys.stdin)))
     except KeyboardInterrupt:
-        print(f"\n{STOPPED}", flush=True)
+        print("\n" + words.say("terminal.stopped"), flush=True)
         return 130
 
 

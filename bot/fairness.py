@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from bot import words
 from bot.records import GameRow, MoveRow, SeatRow
 from bot.timeline import Timeline
 from rules.core import listing, quote
@@ -46,17 +47,14 @@ def commitment(seed: int, salt: str) -> str:
 
 def announced(committed: str) -> str:
     """The line of the opening message that posts the commitment (nothing of the seed)."""
-    return (f"Fair shuffle: commitment `{committed}` (SHA-256 of this game's secret seed and "
-            "salt, both revealed when it ends, so anyone can check every deal and roll).")
+    return words.say("fairness.announced", commitment=committed)
 
 
 def revealed(seed: int, salt: str, committed: str, export: str = "/game export") -> str:
     """The line that reveals seed and salt once the game is over, and how to check them
     (``export``: how the surface spells the command that saves the move log)."""
-    return (f"Fair shuffle revealed: seed {seed}, salt {salt}; SHA-256 of `{seed}:{salt}` "
-            f"must equal the commitment `{committed}` posted at the start. To check every "
-            f"deal and roll: {export}, then `boardroom verify` on the file "
-            "(docs/fairness.md).")
+    return words.say("fairness.revealed", seed=seed, salt=salt, hashed=f"{seed}:{salt}",
+                     commitment=committed, export=export, command="boardroom verify")
 
 
 def boardroom_version() -> str:
@@ -153,33 +151,37 @@ class Replayed:
     def report(self, *, events: bool = False) -> list[str]:
         """A few lines: the commitment, how many moves replayed, how it ended; with
         ``events``, every move's events too (each deal, draw and roll)."""
-        seats = [f"{name} ({called})"
+        seats = [words.say("table.label", player=name, colour=called)
                  for name, called in zip(self.names, self.called, strict=True)]
-        lines = [f"Commitment ok: SHA-256 of '{self.seed}:{self.salt}' is {self.commitment}.",
-                 "(Compare it with the commitment the channel was shown when the game "
-                 "started.)",
-                 f"{self.game.name} (table {self.table}), {len(self.names)} players: "
-                 f"{listing(seats)}."]
+        lines = [words.say("fairness.commitment_ok", hashed=f"{self.seed}:{self.salt}",
+                           commitment=self.commitment),
+                 words.say("fairness.compare"),
+                 words.say("fairness.players", game=self.game.name, table=self.table,
+                           count=len(self.names), players=listing(seats))]
         if events:
             for move, said in zip(self.moves, self.said, strict=True):
-                lines.append(f"move {move.version - 1}: {self._name(move.seat)} plays "
-                             f"{quote(move.text, 60)}")
-                for event in said:
-                    seen = "" if event.to is None else (
-                        f" [{listing([self._name(s) for s in sorted(event.to)])} only]")
-                    lines.append(f"  {event.text}{seen}")
-        count = len(self.moves)
-        lines.append(f"{count} move{'s' if count != 1 else ''} replayed from the seed with "
-                     f"the rules of Boardroom {boardroom_version()}: every one is legal.")
+                lines.append(words.say("fairness.move", number=move.version - 1,
+                                       player=self._name(move.seat),
+                                       typed=quote(move.text, 60)))
+                lines += ["  " + (event.text if event.to is None else words.say(
+                    "fairness.told_only", line=event.text,
+                    players=listing([self._name(s) for s in sorted(event.to)])))
+                          for event in said]
+        lines.append(words.say("fairness.replayed", count=len(self.moves),
+                               version=boardroom_version()))
         if self.outcome is None:
-            lines.append("The game was ended before it finished.")
+            lines.append(words.say("fairness.ended"))
         else:
-            scores = ", ".join(f"{self._name(s)} {p}" for s, p in enumerate(self.outcome.scores))
-            lines.append(f"Outcome: {self.outcome.reason} Final score: {scores}.")
+            scores = ", ".join(words.say("replies.score", player=self._name(s), points=p)
+                               for s, p in enumerate(self.outcome.scores))
+            lines.append(words.say("fairness.outcome", reason=self.outcome.reason,
+                                   scores=scores))
         return lines
 
     def _name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat + 1}"
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return words.say("fairness.seat", seat=seat + 1)
 
 
 def verify(data: bytes | str) -> Replayed:
@@ -195,8 +197,8 @@ def verify(data: bytes | str) -> Replayed:
     seed, salt, committed = doc["seed"], doc["salt"], doc["commitment"]
     expected = commitment(seed, salt)
     if expected != committed.lower():
-        raise Unverified(f"The commitment does not match: SHA-256 of '{seed}:{salt}' is "
-                         f"{expected}, but the file says {committed[:64]}.")
+        raise Unverified(words.say("fairness.wrong_commitment", hashed=f"{seed}:{salt}",
+                                   expected=expected, commitment=committed[:64]))
     names = [str(p["name"]) for p in doc["players"]]
     moves = [MoveRow(int(m.get("version", n + 2)), m["seat"], m["text"],
                      float(m.get("unix") or 0)) for n, m in enumerate(doc["moves"])]
@@ -217,8 +219,8 @@ def verify(data: bytes | str) -> Replayed:
         said_so = None if recorded is None else (recorded.get("scores"),
                                                  recorded.get("winners"))
         if got != said_so:
-            raise Unverified("The replayed game does not end as the file says: "
-                             f"{_ending(got)} after replaying, {_ending(said_so)} in the file.")
+            raise Unverified(words.say("fairness.wrong_ending", replayed=_ending(got),
+                                       recorded=_ending(said_so)))
     return Replayed(game, doc.get("table"), names, called, seed, salt, committed.lower(), moves,
                     said, outcome)
 
@@ -238,8 +240,8 @@ def _refusal(game: rules.Game[Any], players: int, seed: int, options: Any,
 
     error = fails(0)
     if error is not None:
-        return (f"{game.name} cannot be set up for {players} players with the file's "
-                f"options: {_why(error)}")
+        return words.say("fairness.wrong_setup", game=game.name, count=players,
+                         why=_why(error))
     good, bad = 0, len(moves)  # the first ``good`` moves replay; all ``bad`` do not
     while bad - good > 1:
         middle = (good + bad) // 2
@@ -248,21 +250,23 @@ def _refusal(game: rules.Game[Any], players: int, seed: int, options: Any,
         else:
             bad = middle
     move, error = moves[bad - 1], fails(bad)
-    who = names[move.seat] if 0 <= move.seat < len(names) else f"seat {move.seat + 1}"
-    return f"Move {bad} ({quote(move.text)} by {who}) is refused by the rules: {_why(error)}"
+    who = (names[move.seat] if 0 <= move.seat < len(names)
+           else words.say("fairness.seat", seat=move.seat + 1))
+    return words.say("fairness.wrong_move", number=bad, typed=quote(move.text), player=who,
+                     why=_why(error))
 
 
 def _why(error: Exception | None) -> str:
     """A refusal's sentence (the rules'), or the kind of error for anything else."""
     if isinstance(error, rules.GameError):
         return str(error)
-    return f"it cannot be played ({type(error).__name__})."
+    return words.say("fairness.wrong_unplayable", error=type(error).__name__)
 
 
 def _ending(result: Any) -> str:
     if result is None:
-        return "not over"
-    return f"scores {result[0]}, winning seats {result[1]}"
+        return words.say("fairness.wrong_not_over")
+    return words.say("fairness.wrong_result", totals=result[0], winners=result[1])
 
 
 def _parse(data: bytes | str) -> dict[str, Any]:
@@ -271,22 +275,18 @@ def _parse(data: bytes | str) -> dict[str, Any]:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         doc = json.loads(text)
     except (UnicodeDecodeError, ValueError):
-        raise Unverified("The file is not a Boardroom move log: it is not UTF-8 JSON."
-                         ) from None
+        raise Unverified(words.say("fairness.wrong_not_json")) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise Unverified(f"The file is not a Boardroom move log (it has no \"format\": "
-                         f"\"{FORMAT}\").")
+        raise Unverified(words.say("fairness.wrong_no_format", format=FORMAT))
     version = doc.get("format_version")
     if not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
-        raise Unverified(f"The file's format_version is {quote(version)}; this Boardroom "
-                         f"reads move logs of version 1 to {FORMAT_VERSION}.")
+        raise Unverified(words.say("fairness.wrong_format_version", typed=quote(version),
+                                   most=FORMAT_VERSION))
     if doc.get("game") not in rules.GAMES:
-        raise Unverified(f"The file's game {quote(doc.get('game'))} is none of this "
-                         f"Boardroom's games ({listing(sorted(rules.GAMES))}).")
+        raise Unverified(words.say("fairness.wrong_unknown_game", typed=quote(doc.get("game")),
+                                   games=listing(sorted(rules.GAMES))))
     if any(doc.get(key) is None for key in ("seed", "salt", "commitment")):
-        raise Unverified("The file has no seed, salt or commitment: the game was started "
-                         "before Boardroom posted commitments, so its deals cannot be "
-                         "checked.")
+        raise Unverified(words.say("fairness.wrong_no_commitment"))
     checks = {
         "seed": _whole(doc["seed"]),
         "salt": isinstance(doc["salt"], str),
@@ -303,8 +303,8 @@ def _parse(data: bytes | str) -> dict[str, Any]:
     }
     wrong = [key for key, fine in checks.items() if not fine]
     if wrong:
-        raise Unverified(f"The file is not a whole Boardroom move log: its {listing(wrong)} "
-                         f"{'is' if len(wrong) == 1 else 'are'} missing or malformed.")
+        raise Unverified(words.say("fairness.wrong_malformed", fields=listing(wrong),
+                                   count=len(wrong)))
     return doc
 
 
@@ -330,22 +330,26 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``boardroom verify FILE [--events]``: the report on stdout and 0, or one sentence on
-    stderr and 1."""
+    stderr and 1, in plain text (a terminal's)."""
     args = parser().parse_args(argv)
-    path = Path(args.log)
+    with words.speaking(words.PLAIN):
+        return _verified(Path(args.log), events=args.events)
+
+
+def _verified(path: Path, *, events: bool) -> int:
     try:
         if path.stat().st_size > FILE_LIMIT:
-            raise Unverified(f"{path} is larger than any Boardroom move log.")
+            raise Unverified(words.say("fairness.wrong_too_large", path=path))
         checked = verify(path.read_bytes())
     except OSError as error:
-        print(f"boardroom verify: {path} could not be read ({error.strerror or error}).",
-              file=sys.stderr)
+        print(words.say("fairness.wrong_unreadable", path=path,
+                        error=error.strerror or error), file=sys.stderr)
         return 1
     except Unverified as error:
-        print(f"boardroom verify: {error}", file=sys.stderr)
+        print(words.say("fairness.wrong_failed", text=str(error)), file=sys.stderr)
         return 1
     try:
-        print("\n".join(checked.report(events=args.events)), flush=True)
+        print("\n".join(checked.report(events=events)), flush=True)
     except BrokenPipeError:  # the reader stopped early (| head): no traceback for that
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0

@@ -13,9 +13,10 @@ A move is numbered as the board and ``/game undo`` number it (``undo.number``: t
 that made state version *v* is move *v* - 1). An undo entry of the log (``undo <v>``) is
 shown as the taking back it was, and the moves it took back are marked so.
 
-Text is made for Discord: times are Discord timestamps (``<t:UNIX:R>``, shown in each
-reader's own time zone, pinging nobody), and a text is fitted to Discord's 2,000 characters
-by leaving out the oldest moves and saying so.
+Every sentence is the catalogue's (``bot/words/en/history.toml``), its fields marked by role:
+a time is ``{time:R}``, which Discord shows in each reader's own time zone and the terminal
+as a local date; a move number is ``{number:code}``. A text is fitted to Discord's 2,000
+characters by leaving out the oldest moves and saying so.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 import render
 import rules
-from bot import undo
+from bot import undo, words
 from bot.records import MoveRow
 from bot.timeline import Step, Timeline
 from rules.core import listing
@@ -42,14 +43,10 @@ Annotate = Callable[[str], str]
 # --------------------------------------------------------------------------- pieces
 
 
-def number(version: int) -> str:
-    """'`#5`': the move that made ``version``, numbered as the board numbers moves."""
-    return f"`#{undo.number(version)}`"
-
-
-def when(moment: float, style: str = "R") -> str:
-    """A Discord timestamp: 'R' reads '3 hours ago' / 'in 2 days', 'f' a full date."""
-    return f"<t:{int(moment)}:{style}>"
+def numbered(version: int) -> str:
+    """'#5': the move that made ``version``, numbered as the board numbers moves (a
+    template's ``{number:code}``)."""
+    return f"#{undo.number(version)}"
 
 
 def step_lines(step: Step, seat: int | None, labels: Sequence[str], annotate: Annotate,
@@ -61,28 +58,31 @@ def step_lines(step: Step, seat: int | None, labels: Sequence[str], annotate: An
     naming whom it was told to."""
     public = " ".join(e.text for e in step.events if e.to is None)
     secret = [e for e in step.events if e.to is not None and (revealed or e.visible_to(seat))]
-    mine = [(f"{listing([label(labels, s) for s in sorted(e.to)])}: " if revealed else "")
-            + annotate(e.text) for e in secret if e.to is not None]
+    mine = [words.say("history.told_to", said=annotate(e.text),
+                      players=listing([label(labels, s) for s in sorted(e.to)]))
+            if revealed else annotate(e.text) for e in secret if e.to is not None]
     if step.took_back:
         moves = [undo.number(v) for v in step.took_back]
-        said = (f"{label(labels, step.seat)} took back "
-                + (f"move {moves[0]}." if len(moves) == 1 else
-                   f"moves {moves[0]} to {moves[-1]}."))
+        said = words.say("history.took_back", player=label(labels, step.seat),
+                         count=len(moves), first=moves[0], last=moves[-1])
     else:
         said = annotate(public) if public else (
-            f"{label(labels, step.seat)} made a move." if not mine else "")
-    back = " (taken back)" if step.version in taken_back else ""
-    head = f"{number(step.version)}{back} {when(step.time)} {said}".rstrip()
+            words.say("history.made_a_move", player=label(labels, step.seat))
+            if not mine else "")
+    fields = {"number": numbered(step.version), "time": step.time, "said": said}
+    head = (words.say("history.step_taken_back", **fields) if step.version in taken_back
+            else words.say("history.step", **fields)).rstrip()
     return "\n".join([head, *(f"\u2003{PRIVATE} {text}" for text in mine)])
 
 
 def lost_line(move: MoveRow, labels: Sequence[str]) -> str:
-    return (f"{number(move.version)} {when(move.time)} {label(labels, move.seat)} made a move "
-            "(it can't be shown: it no longer replays).")
+    return words.say("history.lost", number=numbered(move.version), time=move.time,
+                     player=label(labels, move.seat))
 
 
 def label(labels: Sequence[str], seat: int) -> str:
-    return labels[seat] if 0 <= seat < len(labels) else f"seat {seat + 1}"
+    return labels[seat] if 0 <= seat < len(labels) else words.say("history.seat",
+                                                                   seat=seat + 1)
 
 
 def over_line(game: rules.Game[Any], state: Any, labels: Sequence[str], annotate: Annotate
@@ -93,27 +93,27 @@ def over_line(game: rules.Game[Any], state: Any, labels: Sequence[str], annotate
     outcome = game.outcome(state)
     if outcome is None:
         return ""
-    scores = ", ".join(f"{label(labels, s)} {p}" for s, p in enumerate(outcome.scores))
-    return f"Game over: {annotate(outcome.reason)} Final score: {scores}."
+    scores = ", ".join(words.say("history.points", player=label(labels, s), points=p)
+                       for s, p in enumerate(outcome.scores))
+    return words.say("history.game_over", reason=annotate(outcome.reason), scores=scores)
 
 
-def _fit(head: str, blocks: list[str], tail: list[str], limit: int, more: str
-         ) -> tuple[str, int]:
+def _fit(head: str, blocks: list[str], tail: list[str], limit: int,
+         more: Callable[[int], str]) -> tuple[str, int]:
     """``head``, as many of the last ``blocks`` as fit with ``tail`` in ``limit``
-    characters, then ``tail``; how many blocks were left out. ``more`` is said where the
-    left-out blocks were ('{moves}': '1 earlier move', '3 earlier moves')."""
+    characters, then ``tail``; how many blocks were left out. ``more(n)`` is said where
+    the ``n`` left-out blocks were."""
     def size(parts: list[str]) -> int:
         return sum(len(p) + 1 for p in parts)
 
-    room = limit - size([head, *tail]) - len(more) - 8
+    room = limit - size([head, *tail]) - len(more(len(blocks))) - 8
     kept: list[str] = []
     for block in reversed(blocks):
         if size([*kept, block]) > room:
             break
         kept.insert(0, block)
     dropped = len(blocks) - len(kept)
-    moves = f"{dropped} earlier move{'s' if dropped != 1 else ''}"
-    lines = [head, *([more.format(moves=moves)] if dropped else []), *kept, *tail]
+    lines = [head, *([more(dropped)] if dropped else []), *kept, *tail]
     text = "\n".join(line for line in lines if line)
     return cut(text, limit), dropped
 
@@ -154,19 +154,23 @@ def log_text(past: Timeline, seat: int | None, *, count: int, labels: Sequence[s
     total = len(blocks)
     name = past.game.name
     if not total:
-        return f"{name}: no moves yet."
+        return words.say("history.log.nothing", game=name)
     shown = blocks[-count:]
-    if len(shown) < total:
-        last = f"last {len(shown)}" if len(shown) > 1 else "last"
-        head = f"{name}: the {last} of {total} moves"
-    else:
-        head = f"{name}: " + ("its one move" if total == 1 else f"all {total} moves")
-    head += (
-        ", as everyone sees them:" if seat is None else
-        f", as you see them ({PRIVATE}: only you):")
+    head = _log_head(name, len(shown), total, seat is None)
     tail = [over_line(past.game, past.final if not past.lost else None, labels, annotate)]
-    text, _ = _fit(head, shown, tail, limit, "({moves} left out to fit.)")
+    text, _ = _fit(head, shown, tail, limit,
+                   lambda n: words.say("history.log.left_out", count=n))
     return text
+
+
+def _log_head(game: str, count: int, total: int, public: bool) -> str:
+    """'Cube Conquest: the last 3 of 12 moves, as everyone sees them:' and its kin."""
+    fields = {"game": game, "count": count, "total": total, "lock": PRIVATE}
+    if count < total:
+        return (words.say("history.log.last_public", **fields) if public
+                else words.say("history.log.last_yours", **fields))
+    return (words.say("history.log.all_public", **fields) if public
+            else words.say("history.log.all_yours", **fields))
 
 
 # --------------------------------------------------------------------------- /since
@@ -190,16 +194,20 @@ def digest(past: Timeline, seat: int, now: Any, *, mark: MoveRow | None,
     """
     game = past.game
     after = mark.version if mark is not None else 1
-    head = (f"**Since your last move** ({number(mark.version)}, {when(mark.time)}) "
-            f"in {game.name}:" if mark is not None else
-            f"**Since the game began** in {game.name}:")
     blocks = [text for _, text in _blocks(past, seat, labels, annotate, after)]
-    if not blocks:
-        head += " nothing has happened yet."
+    if mark is not None:
+        fields = {"heading": words.say("history.since.last_move"), "game": game.name,
+                  "number": numbered(mark.version), "time": mark.time}
+        head = (words.say("history.since.mark", **fields) if blocks
+                else words.say("history.since.mark_nothing", **fields))
+    else:
+        fields = {"heading": words.say("history.since.began"), "game": game.name}
+        head = (words.say("history.since.start", **fields) if blocks
+                else words.say("history.since.start_nothing", **fields))
     tail = [_points_line(past, now, after, labels),
             over_line(game, now, labels, annotate), _now_line(game, now, seat, labels, names)]
-    text, _ = _fit(head, blocks, tail, limit, "({moves} left out; /log shows "
-                                              "more.)")
+    text, _ = _fit(head, blocks, tail, limit,
+                   lambda n: words.say("history.since.left_out", count=n))
     return text
 
 
@@ -212,10 +220,11 @@ def _points_line(past: Timeline, now: Any, after: int, labels: Sequence[str]) ->
     if before is None or current is None:
         return ""
     if before == current:
-        return "Points unchanged."
-    return "Points since then: " + ", ".join(
-        f"{label(labels, s)} {b} \u2192 {p}" if b != p else f"{label(labels, s)} {p}"
-        for s, (b, p) in enumerate(zip(before, current, strict=True))) + "."
+        return words.say("history.since.unchanged")
+    return words.say("history.since.points", changes=", ".join(
+        words.say("history.since.changed", player=label(labels, s), before=b, points=p)
+        if b != p else words.say("history.points", player=label(labels, s), points=p)
+        for s, (b, p) in enumerate(zip(before, current, strict=True))))
 
 
 def _now_line(game: rules.Game[Any], now: Any, seat: int, labels: Sequence[str],
@@ -223,10 +232,10 @@ def _now_line(game: rules.Game[Any], now: Any, seat: int, labels: Sequence[str],
     """'Now: You are Blue (Ann). <your view's summary> It is your turn.'"""
     view = game.view(now, seat)
     view["names"] = list(names)
-    text = f"Now: you are {label(labels, seat)}. {render.summary(game.id, view)}"
+    fields = {"player": label(labels, seat), "summary": render.summary(game.id, view)}
     if seat in game.to_act(now):
-        text += " It is your turn."
-    return text
+        return words.say("history.since.now_your_turn", **fields)
+    return words.say("history.since.now", **fields)
 
 
 # --------------------------------------------------------------------------- /games
@@ -251,8 +260,7 @@ def games_text(tables: Sequence[Seated], *, limit: int = LIMIT) -> str:
     """The player's tables, theirs to play first (longest waiting first), then the ones
     waiting for others, then those not started; each with its channel as a link."""
     if not tables:
-        return ("You have no tables in this server. Open one with /game new in a channel, "
-                "or join one there with /game join.")
+        return words.say("history.games.none")
 
     def order(t: Seated) -> tuple[int, float, int]:
         return (0 if t.yours else 1 if t.started else 2,
@@ -260,42 +268,54 @@ def games_text(tables: Sequence[Seated], *, limit: int = LIMIT) -> str:
 
     lines = [_seated_line(t) for t in sorted(tables, key=order)]
     mine = sum(t.yours for t in tables)
-    head = (f"Your tables in this server: {len(tables)}, your turn at {mine}."
-            if mine else f"Your tables in this server: {len(tables)}; none waits for you.")
+    head = (words.say("history.games.head", count=len(tables), yours=mine)
+            if mine else words.say("history.games.head_none_yours", count=len(tables)))
     text = head
     for shown, line in enumerate(lines):
         if len(text) + len(line) + 32 > limit:  # room left for the line saying how many more
-            return f"{text}\n\u2026 and {len(lines) - shown} more."
+            return text + "\n" + words.say("history.games.more", count=len(lines) - shown)
         text += "\n" + line
     return text
 
 
 def _seated_line(t: Seated) -> str:
-    where = f"\u2022 <#{t.channel_id}> {t.game}: "
+    where = {"channel": t.channel_id, "game": t.game}
     if not t.started:
-        return where + f"waiting to start. {t.seated}".rstrip()
+        return words.say("history.games.waiting_to_start", seated=t.seated, **where).rstrip()
     if not t.waiting and not t.yours:
-        return where + "moving on (a computer player is thinking)."
-    if t.yours:
-        text = where + "**your turn**" + (f" (with {listing(list(t.waiting))})"
-                                           if t.waiting else "")
+        return words.say("history.games.moving_on", **where)
+    state = {"players": listing(list(t.waiting)), "since": t.since,
+             "heading": words.say("history.games.your_turn")}
+    if t.yours and t.waiting:
+        first = (words.say("history.games.yours_with", **state) if t.since is None
+                 else words.say("history.games.yours_with_since", **state))
+    elif t.yours:
+        first = (words.say("history.games.yours", **state) if t.since is None
+                 else words.say("history.games.yours_since", **state))
     else:
-        text = where + f"waiting for {listing(list(t.waiting))}"
-    if t.since is not None:
-        text += f" since {when(t.since)}"
-    if t.deadline is not None:
-        text += f"; the turn {'ends' if t.bank is not None else 'time runs out'} " \
-                f"{when(t.deadline)}"
-    if t.bank is not None:
-        text += f"; your time bank: {t.bank}"
-    return text + "."
+        first = (words.say("history.games.waiting_for", **state) if t.since is None
+                 else words.say("history.games.waiting_for_since", **state))
+    clauses = [first, *_deadline(t.deadline, t.bank), *_bank(t.bank)]
+    return words.say("history.games.line", status="; ".join(clauses), **where)
+
+
+def _deadline(deadline: float | None, bank: str | None) -> list[str]:
+    """'the turn ends <when>' (with a time bank) or 'the turn time runs out <when>'."""
+    if deadline is None:
+        return []
+    if bank is not None:
+        return [words.say("history.turn.ends", deadline=deadline)]
+    return [words.say("history.turn.time_runs_out", deadline=deadline)]
+
+
+def _bank(bank: str | None) -> list[str]:
+    return [] if bank is None else [words.say("history.turn.bank", bank=bank)]
 
 
 # --------------------------------------------------------------------------- the daily digest
 
 SINCE_LEAST = 150  # characters of a table's since-your-last-move lines, at least, or none
 SINCE_MOST = 600  # and at most, however much room is left
-DAILY_FOOT = "Play there with /play; /me digest at:off stops this digest."
 
 
 @dataclass(frozen=True)
@@ -325,16 +345,16 @@ def daily_text(tables: Sequence[Awaiting], *, limit: int = LIMIT) -> str:
         return ""
     ordered = sorted(tables, key=pressing)
     count = len(ordered)
-    head = (f"**Your daily digest**: {count} table{'s wait' if count != 1 else ' waits'} "
-            "for you.")
+    head = words.say("history.daily.head", count=count,
+                     heading=words.say("history.daily.heading"))
     lines = [_awaiting_line(t) for t in ordered]
+    foot = words.say("history.daily.foot")
 
     def more(left: int) -> str:
-        return (f"\u2026 and {left} more table{'s' if left != 1 else ''} waiting for you, "
-                "left out to fit: /games in each server lists them.") if left else ""
+        return words.say("history.daily.more", count=left) if left else ""
 
     def size(shown: int) -> int:
-        parts = [head, *lines[:shown], more(count - shown), DAILY_FOOT]
+        parts = [head, *lines[:shown], more(count - shown), foot]
         return sum(len(p) + 2 for p in parts if p)
 
     shown = count
@@ -349,7 +369,7 @@ def daily_text(tables: Sequence[Awaiting], *, limit: int = LIMIT) -> str:
             since = _quoted(ordered[n].lines, min(SINCE_MOST, room // (slots - n)) - 1)
             room -= len(since) + 1 if since else 0
         blocks.append(f"{line}\n{since}" if since else line)
-    text = "\n\n".join(p for p in (head, *blocks, more(count - shown), DAILY_FOOT) if p)
+    text = "\n\n".join(p for p in (head, *blocks, more(count - shown), foot) if p)
     return cut(text, limit)
 
 
@@ -359,17 +379,14 @@ def pressing(t: Awaiting) -> tuple[bool, float, float, int]:
 
 
 def _awaiting_line(t: Awaiting) -> str:
-    where = f"**{t.game}** in <#{t.channel_id}>" + (f" ({t.server})" if t.server else "")
-    text = f"{where}: your turn as {t.seat}"
-    if t.others:
-        text += f", with {listing(list(t.others))}"
-    text += f", since {when(t.since)}"
-    if t.bank is not None:
-        text += f"; your time bank: {t.bank}"
-    if t.deadline is not None:
-        text += f"; the turn {'ends' if t.bank is not None else 'time runs out'} " \
-                f"{when(t.deadline)}"
-    return text + "."
+    turn = {"player": t.seat, "players": listing(list(t.others)), "since": t.since}
+    first = (words.say("history.daily.yours_with", **turn) if t.others
+             else words.say("history.daily.yours", **turn))
+    status = "; ".join([first, *_bank(t.bank), *_deadline(t.deadline, t.bank)])
+    where = {"game": t.game, "channel": t.channel_id, "status": status}
+    if t.server:
+        return words.say("history.daily.line_server", server=t.server, **where)
+    return words.say("history.daily.line", **where)
 
 
 def _quoted(lines: Callable[[int], str], room: int) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.words import say
 from rules.core import normalize, quote
 
 PRICE = " · "  # between a move and what it costs, in a label: 'place 4o at a1 · 1 skip: -2'
@@ -35,7 +36,7 @@ class Entry:
         """'place 1 … 120 moves', 'place 4o at a1 · 1 skip: -2', '4o r0 a1 · covers a1 a2
         b1 b2', or the move itself."""
         if not self.whole:
-            return f"{self.text}{MORE}{self.count} moves"
+            return say("moves.group", move=self.text, count=self.count)
         return PRICE.join(part for part in (self.text, self.note, self.cost) if part)
 
 
@@ -117,11 +118,12 @@ class Choices:
             return None
         nexts = list(dict.fromkeys(m.split()[len(words)] for m in begun
                                    if len(m.split()) > len(words)))
-        more = f" (or {len(nexts) - 6} more)" if len(nexts) > 6 else ""
-        count = f"{len(begun)} moves" if len(begun) > 1 else "a move"
-        return (f"{quote(' '.join(words), 40)} is only the start of {count}: go on "
-                f"with {', '.join(quote(w, 12) for w in nexts[:6])}{more}, for example "
-                f"{quote(begun[0], 60)}.")
+        fields = {"typed": quote(" ".join(words), 40), "count": len(begun),
+                  "nexts": ", ".join(quote(w, 12) for w in nexts[:6]),
+                  "example": quote(begun[0], 60)}
+        if len(nexts) > 6:
+            return say("moves.unfinished_more", more=len(nexts) - 6, **fields)
+        return say("moves.unfinished", **fields)
 
 
 def plain(typed: str) -> str:

@@ -19,16 +19,34 @@ from collections.abc import Callable, Sequence
 from openskill.models import PlackettLuce
 
 import rules
+from bot import words
 from bot.records import Rated, RatingRow, SeatRow
 
 MODEL = PlackettLuce()
 TOP = 20  # players /rank lists
 
-# Why a game does not count (``games.unrated``): plain sentences, naming nobody.
-STOOD_IN = "a computer player stood in for a player who ran out of time"
-RESIGNED = "a player resigned"
-REPLACED = "a seat was handed to someone else during the game"
-COMPUTER = "a computer player had a seat"
+# Why a game does not count (``games.unrated`` holds the name; ``reason`` says it).
+STOOD_IN = "stood_in"
+RESIGNED = "resigned"
+REPLACED = "replaced"
+COMPUTER = "computer"
+NO_SERVER = "no_server"
+
+
+def reason(why: str) -> str:
+    """Why a game does not count, said (a sentence stored before reasons were stored by
+    name is said as it is)."""
+    if why == STOOD_IN:
+        return words.say("ratings.stood_in")
+    if why == RESIGNED:
+        return words.say("ratings.resigned")
+    if why == REPLACED:
+        return words.say("ratings.replaced")
+    if why == COMPUTER:
+        return words.say("ratings.computer")
+    if why == NO_SERVER:
+        return words.say("ratings.no_server")
+    return why
 
 
 def seated_reason(seats: Sequence[SeatRow]) -> str | None:
@@ -85,13 +103,14 @@ def result_line(rated: Rated | None, names: Sequence[str]) -> str:
     the game did not count. ``rated`` None: the game ended before this process built the
     reply (a restart); the ratings were written with the last move all the same."""
     if rated is None:
-        return "Ratings: see /rank for this server's table."
+        return words.say("ratings.see_rank")
     if rated.unrated is not None:
-        return f"Not rated: {rated.unrated}."
+        return words.say("ratings.not_rated", why=reason(rated.unrated))
     changes = ", ".join(
-        f"{name} {shown(new):.1f} ({_signed(shown(new) - shown(old))})"
+        words.say("ratings.change", player=name, rating=f"{shown(new):.1f}",
+                  change=_signed(shown(new) - shown(old)))
         for name, old, new in zip(names, rated.before, rated.after, strict=True))
-    return f"Rated (openskill's ordinal; /rank shows the table): {changes}."
+    return words.say("ratings.rated", changes=changes)
 
 
 def ranking(rows: Sequence[RatingRow]) -> list[RatingRow]:
@@ -104,14 +123,13 @@ def table_text(game_name: str, rows: Sequence[RatingRow], shown_name: Callable[[
     """/rank's answer: the server's table for a game, best first, names as ``shown_name``
     shows them (escaped in Discord: no markdown, no mentions)."""
     if not rows:
-        return (f"Nobody has a rating at {game_name} in this server yet: a game counts when "
-                "it ends by its rules with every seat played by its own human.")
-    lines = [f"**{game_name}** ratings in this server (openskill's ordinal, mu - 3 sigma):"]
+        return words.say("ratings.nobody", game=game_name)
+    lines = [words.say("ratings.table", game=game_name)]
     for place, row in enumerate(ranking(rows)[:TOP], start=1):
-        wins = f"{row.wins:g}"
-        lines.append(f"{place}. {shown_name(row.name)}: {shown(row):.1f} "
-                     f"({row.games} game{'s' if row.games != 1 else ''}, {wins} "
-                     f"win{'s' if row.wins != 1 else ''})")
+        won = (words.say("ratings.one_win") if row.wins == 1
+               else words.say("ratings.wins", wins=f"{row.wins:g}"))
+        lines.append(words.say("ratings.row", place=place, player=shown_name(row.name),
+                               rating=f"{shown(row):.1f}", count=row.games, won=won))
     if len(rows) > TOP:
-        lines.append(f"... and {len(rows) - TOP} more.")
+        lines.append(words.say("ratings.more", count=len(rows) - TOP))
     return "\n".join(lines)

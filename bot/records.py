@@ -70,6 +70,19 @@ class WaitRow:
 
 
 @dataclass(frozen=True)
+class Job:
+    """A timer (a row of ``jobs``): something of a ``kind`` to do at ``due`` (None: nothing
+    for now) for the thing its key names, ``owner_id`` and ``part``: a wait's game and seat
+    (``kind`` 'wait'), a player's daily digest (``'digest'``, the user, 0). The bot's one
+    loop claims due jobs and hands each to the handler of its kind (``bot.service.jobs``)."""
+
+    kind: str
+    owner_id: int
+    part: int = 0
+    due: float | None = None
+
+
+@dataclass(frozen=True)
 class PlayerRow:
     """A player's quiet hours (local hours ``quiet_from`` to ``quiet_to`` in ``timezone``),
     their times away, and when they were last reminded by DM or mentioned in a channel;
@@ -137,6 +150,23 @@ class Rated:
     unrated: str | None
     before: tuple[RatingRow | None, ...] = ()
     after: tuple[RatingRow, ...] = ()
+
+
+@dataclass(frozen=True)
+class ThreadRow:
+    """A thread the bot opened for a table (``threads``): the thread is the table's
+    channel; ``parent_id`` the channel it was opened from, whose message ``notice_id``
+    (None until posted) tells of the table there, with a Join button until it starts and
+    the result once it ends; ``stage`` is what that message says now ('open', 'playing' or
+    'over')."""
+
+    channel_id: int
+    guild_id: int | None
+    parent_id: int
+    game_id: int
+    notice_id: int | None = None
+    private: bool = False
+    stage: str = "open"
 
 
 @dataclass(frozen=True)

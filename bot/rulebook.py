@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import rules
 from bot.moves import PRICE, Choices
+from bot.words import say
 from rules.computer import DEFAULT, LEVEL_WORDS, LEVELS, PATIENT
 from rules.core import quote
 from rules.guide import Topic, guide
@@ -79,32 +80,31 @@ def speak(game_id: str, text: str, surface: str) -> str:
         return text
     game = rules.GAMES[game_id]
     found = example(game_id)
-    words = {
+    filled = {
         "game": game.name, "id": game.id,
-        "secret": (f": {game.hidden} stay hidden from it, as from any player" if game.hidden
-                   else f"; in {game.name} nothing is hidden, so it sees what you see"),
-        "guessed": ", each with what it cannot see guessed afresh" if game.hidden else "",
+        "secret": (say("rulebook.secret_hidden", hidden=game.hidden) if game.hidden
+                   else say("rulebook.secret_none", game=game.name)),
+        "guessed": say("rulebook.guessed") if game.hidden else "",
         "narrow": found.narrow, "narrowed": str(found.narrowed),
         "offered": f"{found.offered:,}",
-        "when": (f"at the start of {game.name}" if not found.step else
-                 f"in {game.name}, once {found.step} moves are played"),
-        "costs": (f"A move that costs something says so beside it (`{found.cost}`), and "
-                  "free moves come first." if found.cost else
-                  f"In {game.name} a move costs nothing beyond what it names, so the list "
-                  "shows no costs."),
+        "when": (say("rulebook.when_start", game=game.name) if not found.step else
+                 say("rulebook.when_later", game=game.name, count=found.step)),
+        "costs": (say("rulebook.costs", move=found.cost) if found.cost else
+                  say("rulebook.costs_none", game=game.name)),
     }
-    return _FILLED.sub(lambda m: words.get(m[1], m[0]), text)
+    return _FILLED.sub(lambda m: filled.get(m[1], m[0]), text)
 
 
 def games() -> str:
     """Every game with its player count and what it is, in a sentence each."""
-    lines = [f"**{game.name}** (`{game.id}`, {game.players()}): {_first_sentence(game.id)}"
+    lines = [say("rulebook.game", game=game.name, game_id=game.id, range=game.players(),
+                 about=_first_sentence(game.id))
              for game in rules.GAMES.values()]
-    levels = "; ".join(f"{level} {LEVEL_WORDS[level]}" for level in LEVELS)
-    return "\n".join([*lines, f"Computer players: {levels}. Left unchosen, a computer seat "
-                      f"plays {DEFAULT}, or {PATIENT} at a table whose turns may take an "
-                      f"hour or more; one standing in for a late player plays {PATIENT}.",
-                      "Ask for a game's guide with `/rules game:<game>`, then a topic."])
+    levels = "; ".join(say("rulebook.level", level=level, about=LEVEL_WORDS[level])
+                       for level in LEVELS)
+    return "\n".join([*lines, say("rulebook.computers", levels=levels, level=DEFAULT,
+                                  patient=PATIENT),
+                      say("rulebook.ask_guide", command="/rules game:<game>")])
 
 
 def page(game_id: str, asked: str | None, *, ask: str, surface: str = "discord") -> str:
@@ -117,15 +117,17 @@ def page(game_id: str, asked: str | None, *, ask: str, surface: str = "discord")
     if asked:
         topic = book.find(asked)
         if topic is None:
-            return _fitted(f"The guide to {game.name} has no topic {quote(asked)}.",
+            return _fitted(say("rulebook.no_topic", game=game.name, typed=quote(asked)),
                            book.topics, ask)
-        return _fitted(f"**{game.name}: {topic.title}**\n"
-                       f"{speak(game_id, topic.text, surface)}",
+        heading = say("rulebook.topic_heading", game=game.name, topic=topic.title)
+        return _fitted(say("rulebook.topic", heading=heading,
+                           text=speak(game_id, topic.text, surface)),
                        _others(book.topics, topic), ask)
-    head = f"**{game.name}** ({game.players()})\n{book.overview}"
+    head = say("rulebook.overview", game=game.name, range=game.players(), text=book.overview)
     if game.options_help:
-        head += "\nVariants: " + "; ".join(f"`{name}`: {what}"
-                                          for name, what in game.options_help.items())
+        variants = "; ".join(say("rulebook.variant", option=name, about=what)
+                             for name, what in game.options_help.items())
+        head += "\n" + say("rulebook.variants", variants=variants)
     return _fitted(head, book.topics, ask)
 
 
@@ -134,7 +136,7 @@ def _fitted(text: str, topics: tuple[Topic, ...] | list[Topic], ask: str) -> str
     keys = [t.key for t in topics]
     for shown in range(len(keys), -1, -1):
         listed = ", ".join(keys[:shown]) + (", …" if shown < len(keys) else "")
-        tail = f"\nTopics ({ask}): {listed}" if shown else ""
+        tail = "\n" + say("rulebook.topics", ask=ask, topics=listed) if shown else ""
         if len(text) + len(tail) <= LIMIT:
             return text + tail
     return text[:LIMIT]

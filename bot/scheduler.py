@@ -1,12 +1,16 @@
-"""Time at the table: when a turn runs out and when to remind, as pure functions.
+"""The rules of time, in one module: turn time, time banks and what comes back after a turn,
+quiet hours, time away, when reminders and the daily digest go, and when a turn runs out;
+pure functions of plain data (a ``TableClock``, a ``WaitRow``, a ``PlayerRow``, a moment),
+which the service calls. To change a timer's rule, change it here.
 
-Games last days. Each awaited human seat has a row in the database (``waits``: since when
+Games last days. Each awaited human seat has a job in the database (a ``wait``: since when
 it waits, how many reminders it has had, and ``due``, the next moment something is due for
-it). The functions here say when that is; the bot's one loop (``bot.discord.loop``) sleeps
-until the earliest ``due`` (read through an index, never a scan), has the service do what
-is due (``TableService.tend``: a stand-in's move, or a reminder to send) and hands the
-result to the desk. Everything it knows lives in the database, so a restart loses nothing:
-a wait whose moment passed while the bot was down is simply due at once.
+it; ``bot.service.jobs``). The functions here say when that is; the bot's one loop
+(``bot.discord.loop``) sleeps until the earliest due job (read through an index, never a
+scan), has the service do what is due (``TableService.tend``: a stand-in's move, a reminder
+or a digest to send) and hands the result to the desk. Everything it knows lives in the
+database, so a restart loses nothing: a job whose moment passed while the bot was down is
+simply due at once.
 
 Rules of time (see ``bot/README.md``):
 
@@ -35,11 +39,14 @@ in the bot that is ``discord.utils.utcnow()``, which SimCord's ``env.advance_tim
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot import words
 from bot.records import PlayerRow, WaitRow
+from rules.core import quote
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 FRACTIONS = (0.5, 0.8, 0.95)  # of a turn time, when the three reminders go
@@ -54,6 +61,9 @@ YEAR = 365 * DAY
 # back after each turn, or without a turn time these.
 BANK_START = 3 * DAY
 BANK_ADD = DAY
+BANK_TURNS = 3  # a bank set with a turn time holds this many turns to start with
+LONGEST = 30 * DAY  # the longest turn time, or bank to start with
+SHORTEST = 10 * MINUTE  # the shortest turn time
 
 
 # --------------------------------------------------------------------------- quiet and away
@@ -72,9 +82,35 @@ def check_timezone(name: str) -> ZoneInfo:
     """The zone an IANA name names; ``ValueError`` with a sentence otherwise."""
     zone = _zone(name.strip())
     if zone is None:
-        raise ValueError(f"'{name[:40]}' is not a time zone I know; write an IANA name such "
-                         "as Europe/Paris, America/New_York or UTC.")
+        raise ValueError(words.say("clocks.not_a_zone", typed=quote(name, 40)))
     return zone
+
+
+def check_quiet(start: int, end: int) -> int:
+    """How many hours quiet hours from ``start`` to ``end`` o'clock last; ``ValueError``
+    with a sentence for hours that are not hours of a day or for more than ``QUIET_CAP``."""
+    if not (0 <= start <= 23 and 0 <= end <= 23):
+        raise ValueError(words.say("clocks.not_hours"))
+    hours = quiet_length(start, end)
+    if hours > QUIET_CAP:
+        raise ValueError(words.say("clocks.quiet_cap", cap=QUIET_CAP, from_hour=start,
+                                   to_hour=end, hours=hours))
+    return hours
+
+
+def check_away(player: PlayerRow, now: float, days: int) -> float:
+    """The days of time away the player has left before taking ``days`` more from ``now``;
+    ``ValueError`` with a sentence if they may not."""
+    left = away_days_left(player, now)
+    if not 1 <= days <= AWAY_CAP or days > left:
+        raise ValueError(words.say("clocks.away_cap", cap=AWAY_CAP, days_left=int(left)))
+    return left
+
+
+def may_mention(player: PlayerRow, now: float) -> bool:
+    """Whether a player whose DMs are closed may be mentioned in a channel instead at
+    ``now`` (at most once in ``MENTION_GAP``)."""
+    return player.mentioned is None or now - player.mentioned >= MENTION_GAP
 
 
 def quiet_length(start: int, end: int) -> int:
@@ -150,7 +186,36 @@ def clock_ran(since: float, until: float, player: PlayerRow) -> float:
     return ran
 
 
-# --------------------------------------------------------------------------- time banks
+# --------------------------------------------------------------------------- a table's clock
+
+
+@dataclass(frozen=True)
+class TableClock:
+    """A table's clock: a time per turn (``turn_time``; None: no limit), or with
+    ``bank_start`` a time bank per player (``bank_add`` back after each turn); and whether
+    awaited players are reminded."""
+
+    turn_time: float | None = None
+    bank_start: float | None = None
+    bank_add: float = 0.0
+    reminders: bool = True
+
+    @property
+    def banked(self) -> bool:
+        return self.bank_start is not None
+
+
+def bank_of(clock: TableClock, held: float | None) -> float:
+    """A seat's time bank when its wait begins, as its seat row holds it (``held``; None:
+    full until first used), never above the table's start."""
+    assert clock.bank_start is not None
+    return clock.bank_start if held is None else min(held, clock.bank_start)
+
+
+def allowance(clock: TableClock, held: float | None) -> float | None:
+    """The clock time a wait of a seat has: the turn time, or with a time bank the
+    seat's bank (None: no limit)."""
+    return bank_of(clock, held) if clock.banked else clock.turn_time
 
 
 def banked(bank: float, used: float, moved: bool, start: float, add: float) -> float:
@@ -159,6 +224,51 @@ def banked(bank: float, used: float, moved: bool, start: float, add: float) -> f
     stand-in's move counts) the per-turn amount ``add`` goes in, never above ``start``."""
     left = max(0.0, bank - used)
     return min(start, left + add) if moved else left
+
+
+def spent(clock: TableClock, held: float | None, used: float, moved: bool) -> float:
+    """A seat's bank after a wait of it that used ``used`` seconds ends (``banked``)."""
+    assert clock.bank_start is not None
+    return banked(bank_of(clock, held), used, moved, clock.bank_start, clock.bank_add)
+
+
+def bank_left(clock: TableClock, held: float | None, wait: WaitRow | None, now: float,
+              player: PlayerRow) -> float | None:
+    """A seat's bank at ``now`` (None: the table has no bank): less what the clock of
+    its ``wait`` (if it is awaited) has used."""
+    if not clock.banked:
+        return None
+    bank = bank_of(clock, held)
+    return bank if wait is None else max(0.0, bank - used(wait, now, player))
+
+
+def rebanked(held: float | None, start: float | None) -> float | None:
+    """A seat's bank once the table's start is ``start``: never above it; none without a
+    bank."""
+    return None if start is None or held is None else min(held, start)
+
+
+def settled(clock: TableClock, *, turn_time: float | None, keep_time: bool,
+            reminders: bool | None, kind: str | None, bank: float | None,
+            add: float | None) -> TableClock:
+    """A table's clock after the opener's change (``bot.service.clocks.settings``): the
+    turn time (unless ``keep_time``), reminders, and the kind of clock, 'per-turn' or
+    'bank' (None: as it was, or a bank if one is given). A bank's start and what comes
+    back are, unless given, as they were, else ``BANK_TURNS`` turn times deep (at most
+    ``LONGEST``) and a turn time back, else ``BANK_START`` and ``BANK_ADD``. ``ValueError``
+    with a sentence for a bank given to a clock per turn."""
+    if kind == "per-turn" and (bank is not None or add is not None):
+        raise ValueError(words.say("clocks.bank_per_turn"))
+    new_time = clock.turn_time if keep_time else turn_time
+    new_reminders = clock.reminders if reminders is None else reminders
+    if not (kind == "bank" or (kind is None and (clock.banked or bank is not None
+                                                  or add is not None))):
+        return TableClock(new_time, None, 0.0, new_reminders)
+    start = bank or clock.bank_start or (
+        min(BANK_TURNS * new_time, LONGEST) if new_time else BANK_START)
+    back = add if add is not None else (
+        clock.bank_add if clock.banked else new_time or BANK_ADD)
+    return TableClock(new_time, start, back or 0.0, new_reminders)
 
 
 # --------------------------------------------------------------------------- what is due
@@ -231,6 +341,24 @@ def next_due(wait: WaitRow, allowance: float | None, reminders: bool,
     return min(moments, default=None)
 
 
+def due_now(wait: WaitRow, allowance: float | None, reminders: bool, player: PlayerRow,
+            now: float) -> Literal["stand-in", "reminder"] | None:
+    """What is due for a wait at ``now``: its turn ran out (a computer player stands in),
+    a reminder, or nothing (its next moment is to be stored)."""
+    end = deadline(wait, allowance, player)
+    if end is not None and end <= now:
+        return "stand-in"
+    at = reminder_at(wait, allowance, reminders, player)
+    return "reminder" if at is not None and at <= now else None
+
+
+def reminded(wait: WaitRow, allowance: float | None, player: PlayerRow) -> WaitRow:
+    """``wait`` once the reminder due now has gone (``reminder_step``: a digest reader's
+    skipped ones count as gone)."""
+    step = reminder_step(wait, allowance, player)
+    return replace(wait, reminded=(wait.reminded if step is None else step) + 1)
+
+
 # --------------------------------------------------------------------------- the digest
 
 
@@ -282,8 +410,7 @@ def parse_hour(text: str) -> int | None:
     number = typed.removesuffix("h").removesuffix(":00")
     if number.isdigit() and len(number) <= 2 and int(number) <= 23:
         return int(number)
-    raise ValueError(f"'{text[:24]}' is not an hour; write a whole hour from 0 to 23 (such "
-                     "as 8 or 18:00), or off.")
+    raise ValueError(words.say("clocks.not_an_hour", typed=quote(text, 24)))
 
 
 def away_days_left(player: PlayerRow, now: float) -> float:
@@ -304,11 +431,25 @@ def parse_duration(text: str) -> float | None:
     unit = typed[len(number):]
     if number.isdigit() and len(number) <= 5 and unit in units:
         seconds = int(number) * units[unit]
-        if 10 * MINUTE <= seconds <= 30 * DAY:
+        if SHORTEST <= seconds <= LONGEST:
             return seconds
-        raise ValueError("A turn time must be between 10 minutes and 30 days (or off).")
-    raise ValueError(f"'{text[:24]}' is not a turn time; write off, or minutes, hours or days "
-                     "such as 90m, 12h or 2d.")
+        raise ValueError(words.say("clocks.turn_time_range"))
+    raise ValueError(words.say("clocks.not_a_turn_time", typed=quote(text, 24)))
+
+
+def parse_bank(bank: str | None, add: str | None) -> tuple[float | None, float | None]:
+    """A time bank's start and what a turn gives back, as typed ('3d', '12h'; the amount
+    back may be '0'); None where not given. ``ValueError`` with a sentence otherwise."""
+    start = None
+    if bank is not None:
+        start = parse_duration(bank)
+        if start is None:
+            raise ValueError(words.say("clocks.bank_amount"))
+    back = None
+    if add is not None:
+        back = (0.0 if add.strip().lower() in ("0", "none", "off", "nothing")
+                else parse_duration(add))
+    return start, back
 
 
 def duration(seconds: float) -> str:

@@ -6,27 +6,27 @@ as a PNG, reads the awaited seat's line and answers the terminal's own commands 
 'board', 'hand', 'rules', 'replay N', 'export'), and at the end saves the move log beside
 the database and stays for a look back until 'quit'. ``bot.cli`` reads the command line,
 opens or resumes the table and hands it to ``Terminal.loop``.
+
+Every sentence is the catalogue's (``bot/words/en/terminal.toml``), said in plain text: the
+command line's ``run`` says all within ``words.speaking(words.PLAIN)``, so the service's
+sentences come out plain too (a time as a local date, never a Discord timestamp).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 import time
 from typing import Any, TextIO
 
 import rules
-from bot import rulebook
+from bot import rulebook, words
 from bot.moves import Choices
 from bot.service import TableService
 from bot.service.pictures import Picture
 from bot.service.replies import Reply
 from rules.core import quote
 
-COMMANDS = ("'board' ('board text': the table as text), 'hand', 'rules' ('rules <topic>': "
-            "one part of the game explained), 'replay [N]' (move N as you saw it; 0, the "
-            "deal, when left out), 'export' (the move log, once the game is over), 'quit'.")
 LISTED = 30  # lines a list of moves shows at most: more are grouped by their next word
 CLEAR = "\033[2J\033[H"  # clear a terminal screen, cursor to the top
 
@@ -37,41 +37,35 @@ def commands(game: rules.Game[Any], choices: Choices) -> str:
     their list cannot be narrowed (a few moves alike), the game's own example and when it
     applies (``rulebook.example``)."""
     found = choices.example()
+    others = words.say("terminal.commands")
     if found:
-        moves = (f"'moves' (your legal moves; 'moves {found[0]}' lists the {found[1]} that "
-                 f"start with {quote(found[0], 40)})")
-    else:
-        later = rulebook.example(game.id)
-        when = ("at the start" if not later.step
-                else f"once {later.step} moves are played")
-        moves = ("'moves' (your legal moves; with the first words of a move, those that "
-                 f"start so: in {game.name}, {when}, 'moves {later.narrow}' lists "
-                 f"{later.narrowed} of {later.offered:,})")
-    return f"Type a move, or: {moves}, {COMMANDS}"
+        return words.say("terminal.help_narrowing", start=found[0], count=found[1],
+                         quoted=quote(found[0], 40), commands=others)
+    later = rulebook.example(game.id)
+    example = {"game": game.name, "start": later.narrow, "count": later.narrowed,
+               "total": later.offered, "played": later.step, "commands": others}
+    if not later.step:
+        return words.say("terminal.help_at_start", **example)
+    return words.say("terminal.help_later", **example)
 
 
-def listed(choices: Choices, words: str = "") -> list[str]:
-    """Lines listing the legal moves that match ``words``, one a line (a costly move with
+def listed(choices: Choices, typed: str = "") -> list[str]:
+    """Lines listing the legal moves that match ``typed``, one a line (a costly move with
     its cost, free ones first); where more match than ``LISTED``, grouped by the next word
     to type, each group with its count, so that typing more narrows the list."""
-    found = choices.matching(words)
-    about = f" matching {quote(words, 40)}" if words.strip() else ""
+    found = choices.matching(typed)
+    quoted = quote(typed, 40)
     if not found:
-        return [f"No legal move{about}." if about else "You have no legal move now."]
-    entries = choices.narrow(words, LISTED)
-    lines = [f"{len(found)} legal move{'s' if len(found) != 1 else ''}{about}:"]
+        return [words.say("terminal.no_move_matching", quoted=quoted) if typed.strip()
+                else words.say("terminal.no_legal_move")]
+    entries = choices.narrow(typed, LISTED)
+    lines = [words.say("terminal.legal_moves_matching", count=len(found), quoted=quoted)
+             if typed.strip() else words.say("terminal.legal_moves", count=len(found))]
     lines += [f"  {entry.label()}" for entry in entries]
     group = next((entry for entry in entries if not entry.whole), None)
     if group is not None:
-        lines.append(f"  ('moves {group.text}' lists the moves that start so.)")
+        lines.append("  " + words.say("terminal.narrow_further", start=group.text))
     return lines
-
-
-def plain(line: str) -> str:
-    """A line of Discord text for the terminal: no bold or code marks, times as local."""
-    line = re.sub(r"<t:(\d+):\w>", lambda found: time.strftime(
-        "%Y-%m-%d %H:%M", time.localtime(int(found[1]))), line)
-    return line.replace("**", "").replace("`", "")
 
 
 def slug(name: str) -> str:
@@ -132,7 +126,8 @@ class Terminal:
     def private(self, user: int, lines: list[str]) -> None:
         """Lines for ``user`` alone, each labelled; held until they have the keyboard."""
         who = self.names.get(user, str(user))
-        labelled = [f"  (only {who}) {line}" for line in lines]
+        labelled = ["  " + words.say("terminal.only_for", name=who, said=line)
+                    for line in lines]
         if self.hot_seat and user != self.keyboard:
             self.held.setdefault(user, []).extend(labelled)
         else:
@@ -158,7 +153,7 @@ class Terminal:
             return picture.summary
         paths = [self.write_png(png, name if not n else name.replace(".png", f"-{n}.png"))
                  for n, png in enumerate((picture.png, *picture.more))]
-        return f"[picture {' '.join(paths)}] {picture.summary}"
+        return words.say("terminal.picture", paths=" ".join(paths), summary=picture.summary)
 
     async def show(self, reply: Reply, caller: int | None = None) -> None:
         """Print a reply as the channel and each player would see it; then mark it posted.
@@ -201,17 +196,16 @@ class Terminal:
         and their private lines. False if input ended."""
         if not self.hot_seat or user == self.keyboard:
             return True
-        if (self.keyboard is not None or self.held.get(user)) and self.ask(
-                f"Pass the keyboard to {label}; {self.names[user]}, press Enter when nobody "
-                "else can see the screen. ") is None:
+        if (self.keyboard is not None or self.held.get(user)) and self.ask(words.say(
+                "terminal.pass_keyboard", player=label, name=self.names[user])) is None:
             return False
         if self.keyboard is not None:  # the last player's secrets may be on the screen
-            self.say(CLEAR if self.out.isatty() else f"--- {self.names[user]} at the "
-                     "keyboard ---")
+            self.say(CLEAR if self.out.isatty()
+                     else words.say("terminal.at_keyboard", name=self.names[user]))
         self.keyboard = user
         missed, self.missed[user] = self.missed.get(user, [])[-40:], []
         if missed:
-            self.say("Since your last turn:")
+            self.say(words.say("terminal.since_last_turn"))
             for line in missed:
                 self.say(line)
         held, self.held[user] = self.held.get(user, []), []
@@ -228,7 +222,7 @@ class Terminal:
                 self.say(text)
             hint = await self.service.hint(self.channel_id, user)
             if hint and not rest:
-                self.say(f"Your move now: {hint}")
+                self.say(words.say("terminal.your_move_now", said=hint))
             if not rest:
                 self.say(commands(self.game, await self.service.choices(self.channel_id,
                                                                         user)))
@@ -276,13 +270,14 @@ class Terminal:
         except rules.GameError as error:
             self.say(f"  {error}")
             return
-        lines = [plain(line) for line in frame.text.splitlines()]
+        lines = frame.text.splitlines()
         if self.images is not None:
             for image in frame.images:
                 path = self.write_png(image.png, f"t{-self.channel_id}-replay-"
                                       f"{frame.move:04d}-{image.name}")
-                lines.append(f"  [picture {path}] {image.alt}")
-        lines.append(f"  ('replay N' shows move N, 0 to {frame.last}.)")
+                lines.append("  " + words.say("terminal.picture", paths=path,
+                                              summary=image.alt))
+        lines.append("  " + words.say("terminal.replay_range", last=frame.last))
         if self.hot_seat and not frame.finished:
             self.private(user, lines)
         else:
@@ -304,8 +299,7 @@ class Terminal:
                                        + time.strftime("-%Y-%m-%d") + ".json")
             with open(self.log_path, "wb") as file:
                 file.write(data)
-        self.say(f"The move log is saved as {self.log_path}: check every deal and roll with "
-                 f"'boardroom verify {self.log_path}'.")
+        self.say(words.say("terminal.saved", path=self.log_path))
         return True
 
     async def loop(self) -> int:
@@ -319,9 +313,10 @@ class Terminal:
                 await self.export()
                 return await self.after()
             user, label = waiting[0]
-            line = self.ask(f"{label}, your move: ") if self.hand_over(user, label) else None
+            line = (self.ask(words.say("terminal.your_move", player=label))
+                    if self.hand_over(user, label) else None)
             if line is None or line.lower() in ("quit", "exit", "q"):
-                self.say(STOPPED)
+                self.say(words.say("terminal.stopped"))
                 return 0
             if line:
                 await self.command(user, line)
@@ -332,14 +327,14 @@ class Terminal:
         answer, as at a finished table, until 'quit' or the end of input."""
         user = min(self.names)
         while True:
-            line = self.ask(AFTER)
+            line = self.ask(words.say("terminal.after"))
             if line is None or line.lower() in ("quit", "exit", "q"):
                 return 0
             word = line.split(" ")[0].lower()
             if word in ("export", "replay", "board", "rules", "help", "?"):
                 await self.command(user, line)
             elif line:
-                self.say("The game is over: no more moves. " + AFTER.rstrip(": ") + ".")
+                self.say(words.say("terminal.no_more_moves"))
 
 
 def fresh_path(folder: str, name: str) -> str:
@@ -352,8 +347,6 @@ def fresh_path(folder: str, name: str) -> str:
     return path
 
 
-STOPPED = "Stopped. The game is saved; continue it with --resume."
-AFTER = "The game is over. Type 'export', 'replay N', 'board' or 'quit': "
 # Printed before each turn's block, as Discord starts a new message: the steps of a turn
 # follow one another without it.
 TURN_RULE = "─" * 40

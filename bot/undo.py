@@ -35,15 +35,21 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
+from bot import words
 from bot.records import MoveRow, UndoRow
 
 WORD = "undo"  # a log entry whose text is ``undo <version>`` takes moves back
 WORLDS = 16  # states the mover cannot tell apart in which a move must look the same
 _ENTRY = re.compile(r"undo (\d+)")
 
-# Why a move cannot be taken back (completed by the service: "... so it can't be taken back").
-RANDOM = "it drew something at random (a card, a tile, a die or a shuffle)"
-HIDDEN = "it uncovered something that was hidden, or changed what a player sees in secret"
+# Why a move cannot be taken back (``why_not``; said by ``reason``).
+RANDOM = "random"
+HIDDEN = "hidden"
+
+
+def reason(why: str) -> str:
+    """Why a move cannot be taken back (``RANDOM`` or ``HIDDEN``), as a clause of a refusal."""
+    return words.say("undo.random") if why == RANDOM else words.say("undo.hidden")
 
 
 def entry(first: int) -> str:
@@ -164,20 +170,19 @@ def plan(game: rules.Game[Any], kept: Sequence[MoveRow], seat: int, *,
     """
     mine = next((i for i in range(len(kept) - 1, -1, -1) if kept[i].seat == seat), None)
     if mine is None:
-        raise Refusal("You have no move in this game to take back.")
+        raise Refusal(words.say("undo.nothing"))
     own = number(kept[mine].version)
     later = kept[mine + 1:]
     if later and not replies:
-        raise Refusal(f"{who(later[0].seat)} has moved since your move {own}, so it can't be "
-                      "taken back: only a move nobody has answered yet can be.")
+        raise Refusal(words.say("undo.answered", player=who(later[0].seat), number=own))
     state = before = at(kept[mine].version - 1)
     for move in kept[mine:]:
         why = why_not(game, state, move.seat, move.text)
         if why is not None and move.seat == seat:
-            raise Refusal(f"Your move {own} can't be taken back: {why}.")
+            raise Refusal(words.say("undo.own", number=own, why=reason(why)))
         if why is not None:
-            raise Refusal(f"{who(move.seat)}'s reply (move {number(move.version)}) can't be "
-                          f"taken back: {why}; so your move {own} stays.")
+            raise Refusal(words.say("undo.reply", player=who(move.seat),
+                                    reply=number(move.version), number=own, why=reason(why)))
         state, _ = game.play(state, move.seat, move.text)
     return Plan(tuple(kept[mine:]), before, state)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot import scheduler
-from bot.records import PlayerRow, WaitRow
+from bot.records import Job, PlayerRow, WaitRow
 from bot.scheduler import DAY, HOUR, MINUTE, banked, clock_after, clock_ran
 from bot.service import TableService
 from bot.service.table import TableError
@@ -182,7 +182,7 @@ async def test_the_digest_shows_the_bank_and_its_reader_gets_only_the_warnings(
     late = (await awaited(service))[0]
     await service.digest(late, "8", "UTC")
     clock.t = NEW_YEAR + 8 * HOUR
-    tended = await service.tend_digest(late)
+    tended = await service.tend(Job("digest", late))
     assert tended is not None
     assert "your time bank: 1d 16h" in tended.text and "the turn ends <t:" in tended.text
     # With a digest the reminder at half the bank is left out: the first is at 80%.
@@ -202,7 +202,7 @@ async def test_the_digest_counts_the_bank_in_clock_time_as_the_board_does(
     await service.quiet(late, 0, 6, "UTC")
     await service.digest(late, "8", "UTC")
     clock.t = NEW_YEAR + 8 * HOUR
-    tended = await service.tend_digest(late)
+    tended = await service.tend(Job("digest", late))
     assert tended is not None and "your time bank: 1d 22h" in tended.text
     assert "1d 22h, running" in (await service.board(CH)).public
 

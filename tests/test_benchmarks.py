@@ -45,7 +45,7 @@ def test_the_digest_benchmark_runs_and_reads_indexes(tmp_path: Path) -> None:
          "--moves", "6", "--memory-members", "10"],
         capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "USING COVERING INDEX players_digest_due" in done.stdout
+    assert "USING COVERING INDEX jobs_due" in done.stdout
     assert "USING COVERING INDEX seats_by_user" in done.stdout
     assert "Digests made: 30 " in done.stdout and "peak" in done.stdout
 

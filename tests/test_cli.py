@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import random
 import re
@@ -248,7 +249,7 @@ def test_the_guide_and_moves_that_narrow(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Block Buster (2-4 players)\n" in out and "**" not in out
-    assert "Variants: `variant`: " in out
+    assert "Variants: 'variant': " in out  # the plain code role
     assert "Topics (rules <topic>): " in out
     assert "Your move now: A move is block, turn, square: '5l r90 c4'" in out
     assert "Block Buster: " in out.split("your move: rules penalty\n", 1)[1].splitlines()[0]
@@ -335,9 +336,58 @@ def test_replay_prints_a_move_as_the_seat_saw_it(tmp_path: Path) -> None:
     out = done.stdout
     assert "Replay of Cube Conquest, table 1: move 1 of " in out  # no Discord markdown
     assert "As you see it, Player 1 (Blue)" in out
-    assert re.search(r"\n#1 \d{4}-\d\d-\d\d \d\d:\d\d Blue \(Player 1\) places a cube on b1\.",
-                     out)
-    assert "\n#0 The deal, " in out and "<t:" not in out
+    assert re.search(r"\n'#1' \d{4}-\d\d-\d\d \d\d:\d\d Blue \(Player 1\) places a cube on "
+                     r"b1\.", out)  # a move number to type quoted, its time a local date
+    assert "\n'#0' The deal, " in out and "<t:" not in out
     # the picture of move 1 as it was: the one saved when it was played
-    assert re.search(r"#1 .*\n(.*\n)*  \[picture boardroom-images/t1-v0002-board\.png\]", out)
+    assert re.search(r"'#1' .*\n(.*\n)*  \[picture boardroom-images/t1-v0002-board\.png\]", out)
     assert "there is no move 99." in out
+
+
+class Typist:
+    """Input for an in-process game: the lines queued first, then, at each prompt for a
+    move, 'moves' narrowed word by word until it lists whole moves and one of them; at the
+    finished table ``after``'s lines, then 'quit'."""
+
+    def __init__(self, out: io.StringIO, first: list[str], after: list[str], seed: int):
+        self.out, self.first, self.after = out, first, after
+        self.rng = random.Random(seed)
+        self.asked: int | None = None  # where the last 'moves' answer starts in ``out``
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        said = self.out.getvalue()
+        if said.endswith("or 'quit': "):
+            return (self.after.pop(0) if self.after else "quit") + "\n"
+        if self.first:
+            return self.first.pop(0) + "\n"
+        if self.asked is not None:
+            whole, groups = listed(said[self.asked:].encode())
+            self.asked = None
+            if whole:
+                return self.rng.choice(whole).decode() + "\n"
+            self.asked = len(said)
+            return f"moves {self.rng.choice(groups).decode()}\n"
+        self.asked = len(said)
+        return "moves\n"
+
+
+async def test_the_terminal_says_a_whole_game_in_plain_text(tmp_path: Path) -> None:
+    """In the test process, where Discord's markup is the default (conftest), the terminal
+    says everything plain, the service's sentences too: no Discord timestamp, no channel
+    link from the first line to the last."""
+    from bot import cli
+
+    out = io.StringIO()
+    args = cli.parser().parse_args([
+        "cube-conquest", "--players", "2", "--computers", "1", "--level", "easy",
+        "--no-images", "--seed", "5", "--db", str(tmp_path / "plain.db")])
+    typist = Typist(out, ["help", "hand", "board", "board text", "rules"],
+                    ["replay 2", "replay", "export", "board", "rules"], seed=5)
+    assert await cli.run(args, out, typist) == 0  # type: ignore[arg-type]
+    said = out.getvalue()
+    assert "Game over" in said and "The move log is saved as " in said
+    assert re.search(r"\n'#2' \d{4}-\d\d-\d\d \d\d:\d\d ", said)  # a move of the replay
+    assert "<t:" not in said and "<#" not in said

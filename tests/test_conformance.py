@@ -20,6 +20,10 @@ from rules.core import quote
 
 GAME_IDS = sorted(rules.GAMES)
 MAX_MOVES = 20_000  # a random game that runs longer than this is a bug (no progress)
+# Every position is checked in full for the first EVERY_STEP moves, then every CHECK_EVERY-th
+# (a 4-player Bomb Squares game runs 1,300 random moves; checking each took 20 s of CPU).
+EVERY_STEP = 100
+CHECK_EVERY = 5
 JUNK = ["", "   ", "xyzzy", "move", "place z9", "42", "pick nothing", "attack", "🙂", "move a1"]
 
 
@@ -76,17 +80,19 @@ def test_random_games_keep_the_contract(game_id: str, players: int, seed: int) -
     for step in range(MAX_MOVES):
         if game.outcome(state) is not None:
             break
-        check_step(game, state, rng)
+        checked = step < EVERY_STEP or step % CHECK_EVERY == 0
+        if checked:
+            check_step(game, state, rng)
         seat = rng.choice(sorted(game.to_act(state)))
         legal = game.legal_moves(state, seat)
         assert legal and len(legal) == len(set(legal))
-        before = dumped(game, state)
+        before = dumped(game, state) if checked else ""
         if step % 25 == 0:  # every listed move plays
             for text in legal:
                 game.play(state, seat, text)
         move = rng.choice(legal)
         after, events = game.play(state, seat, move)
-        assert dumped(game, state) == before, "play mutated its input"
+        assert not checked or dumped(game, state) == before, "play mutated its input"
         assert all(isinstance(e, Event) and e.text for e in events)
         assert all(e.to is None or e.to <= set(range(players)) for e in events)
         history.append((seat, move))

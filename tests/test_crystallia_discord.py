@@ -81,7 +81,9 @@ async def test_a_computers_long_ability_chain_is_told_in_short_with_every_line_i
     """Issue 38: a computer's turn of over 25 lines (an ability chain) filled the channel.
     The channel tells it in short (the game's own summary) and says how many lines there
     were and where to read them: ``/log`` and ``/game replay`` keep every line."""
-    async with world(tmp_path) as w:
+    # The computer's turns think for seconds of real time on a loaded machine: SimCord
+    # waits up to 15 s (not 5) for the bot to settle after a command.
+    async with world(tmp_path, settle_timeout=15.0) as w:
         said(await w.alice.slash(w.channel, "game new", game="crystallia"))
         said(await w.alice.slash(w.channel, "game computer", level="normal"))
         said(await w.alice.slash(w.channel, "game start"))

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot import history, scheduler
-from bot.records import PlayerRow, WaitRow
+from bot.records import Job, PlayerRow, WaitRow
 from bot.scheduler import DAY, HOUR, MINUTE, next_digest, reminder_at
 from bot.service import TableService
 from bot.service.table import TableError
@@ -205,23 +205,25 @@ def test_a_cut_never_splits_a_timestamp() -> None:
 async def test_digest_rows_are_claimed_once_and_leave_the_quiet_hours_alone(
         store: AnyStore) -> None:
     await store.members.set_player(PlayerRow(1, 22, 7, "Europe/Paris"))
-    await store.members.set_digest(1, 8, None, NEW_YEAR + 7 * HOUR)
-    await store.members.set_digest(2, 9, "Asia/Tokyo", NEW_YEAR + HOUR)
-    await store.members.set_digest(3, 9, None, None)
-    assert await store.jobs.next_digest() == NEW_YEAR + HOUR
+    for user, hour, zone, due in ((1, 8, None, NEW_YEAR + 7 * HOUR),
+                                  (2, 9, "Asia/Tokyo", NEW_YEAR + HOUR), (3, 9, None, None)):
+        await store.members.set_digest(user, hour, zone)
+        await store.jobs.set_digest_due(user, due)
+    assert await store.jobs.next_due() == NEW_YEAR + HOUR
     one = await store.members.player(1)
     assert (one.quiet_from, one.timezone, one.digest_hour, one.digest_zone,
             one.digest_due) == (22, "Europe/Paris", 8, None, NEW_YEAR + 7 * HOUR)
     await store.members.set_player(replace(one, quiet_from=23))  # the digest stays as it was
     assert (await store.members.player(1)).digest_due == NEW_YEAR + 7 * HOUR
-    assert await store.jobs.due_digests(NEW_YEAR) == []
-    assert await store.jobs.due_digests(NEW_YEAR + 8 * HOUR) == [2, 1]
-    assert await store.jobs.due_digests(NEW_YEAR + 8 * HOUR) == []  # claimed
+    assert await store.jobs.claim(NEW_YEAR) == []
+    assert await store.jobs.claim(NEW_YEAR + 8 * HOUR) == [
+        Job("digest", 2, 0, NEW_YEAR + HOUR), Job("digest", 1, 0, NEW_YEAR + 7 * HOUR)]
+    assert await store.jobs.claim(NEW_YEAR + 8 * HOUR) == []  # claimed
     assert (await store.members.player(2)).digest_due == NEW_YEAR + 8 * HOUR + CLAIM
     await store.jobs.set_digest_due(2, NEW_YEAR + DAY, sent=NEW_YEAR + 8 * HOUR)
     two = await store.members.player(2)
     assert (two.digest_due, two.digest_sent) == (NEW_YEAR + DAY, NEW_YEAR + 8 * HOUR)
-    await store.members.set_digest(2, None, None, None)  # off
+    await store.members.set_digest(2, None, None)  # off
     await store.jobs.set_digest_due(2, NEW_YEAR + 2 * DAY)  # a digest on its way stays off
     assert (await store.members.player(2)).digest_due is None
 
@@ -249,15 +251,15 @@ async def test_finding_due_digests_and_a_players_tables_reads_indexes(store: Any
         pytest.skip("the plan is SQLite's (PostgreSQL chooses by the table's size)")
     plans = {}
     for name, sql in (
-            ("due", "SELECT user_id, digest_due FROM players WHERE digest_due IS NOT NULL "
-                    "AND digest_due <= 1 ORDER BY digest_due LIMIT 100"),
-            ("next", "SELECT MIN(digest_due) FROM players WHERE digest_due IS NOT NULL"),
-            ("seats", "SELECT s.game_id FROM seats s JOIN waits w ON w.game_id = s.game_id "
-                      "AND w.seat = s.seat WHERE s.user_id = 7")):
+            ("due", "SELECT kind, owner_id, part, due FROM jobs WHERE due IS NOT NULL "
+                    "AND due <= 1 ORDER BY due LIMIT 100"),
+            ("next", "SELECT MIN(due) FROM jobs WHERE due IS NOT NULL"),
+            ("seats", "SELECT s.game_id FROM seats s CROSS JOIN jobs w WHERE w.kind = 'wait' "
+                      "AND w.owner_id = s.game_id AND w.part = s.seat AND s.user_id = 7")):
         rows = await store.db.execute_fetchall(f"EXPLAIN QUERY PLAN {sql}")
         plans[name] = " ".join(str(r[-1]) for r in rows)
-    assert "players_digest_due" in plans["due"] and "SCAN players" not in plans["due"]
-    assert "players_digest_due" in plans["next"]
+    assert "jobs_due" in plans["due"] and "SCAN jobs" not in plans["due"]
+    assert "jobs_due" in plans["next"]
     assert "seats_by_user" in plans["seats"]
 
 
@@ -297,16 +299,18 @@ async def test_a_digest_is_recorded_before_it_goes_and_skips_an_empty_day(
     for user in (201, 202):
         await service.digest(user, "8", "UTC")
     clock.t = NEW_YEAR + 8 * HOUR
-    assert sorted(await service.due_digests(clock.t)) == [201, 202]
-    tended = await service.tend_digest(waiting[0], lambda guild: f"Server {guild}")
+    assert sorted((j.kind, j.owner_id) for j in await service.due(clock.t)) == [
+        ("digest", 201), ("digest", 202)]
+    service.name_servers(lambda guild: f"Server {guild}")
+    tended = await service.tend(Job("digest", waiting[0]))
     assert tended is not None and tended.channel_id == 700
     assert "1 table waits for you" in tended.text and "(Server 1)" in tended.text
     assert "Since the game began" in tended.text or "Since your last move" in tended.text
     player = await service.store.members.player(waiting[0])
     assert (player.digest_sent, player.digest_due) == (clock.t, NEW_YEAR + DAY + 8 * HOUR)
-    assert await service.tend_digest(waiting[0]) is None  # not twice today
+    assert await service.tend(Job("digest", waiting[0])) is None  # not twice today
     # Nothing waits for the other player: nothing is sent, and tomorrow it is looked at again.
-    assert await service.tend_digest(other) is None
+    assert await service.tend(Job("digest", other)) is None
     player = await service.store.members.player(other)
     assert (player.digest_sent, player.digest_due) == (None, NEW_YEAR + DAY + 8 * HOUR)
     assert await service.next_due() is not None

@@ -36,7 +36,7 @@ SECRET_WORDS = ("Your hand", "You draw", "You chose", "You hold")
 COMMANDS = {"game new", "game join", "game leave", "game computer", "game settings",
             "game start", "game resign", "game replace", "game end", "play", "board", "hand",
             "rules", "me quiet", "me away", "me digest", "rank", "game export", "game undo",
-            "game replay",
+            "game replay", "server threads",
             "games", "log", "since", "me leagues", "league new", "league start",
             "league standings", "league list", "league withdraw", "league replace",
             "league pause", "league resume", "league end"}

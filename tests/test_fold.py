@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import rules
+from bot import words
 from bot.service.replies import DISCORD, FOLD, Made, fold
 from bot.service.table import Table
 from rules.core import Event
@@ -60,6 +61,7 @@ def test_short_runs_and_runs_of_different_seats_are_told_whole() -> None:
 def test_the_terminal_points_to_its_own_replay_command() -> None:
     from bot.cli import TERMINAL
     said, made = steps(1, moves=2, lines=FOLD, start=0, version=20)
-    fold(table(), said, made, TERMINAL)
+    with words.speaking(words.PLAIN):  # the terminal's surface
+        fold(table(), said, made, TERMINAL)
     assert said[-1][1].text == ("(Computer 1's 2 moves, 50 lines, told in short: 'replay 19' "
                                 "to 'replay 20' show them one by one.)")

@@ -459,7 +459,7 @@ async def test_a_reminder_carries_the_digest(service: TableService, clock: Clock
     seat = 0 if user == ANN else 1
     clock.t += DAY + HOUR
     due = await service.due(clock.t)
-    assert [w.seat for w in due] == [seat]
+    assert [(j.kind, j.part) for j in due] == [("wait", seat)]
     tended = await service.tend(due[0])
     assert tended is not None and tended.user_id == user
     reminder, digest = tended.text.split("\n\n", 1)

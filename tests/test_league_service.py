@@ -190,7 +190,7 @@ async def test_a_pause_stops_every_tables_clock_and_the_round(
     row = await service.store.tables.active_game(thread)
     assert row is not None and row.turn_time == DAY
     # Half the turn was used before the pause: the rest runs from the resumption.
-    assert await service.clocks.next_due() is not None
+    assert await service.next_due() is not None
     (wait,) = await service.store.jobs.waits(row.id)
     assert wait.ran == pytest.approx(DAY / 2) and wait.mark == clock.t
     league = await service.store.leagues.get(league_id)

@@ -24,8 +24,8 @@ GAME = "cube-conquest"
 
 async def played_file(path: str) -> None:
     """A SQLite file with a bit of everything: a finished (rated) game, games in play
-    with waits, an open table, a player's quiet hours, time away and DM channel (their DMs
-    refused), an undo request."""
+    with waits, an open table, a player's quiet hours, time away, DM channel (their DMs
+    refused) and daily digest (a job beside the waits), an undo request."""
     store = await Store.open(path)
     clock = [1_000_000.0]
     service = TableService(store, images=False, now=lambda: clock[0])
@@ -61,6 +61,7 @@ async def played_file(path: str) -> None:
     await service.delivered(await service.leagues.seat(board, 15, GUILD))
     await store.members.set_player(PlayerRow(120, 22, 7, "Europe/Paris", 5.0, 6.0))
     await store.members.add_absence(120, 10.0, 20.0)
+    await service.digest(120, "8", "UTC")
     await store.members.set_direct(120, 1_400_000_000_000_000_777, 30)  # a DM channel, DMs refused
     row = await store.tables.active_game(12)
     assert row is not None
@@ -91,7 +92,7 @@ async def test_a_sqlite_file_moves_into_postgresql_whole_and_only_once(
     origin = await Store.open(source)
     before = await migrate_db.read_all(origin)
     await origin.close()
-    assert all(before[t] for t in ("games", "seats", "moves", "waits", "players",
+    assert all(before[t] for t in ("games", "seats", "moves", "jobs", "players",
                                    "absences", "ratings", "undos", "leagues",
                                    "league_games")), {
         t: len(r) for t, r in before.items()}

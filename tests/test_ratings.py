@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot import ratings
+from bot import ratings, words
 from bot.discord.answer import shown_name
 from bot.records import RatingRow
 from bot.service import TableService
@@ -166,7 +166,7 @@ async def test_a_second_game_moves_the_same_ratings_on(service: TableService, st
 
 async def not_rated(store: Store, reply: Reply, why: str) -> None:
     assert reply.over
-    assert f"Not rated: {why}." in reply.public
+    assert words.say("ratings.not_rated", why=ratings.reason(why)) in reply.public
     assert await unrated(store, reply.game) == why
     assert await rows(store) == {}
 
@@ -209,7 +209,7 @@ async def test_a_stand_in_keeps_the_game_from_counting(service: TableService, st
 async def test_a_game_outside_a_server_is_not_rated(service: TableService, store: Store,
                                                     clock: Clock) -> None:
     await seat(service, -814, guild=None)
-    await not_rated(store, await finish(service, -814, clock), "it was not played in a server")
+    await not_rated(store, await finish(service, -814, clock), ratings.NO_SERVER)
 
 
 async def test_a_finished_game_keeps_the_first_reason_it_does_not_count(store: Store) -> None:

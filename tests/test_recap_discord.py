@@ -14,7 +14,7 @@ import discord
 from PIL import Image
 
 from bot import ratings
-from bot.discord.cogs.ranks import WHICH
+from bot.discord.cogs.ranks import which
 from tests.test_discord import fixed_deal, message_text, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
@@ -30,7 +30,7 @@ def pinged(env: Any, message: discord.Message) -> set[int]:
 async def test_a_whole_game_ends_with_its_recap_and_counts_for_rank(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         dave = w.guild.add_member(w.env.create_user("dave"), nick=NICK)
-        assert said(await w.carol.slash(w.channel, "rank")) == WHICH
+        assert said(await w.carol.slash(w.channel, "rank")) == which()
         assert "Nobody has a rating at Battle Tiles" in said(
             await w.carol.slash(w.channel, "rank", game="battle-tiles"))
 
@@ -80,6 +80,6 @@ async def test_a_whole_game_ends_with_its_recap_and_counts_for_rank(tmp_path: Pa
         assert "<@1>" not in table and "@everyone" not in table
         other = w.guild.create_text_channel("elsewhere")
         assert said(await w.carol.slash(other, "rank", game="battle-tiles")) == table
-        assert said(await w.carol.slash(other, "rank")) == WHICH
+        assert said(await w.carol.slash(other, "rank")) == which()
         assert "Nobody has a rating at Cube Conquest" in said(
             await w.carol.slash(w.channel, "rank", game="cube-conquest"))

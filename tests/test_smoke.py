@@ -54,15 +54,16 @@ class SimSmoke(smoke.SmokeClient):
         await super().close()
 
 
-def run_smoke(monkeypatch: pytest.MonkeyPatch, client: SimSmoke, *, user: bool = True
-              ) -> int:
+def run_smoke(monkeypatch: pytest.MonkeyPatch, client: SimSmoke, *, user: bool = True,
+              more: tuple[str, ...] = ()) -> int:
     """``python -m bot smoke --guild ID --channel ID [--user ID]`` on ``client``'s world;
     its exit status."""
     monkeypatch.setattr(smoke, "SmokeClient", lambda *args, **kwargs: client)
     monkeypatch.setenv("DISCORD_TOKEN", "a-token")
     monkeypatch.setattr(sys, "argv", [
         "boardroom", "smoke", "--guild", str(client.guild.id), "--channel",
-        str(client.channel.id), *(["--user", str(client.maintainer.id)] if user else [])])
+        str(client.channel.id), *(["--user", str(client.maintainer.id)] if user else []),
+        *more])
     with pytest.raises(SystemExit) as stopped:
         entry.main()
     assert isinstance(stopped.value.code, int)
@@ -77,23 +78,36 @@ def test_every_step_is_accepted_and_the_channel_ends_empty(
     out = capsys.readouterr().out.splitlines()
     assert client.tokens[0] == "a-token"
     assert [re.sub(r"[0-9]{5,}", "ID", line.split(": ", 1)[0]) for line in out[1:-1]] == [
-        "1. read the bot's commands in server ID", "2. register the bot's 11 commands in "
+        "1. read the bot's commands in server ID", "2. register the bot's 12 commands in "
         "server ID", "3. post a turn message with a board picture in channel ID",
         "4. edit it with a new picture (the board after the first move)",
         "5. edit it again keeping the picture", "6. open a DM channel with user ID",
-        "7. DM user ID a hand with 10 buttons", "8. delete the DM ID",
-        "9. delete the turn message ID",
-        "10. remove the commands from server ID (it had none before)"]
+        "7. DM user ID a hand with 10 buttons",
+        "8. post a table's notice in channel ID",
+        "9. start a thread from it, archived after a week without messages",
+        "10. post in thread ID", "11. archive it, as after a table's recap",
+        "12. open it again, as for a running table Discord archived",
+        "13. delete the thread ID", "14. delete the notice ID", "15. delete the DM ID",
+        "16. delete the turn message ID",
+        "17. remove the commands from server ID (it had none before)"]
     assert all(": accepted" in line for line in out[1:-1]), out
     assert out[-1].startswith("Discord accepted every request the smoke test made")
-    # Nothing is left behind: no message in the channel or the DM, no command in the server.
-    assert client.channel.history() == [] and client.person.dm_channel.history() == []
+    # Nothing is left behind: no message in the channel or the DM, no thread, no command in
+    # the server.
+    assert client.person.dm_channel.history() == [] and client.channel.threads == []
+    # (SimCord's own "thread created" line stays: Discord posts none for a thread started
+    # from a message just posted.)
+    assert [m.type for m in client.channel.history()] == [discord.MessageType.thread_created]
     assert client.maintainer.available_commands(client.channel) == ()
     assert [f"{r.method} {re.sub(r'[0-9]{5,}', 'ID', r.path)}" for r in client.requests] == [
         "GET /oauth2/applications/@me", "GET /applications/ID/guilds/ID/commands",
         "PUT /applications/ID/guilds/ID/commands", "POST /channels/ID/messages",
         "PATCH /channels/ID/messages/ID", "PATCH /channels/ID/messages/ID",
         "POST /users/@me/channels", "POST /channels/ID/messages",
+        "GET /channels/ID", "POST /channels/ID/messages",
+        "POST /channels/ID/messages/ID/threads",
+        "POST /channels/ID/messages", "PATCH /channels/ID", "PATCH /channels/ID",
+        "DELETE /channels/ID", "DELETE /channels/ID/messages/ID",
         "DELETE /channels/ID/messages/ID", "DELETE /channels/ID/messages/ID",
         "PUT /applications/ID/guilds/ID/commands"]
     # The first edit uploads a new picture; the second lists the one kept, uploading none.
@@ -147,10 +161,19 @@ def test_a_server_that_had_the_commands_keeps_them(
     client = SimSmoke(registered=True)
     assert run_smoke(monkeypatch, client) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1].endswith("accepted, 11 commands")
+    assert out[1].endswith("accepted, 12 commands")
     assert out[2].endswith("(the server had the bot's commands before: they stay)")
     assert not any("remove the commands" in line for line in out)
     assert "play" in client.maintainer.available_commands(client.channel)
+
+
+def test_a_server_without_threads_leaves_them_out(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    client = SimSmoke()
+    assert run_smoke(monkeypatch, client, more=("--no-threads",)) == 0
+    out = capsys.readouterr().out
+    assert "thread" not in out and "7. DM user" in out and "8. delete the DM" in out
+    assert not [r for r in client.requests if "/threads" in r.path]
 
 
 def test_commands_that_break_a_limit_stop_it_before_any_request(

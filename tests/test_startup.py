@@ -51,7 +51,7 @@ def test_check_on_the_real_tree_says_in_one_line_that_the_commands_fit(
     assert run_main(monkeypatch, "check") == 0
     out, err = capsys.readouterr()
     assert err == "" and out.count("\n") == 1
-    assert out.startswith("Checked 11 slash commands (") and "fits Discord's" in out
+    assert out.startswith("Checked 12 slash commands (") and "fits Discord's" in out
 
 
 def test_check_names_a_description_too_long_and_its_length(

@@ -26,6 +26,7 @@ import pytest
 
 import rules
 from bot import migrate_db
+from bot.records import Job, WaitRow
 from bot.service import TableService
 from bot.service.table import TableError, set_aside_notice
 from bot.store import Store, schema
@@ -366,6 +367,43 @@ async def test_an_older_database_upgrades_in_place(tmp_path: Path,
         await upgraded.close()
 
 
+async def test_the_waits_and_digest_moments_move_into_jobs(
+        database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Migration 14 on a database made by the schema before it: every wait (its clock and
+    due moment) and every digest's due moment becomes a job, so a running deployment
+    keeps its deadlines; ``waits`` and ``players.digest_due`` are gone."""
+    before = len(store_module.MIGRATIONS) - 1
+    with monkeypatch.context() as patched:
+        patched.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:before])
+        patched.setattr(pgstore, "MIGRATIONS", pgstore.MIGRATIONS[:before])
+        old = await database.open()
+        try:
+            row = await old.tables.create_game(1, 2, "cube-conquest", {}, 10, "Ann")
+            for statement, values in (
+                    ("INSERT INTO waits (game_id, seat, since, reminded, due, ran, mark) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?)", (row.id, 1, 5.0, 2, 90.0, 3.0, 7.0)),
+                    ("INSERT INTO waits (game_id, seat, since) VALUES (?, ?, ?)",
+                     (row.id, 0, 6.0)),
+                    ("INSERT INTO players (user_id, digest_hour, digest_due, digest_sent) "
+                     "VALUES (?, ?, ?, ?)", (2**40, 8, 80.0, 1.0)),
+                    ("INSERT INTO players (user_id, quiet_from) VALUES (?, ?)", (11, 22))):
+                await database.sql(old, statement, *values)
+        finally:
+            await old.close()
+    upgraded = await database.open()
+    try:
+        assert await upgraded.jobs.waits(row.id) == [
+            WaitRow(row.id, 0, 6.0), WaitRow(row.id, 1, 5.0, 2, 90.0, 3.0, 7.0)]
+        player = await upgraded.members.player(2**40)
+        assert (player.digest_hour, player.digest_due, player.digest_sent) == (8, 80.0, 1.0)
+        assert (await upgraded.members.player(11)).digest_due is None
+        assert await upgraded.jobs.next_due() == 80.0
+        assert await upgraded.jobs.claim(100.0) == [Job("digest", 2**40, 0, 80.0),
+                                                    Job("wait", row.id, 1, 90.0)]
+    finally:
+        await upgraded.close()
+
+
 async def test_a_failed_migration_changes_nothing(tmp_path: Path) -> None:
     path = str(tmp_path / "f.db")
     db = await aiosqlite.connect(path, isolation_level=None)
@@ -542,6 +580,8 @@ async def full_after_setup(store: Store) -> TableService:
         await service.open(channel, None, 10, "Ann", "cube-conquest")
         await service.join(channel, 11, "Bob")
         await service.start(channel, 10, seed=channel)
+    await store.flush()
+    await store.db.execute_fetchall("VACUUM")  # no free page left by a migration to fill
     pages = (await store.db.execute_fetchall("PRAGMA page_count"))[0][0]  # type: ignore[index]
     await store.db.execute_fetchall(f"PRAGMA max_page_count = {pages}")
     return service

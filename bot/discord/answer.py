@@ -21,6 +21,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import words
 from bot.service.pictures import Picture
 from rules import GameError
 
@@ -84,9 +85,7 @@ def picture_files(picture: Picture, name: str = "board") -> list[discord.File]:
 
 
 def apology(error_id: str) -> str:
-    return (f"Sorry, something went wrong on my side (error id `{error_id}`). "
-            "Please try again in a moment; if it keeps happening, tell the server's admins "
-            "that id.")
+    return words.say("answer.apology", error_id=error_id)
 
 
 def describe(interaction: discord.Interaction[Any]) -> str:
@@ -132,9 +131,9 @@ def sentence(interaction: discord.Interaction[Any], error: BaseException) -> str
     if isinstance(error, GameError):
         return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Use this command in the server channel where the game is."
+        return words.say("answer.in_server")
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You can't use this command here."
+        return str(error) or words.say("answer.not_here")
     return apology(report_unexpected(interaction, error))
 
 

@@ -25,6 +25,12 @@ never carries hidden information, only where and when it was made:
     digest (``undo.digest``: the game, version, asker and moment asked) this is, while the
     game is still at that version; anything else is refused with a sentence.
 
+``br:join:{channel}``, ``br:join``
+    on the parent channel's notice of a table opened in a thread (``bot/discord/threads.py``):
+    a seat at the table of the thread ``channel`` (without it, the thread started from the
+    message the button is on, whose id is the thread's), as ``/game join`` there; the
+    clicker is added to the thread.
+
 ``br:replay:{channel}:{game}:{move}:{tag}``
     on a replay (``/game replay``; ``bot/discord/replays.py``): show move ``move`` (0: the
     deal) of that stored game, in the message the button is on. ``tag`` (``start``,
@@ -55,9 +61,11 @@ from typing import Any
 
 import discord
 
+from bot import words
 from bot.discord.answer import answer
 from bot.discord.host import Interaction
 from bot.discord.replays import REPLAY_ITEMS
+from bot.discord.threads import JoinButton
 from bot.moves import Choices
 from bot.service.table import move_digest
 from bot.undo import Asked
@@ -117,7 +125,7 @@ class MovesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, channel_id: int) -> None:
         super().__init__(discord.ui.Button(
-            label="Your moves", style=discord.ButtonStyle.primary,
+            label=words.say("buttons.your_moves"), style=discord.ButtonStyle.primary,
             custom_id=f"br:moves:{channel_id}"))
         self.channel_id = channel_id
 
@@ -137,7 +145,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, channel_id: int) -> None:
         super().__init__(discord.ui.Button(
-            label="Your hand", style=discord.ButtonStyle.secondary,
+            label=words.say("buttons.your_hand"), style=discord.ButtonStyle.secondary,
             custom_id=f"br:hand:{channel_id}"))
         self.channel_id = channel_id
 
@@ -157,7 +165,7 @@ class TextButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, channel_id: int) -> None:
         super().__init__(discord.ui.Button(
-            label="Board as text", style=discord.ButtonStyle.secondary,
+            label=words.say("buttons.board_as_text"), style=discord.ButtonStyle.secondary,
             custom_id=f"br:text:{channel_id}"))
         self.channel_id = channel_id
 
@@ -180,7 +188,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, channel_id: int, game: int, version: int, digest: str,
                  agree: bool) -> None:
         super().__init__(discord.ui.Button(
-            label="Agree" if agree else "Refuse",
+            label=words.say("buttons.agree") if agree else words.say("buttons.refuse"),
             style=discord.ButtonStyle.success if agree else discord.ButtonStyle.danger,
             custom_id=f"br:undo:{channel_id}:{game}:{version}:{digest}:"
                       f"{'yes' if agree else 'no'}"))
@@ -201,7 +209,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 BUTTONS = (ActButton, OldActButton, MovesButton, HandButton, TextButton, UndoButton,
-           *REPLAY_ITEMS)
+           *REPLAY_ITEMS, JoinButton)
 
 
 def turn_buttons(channel_id: int) -> list[discord.ui.Item[Any]]:

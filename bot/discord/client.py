@@ -27,6 +27,7 @@ from bot.discord.desk import Desk
 from bot.discord.host import Host
 from bot.discord.limits import command_problems
 from bot.discord.loop import SWEEP_EVERY, Scheduler
+from bot.discord.words import Translator
 from bot.service import TableService
 from bot.shards import Shards
 from bot.store import Store
@@ -38,6 +39,7 @@ INVALID_FORM_BODY = 50035  # Discord's code: a field of the request breaks a rul
 # One cog per feature, loaded as extensions (``setup`` in each).
 EXTENSIONS = ("bot.discord.cogs.tables", "bot.discord.cogs.play", "bot.discord.cogs.guide",
               "bot.discord.cogs.looking_back", "bot.discord.cogs.me", "bot.discord.cogs.ranks",
+              "bot.discord.cogs.threads",
               "bot.discord.cogs.leagues")
 
 
@@ -160,6 +162,8 @@ class Boardroom(Host):
                                         sweep_every=SWEEP_EVERY if self.sweeps else None)
             self._service.on_due = self._scheduler.wake
         await self.load_commands()
+        if self.tree.translator is None:  # command texts in every language the catalogue has
+            await self.tree.set_translator(Translator())
         guild = guild_from_env()
         target = None if guild is None else discord.Object(id=guild)
         if target is not None:

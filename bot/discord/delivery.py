@@ -39,17 +39,18 @@ from typing import Any
 
 import discord
 
+from bot import words
 from bot.discord.answer import NOBODY, clip, picture_files
 from bot.discord.buttons import choice_view
 from bot.discord.direct import Owed, line, send
 from bot.discord.live import TurnMessages, mentions, pinging
+from bot.discord.threads import Keeper
 from bot.service import TableService
 from bot.service.replies import Private, Reply, Tended
 
 log = logging.getLogger("boardroom.discord")
 RETRY_FIRST = 30.0  # seconds before a failed channel post is tried again
 RETRY_MOST = 600.0  # the pause between tries doubles up to this
-STALE = "(These buttons are out of date: the game moved on.)"
 # How a reply's channel part went (``Delivery.deliver``).
 POSTED, QUEUED, FAILED, FORBIDDEN = "posted", "queued", "failed", "forbidden"
 
@@ -92,6 +93,7 @@ class Delivery:
         self._unreachable: set[tuple[int, int]] = set()  # (channel, user) told about
         self._behind: dict[int, asyncio.Task[None]] = {}  # channel -> its retry task
         self.turns = TurnMessages(service)
+        self.threads = Keeper(client, service)  # a table's thread: open, its parent told
         self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
         # (channel, game, user) -> the last DM sent there for that game, and its lines
         self._asked: dict[tuple[int, int, int], tuple[discord.Message, str]] = {}
@@ -171,6 +173,7 @@ class Delivery:
         channel = self.client.get_partial_messageable(channel_id)
         if reply.public or reply.picture is not None or (reply.step and reply.mention):
             try:
+                await self.threads.reopen(channel_id)  # a table's thread Discord archived
                 await self.turns.post(channel, reply)
             except discord.HTTPException as error:
                 log.warning("Could not post to channel %s; the reply stays queued and is "
@@ -213,9 +216,8 @@ class Delivery:
                 self._unreachable.add(key)
                 unreachable.append(private.user_id)
         if unreachable:
-            notice = (f"I could not send a direct message to {mentions(unreachable)}. "
-                      "Use `/hand` here to see your hand (only you will see it), or allow "
-                      "direct messages from this server's members.")
+            notice = words.say("delivery.unreachable", mentions=mentions(unreachable),
+                               command="/hand")
             try:
                 await channel.send(notice, allowed_mentions=pinging(unreachable))
             except discord.HTTPException:
@@ -226,6 +228,7 @@ class Delivery:
         except Exception:  # it was posted; at worst it is posted again after a restart
             log.exception("Could not mark version %s of channel %s delivered",
                           reply.version, channel_id)
+        await self.threads.after(channel_id, reply)  # a thread's parent told of it
 
     async def _direct(self, channel_id: int, private: Private, game: int, version: int, *,
                       asking: bool = False, own: bool = False, turn: bool = False) -> bool:
@@ -257,7 +260,8 @@ class Delivery:
             if asking and view is None and not message.components:
                 return True  # their view is unchanged and no buttons come or go: no edit
             lines = "\n".join(part for part in (lines, private.text) if part)
-            text = f"In <#{channel_id}>:\n{lines}" if lines else f"Your turn in <#{channel_id}>:"
+            text = (words.say("delivery.in_channel", channel=channel_id, said=lines) if lines
+                    else words.say("delivery.your_turn_in", channel=channel_id))
             kwargs: dict[str, Any] = {"view": view}
             if private.picture is not None:
                 kwargs["attachments"] = picture_files(private.picture, "hand")
@@ -271,10 +275,12 @@ class Delivery:
         if asking and view is None:
             return True
         if asking:
-            text = f"Your choice in <#{channel_id}>:"
+            text = words.say("delivery.your_choice_in", channel=channel_id)
+        elif private.text:
+            text = words.say("delivery.in_channel", channel=channel_id, said=private.text)
         else:
-            text = f"In <#{channel_id}>:\n{private.text}" if private.text else \
-                f"Your {'turn' if turn else 'view'} in <#{channel_id}>:"
+            text = (words.say("delivery.your_turn_in", channel=channel_id) if turn
+                    else words.say("delivery.your_view_in", channel=channel_id))
         sent = await send(self.client, self.service, private.user_id, clip(text),
                           private.picture, view)
         if sent is None:
@@ -289,8 +295,9 @@ class Delivery:
         old, _ = self._asked.pop(key, (None, ""))
         if old is None or not old.components:
             return
+        stale = words.say("delivery.stale")
         try:
-            await old.edit(content=clip(f"{old.content}\n{STALE}"), view=None,
+            await old.edit(content=clip(f"{old.content}\n{stale}"), view=None,
                            allowed_mentions=NOBODY)
         except discord.HTTPException:
             log.info("Could not take stale buttons off a DM to user %s", key[2])
@@ -327,9 +334,10 @@ class Delivery:
         if not await self.service.mentionable(tended.user_id):
             return
         channel = self.client.get_partial_messageable(tended.channel_id)
+        await self.threads.reopen(tended.channel_id)
         try:
-            await channel.send(f"{mentions([tended.user_id])}, it is your turn here (I could "
-                               "not send you a direct message).",
+            await channel.send(words.say("delivery.reminder",
+                                         mentions=mentions([tended.user_id])),
                                allowed_mentions=pinging([tended.user_id]))
         except discord.HTTPException:
             log.warning("Could not post a reminder to channel %s", tended.channel_id,

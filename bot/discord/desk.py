@@ -3,7 +3,7 @@
 Commands and buttons call the desk; the desk calls ``TableService`` and hands each ``Reply``
 it gets to ``bot.discord.delivery.Delivery`` once (turn messages, DMs, retries, delivered
 marks live there). The acting player gets the ephemeral answer (for a secret choice, what
-they chose), and the truth about the channel as delivery tells it (``TOLD``): posted;
+they chose), and the truth about the channel as delivery tells it (``told``): posted;
 waiting behind earlier moves Discord has not taken yet; a passing failure (saved, shown as
 soon as Discord answers); or no permission.
 """
@@ -14,13 +14,14 @@ import logging
 
 import discord
 
+from bot import words
 from bot.discord.answer import NOBODY, Answer, clip, shown_name
 from bot.discord.buttons import choice_view, text_view, undo_view
-from bot.discord.delivery import FAILED, FORBIDDEN, POSTED, QUEUED, Delivery
-from bot.discord.direct import BACK, Owed, answered, noted
+from bot.discord.delivery import FAILED, FORBIDDEN, QUEUED, Delivery
+from bot.discord.direct import Owed, answered, back_again, noted
 from bot.discord.live import mentions, pinging, turn_line
 from bot.moves import Choices
-from bot.records import WaitRow
+from bot.records import Job
 from bot.service import TableService
 from bot.service.replies import Reply
 from bot.undo import Asked
@@ -28,26 +29,28 @@ from rules import GameError
 from rules.core import quote
 
 log = logging.getLogger("boardroom.discord")
-# What the mover is told about the channel, by how its post went (``Delivery.deliver``).
-TOLD = {
-    POSTED: "",
-    QUEUED: " It appears in the channel right after the moves before it.",
-    FAILED: " Your move is saved; Discord did not take the channel's message just now, so "
-            "it appears there as soon as Discord answers again.",
-    FORBIDDEN: " Your move is saved, but I may not post in the channel: please check that "
-               "I may send messages and attach files there.",
-}
 LISTED = 15  # lines 'Your moves' lists when the moves are too many for buttons
+
+
+def told(said: str, posted: str) -> str:
+    """What the mover is told: ``said``, and how the channel's post went
+    (``Delivery.deliver``) unless it was posted."""
+    if posted == QUEUED:
+        return words.say("desk.queued", said=said)
+    if posted == FAILED:
+        return words.say("desk.failed", said=said)
+    if posted == FORBIDDEN:
+        return words.say("desk.forbidden", said=said)
+    return said
 
 
 def overview(choices: Choices) -> str:
     """A player's many moves, grouped by their first words (free moves first), and how to
     make one with /play."""
     entries = choices.narrow("", LISTED)
-    lines = [f"You have {len(choices.moves)} possible moves:"]
-    lines += [f"• `{entry.label()}`" for entry in entries]
-    lines.append("Type `/play` and start a move: the suggestions narrow with each word you "
-                 "type.")
+    lines = [words.say("desk.possible_moves", count=len(choices.moves))]
+    lines += [words.say("desk.listed_move", move=entry.label()) for entry in entries]
+    lines.append(words.say("desk.type_to_play", command="/play"))
     return clip("\n".join(lines))
 
 
@@ -58,6 +61,7 @@ class Desk:
         self.client = client
         self.service = service
         self.delivery = Delivery(client, service)
+        service.name_servers(self.server)  # the digest names the servers it lists
 
     async def close(self) -> None:
         """Stop delivery's retry tasks (what they would post stays in the outbox)."""
@@ -69,9 +73,11 @@ class Desk:
 
     # -------------------------------------------------------------- the scheduler
 
-    async def tend(self, wait: WaitRow) -> None:
-        """Deliver what the service did for a due wait: a stand-in's move, or a reminder."""
-        tended = await self.service.tend(wait)
+    async def tend(self, job: Job) -> None:
+        """Deliver what the service did for a due job (``TableService.tend``, by its kind):
+        a reply to post (a stand-in's move), or a DM (a reminder, a daily digest: if the
+        player's DMs are closed, a mention in the channel instead, at most once a day)."""
+        tended = await self.service.tend(job)
         if tended is None:
             return
         if tended.reply is not None:
@@ -79,17 +85,10 @@ class Desk:
         elif tended.text:
             await self.delivery.remind(tended)
 
-    async def digest(self, user_id: int) -> None:
-        """Send a player's daily digest, if one is due: by DM, or, if their DMs are closed,
-        as a reminder's mention in the channel of the most pressing table (at most once a
-        day). Recorded as sent before: a failure here is not retried."""
-        def server(guild_id: int) -> str | None:
-            guild = self.client.get_guild(guild_id)
-            return None if guild is None else shown_name(guild.name)
-
-        tended = await self.service.tend_digest(user_id, server)
-        if tended is not None:
-            await self.delivery.remind(tended)
+    def server(self, guild_id: int) -> str | None:
+        """A server's name as a sentence shows it, where the bot is in it."""
+        guild = self.client.get_guild(guild_id)
+        return None if guild is None else shown_name(guild.name)
 
     async def flush(self) -> None:
         """Deliver whatever the service still holds (replies made before a restart)."""
@@ -119,7 +118,7 @@ class Desk:
         # The mover's own view goes with this answer, and is owed to their next DM.
         owed = None if mine is None else Owed(reply, mine)
         posted = await self.delivery.deliver(channel_id, sent, user_id, owed)
-        said = (reply.ephemeral or f"Played {quote(text, 60)}.") + TOLD[posted]
+        said = told(reply.ephemeral or words.say("desk.played", move=quote(text, 60)), posted)
         picture = None if owed is None else (await owed.private()).picture
         return Answer(said, picture)
 
@@ -135,8 +134,7 @@ class Desk:
 
     async def outdated(self, user_id: int, channel_id: int) -> Answer:
         """A move button of the older form, which names no game: never played."""
-        return await self._refused(user_id, channel_id, "That button is out of date and does "
-                                   "nothing now.")
+        return await self._refused(user_id, channel_id, words.say("desk.out_of_date"))
 
     async def _refused(self, user_id: int, channel_id: int, why: str) -> Answer:
         """A refused button: the sentence, with fresh buttons if the clicker is awaited."""
@@ -144,10 +142,10 @@ class Desk:
         choices = await self.service.choices(channel_id, user_id)
         view = choice_view(channel_id, status.game, status.version, choices)
         if view is not None:
-            return Answer(f"{why} Your choices now:", view=view)
+            return Answer(words.say("desk.choices_now", said=why), view=view)
         if choices.moves:
-            return Answer(f"{why} Type `/play` to choose one of your {len(choices.moves)} "
-                          "moves.")
+            return Answer(words.say("desk.type_to_choose", said=why, command="/play",
+                                    count=len(choices.moves)))
         return Answer(why)
 
     async def moves(self, user_id: int, channel_id: int) -> Answer:
@@ -156,10 +154,10 @@ class Desk:
         choices = await self.service.choices(channel_id, user_id)
         if not choices.moves:
             await self.explain(user_id, channel_id, None)
-            return Answer("You have nothing to do right now.")
+            return Answer(words.say("desk.nothing_to_do"))
         view = choice_view(channel_id, status.game, status.version, choices)
         if view is not None:
-            return Answer("Choose:", view=view)
+            return Answer(words.say("desk.choose"), view=view)
         return Answer(overview(choices))
 
     async def hand(self, user_id: int, channel_id: int) -> Answer:
@@ -172,10 +170,10 @@ class Desk:
         choices = await self.service.choices(channel_id, user_id)
         view = choice_view(channel_id, reply.game, reply.version, choices)
         if view is not None:
-            count = len(choices.moves)
-            text += f"\nYour move: {count} choice{'s' if count != 1 else ''} below."
-        return Answer((BACK if back else "") + (text or "You hold nothing secret right now."),
-                      picture, view)
+            text += "\n" + words.say("desk.choices_below", count=len(choices.moves))
+        text = text or words.say("desk.nothing_secret")
+        # first, where a long hand cannot cut it off
+        return Answer(f"{back_again()}\n{text}" if back else text, picture, view)
 
     async def board(self, channel_id: int) -> Answer:
         """The current board image and whose turn it is, with a button for it as text."""
@@ -205,9 +203,10 @@ class Desk:
         result = await self.service.ask_undo(channel_id, user_id)
         if not isinstance(result, Asked):
             posted = await self.deliver(channel_id, result)
-            return Answer("Your move was taken back." + TOLD[posted])
+            return Answer(told(words.say("desk.taken_back"), posted))
         channel = self.client.get_partial_messageable(channel_id)
         try:
+            await self.delivery.threads.reopen(channel_id)  # a table's thread, archived
             await channel.send(clip(f"{mentions(result.asked)} {result.text}"),
                                allowed_mentions=pinging(result.asked),
                                view=undo_view(channel_id, result))
@@ -216,10 +215,8 @@ class Desk:
                         exc_info=True)
             await self.service.withdraw_undo(channel_id, result.game, result.version,
                                              result.digest)
-            return Answer("I could not post your request in the channel, so nobody was "
-                          "asked: please check that I may send messages there, and ask again.")
-        return Answer("Your request is posted; your move is taken back once everyone asked "
-                      "agrees.")
+            return Answer(words.say("desk.undo_not_posted"))
+        return Answer(words.say("desk.undo_posted"))
 
     async def answer_undo(self, user_id: int, channel_id: int, game: int, version: int,
                           digest: str, *, agree: bool,
@@ -235,5 +232,5 @@ class Desk:
                 await message.edit(view=None, allowed_mentions=NOBODY)
             except discord.HTTPException:
                 log.info("Could not take the buttons off an answered undo request")
-        return Answer(reply.ephemeral or "Done.")
+        return Answer(reply.ephemeral or words.say("desk.done"))
 

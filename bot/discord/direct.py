@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot import words
 from bot.discord.answer import NOBODY, picture_files
 from bot.service import TableService
 from bot.service.pictures import Picture
@@ -21,9 +22,11 @@ from bot.service.replies import Private, Reply
 log = logging.getLogger("boardroom.discord")
 DMS_CLOSED = 50007  # Discord's code: "Cannot send messages to this user"
 NO_ACCESS = 50001  # "Missing Access"
-BACK = ("(Discord refused my last direct message to you, so I had stopped sending them; I "
-        "try again from now on. If you want them, allow direct messages from this server's "
-        "members.)\n")  # first in /hand's answer, where a long hand cannot cut it off
+
+
+def back_again() -> str:
+    """What /hand's answer tells a member whose DMs are tried again (``dm_back``)."""
+    return words.say("direct.back")
 
 
 async def send(client: discord.Client, service: TableService, user_id: int, text: str,

@@ -34,6 +34,7 @@ from typing import Any
 
 import discord
 
+from bot import words
 from bot.discord.answer import Attachment, picture_files, refusal
 from bot.discord.buttons import turn_buttons
 from bot.service import TableService
@@ -47,8 +48,11 @@ UNKNOWN_MESSAGE = 10008  # Discord's code: the message is gone (deleted)
 REFUSED = (400, 404)  # an edit refused for good: the turn is posted anew
 TEXT_LIMIT = 4000  # Discord: the text of all a layout message's text displays together
 EVENTS, TURN = 1, 2  # the ids of the text displays of the events told and of whose turn
-EARLIER = "(Earlier steps of this turn: `/log`.)"
-ANIMATION = "The whole game, the board after each turn."
+
+
+def earlier() -> str:
+    """The line in place of a turn's oldest steps, where they no longer fit."""
+    return words.say("live.earlier", command="/log")
 
 
 def mentions(user_ids: tuple[int, ...] | list[int]) -> str:
@@ -67,8 +71,8 @@ def turn_line(reply: Reply) -> str:
     if reply.over or not reply.mention:
         return ""
     if len(reply.mention) == 1:
-        return f"Your turn, {mentions(reply.mention)}."
-    return f"Waiting for {mentions(reply.mention)}."
+        return words.say("live.your_turn", mentions=mentions(reply.mention))
+    return words.say("live.waiting_for", mentions=mentions(reply.mention))
 
 
 def told(lines: list[str], limit: int) -> str:
@@ -77,7 +81,7 @@ def told(lines: list[str], limit: int) -> str:
     text = "\n".join(kept)
     while len(text) > limit and len(kept) > 1:
         kept = kept[1:]
-        text = "\n".join([EARLIER, *kept])
+        text = "\n".join([earlier(), *kept])
     return text if len(text) <= limit else text[-limit:]
 
 
@@ -110,13 +114,14 @@ def layout(channel_id: int, lines: list[str], reply: Reply,
 def told_in(message: discord.Message) -> list[str]:
     """The event lines a turn message shows, as Discord holds it."""
     found: list[str] = []
+    note = earlier()
 
     def walk(components: Sequence[Any]) -> None:
         for component in components:
             if isinstance(component, discord.components.TextDisplay) and \
                     component.id == EVENTS:
                 found.extend(line for line in component.content.split("\n")
-                             if line and line != EARLIER)
+                             if line and line != note)
             if isinstance(component, discord.components.Container):
                 walk(component.children)
 
@@ -284,5 +289,6 @@ class TurnMessages:
         if reply.recap is not None:  # a game's end: its points over time, under the board
             files += picture_files(reply.recap, "recap")
         if reply.animation is not None:  # and the whole game, turn by turn
-            files.append(Attachment("game.gif", reply.animation, ANIMATION).file())
+            files.append(Attachment("game.gif", reply.animation,
+                                    words.say("live.animation")).file())
         return files

@@ -1,6 +1,7 @@
-"""The bot's one loop over the waits and the daily digests (``bot.scheduler`` says when each
-is due): sleep until the earliest due moment the database holds, have the service tend what
-is due, hand the result to the desk, read the next moment, sleep again."""
+"""The bot's one loop over the due jobs (``bot.service.jobs``: waits, daily digests, any
+later timer; ``bot.scheduler`` says when each is due): sleep until the earliest due moment
+the database holds, claim a batch, have the service tend each by its kind, hand the result
+to the desk, postpone one that failed, read the next moment, sleep again."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from bot.service import TableService
 
 log = logging.getLogger("boardroom.scheduler")
 
-BATCH = 100  # waits tended per read of the database
-RETRY = 10 * MINUTE  # a wait whose tending failed is tried again this much later
+BATCH = 100  # jobs claimed per read of the database
+RETRY = 10 * MINUTE  # a job whose tending failed is tried again this much later
 MAX_SLEEP = DAY  # the loop reads the database at least this often anyway
 BACKOFF = 60.0  # after the database refused the loop's read
 # In a bot run as several processes the loop also sweeps the outbox this often, for replies
@@ -29,10 +30,10 @@ SWEEP_GRACE = 30.0
 
 
 class Scheduler:
-    """The bot's one loop over the waits: sleep until the earliest due moment the
+    """The bot's one loop over the due jobs: sleep until the earliest due moment the
     database holds, tend what is due, read the next moment, sleep again.
 
-    ``wake(moment)`` is called by the service when a wait gets a due moment; if the loop
+    ``wake(moment)`` is called by the service when a job gets a due moment; if the loop
     sleeps until later, its sleeping task is cancelled and a new one started (an
     ``asyncio.Event`` would do under a real loop, but a simulated clock cannot advance past
     a bare event wait). ``close`` cancels it, so a stopped bot sends nothing. Given
@@ -104,29 +105,17 @@ class Scheduler:
                     self._sleeping = False
 
     async def tick(self) -> int:
-        """Tend every wait and every daily digest due by now; how many were tended."""
+        """Tend every job due by now, a batch at a time; how many were tended."""
         done = 0
         while True:
             due = await self.service.due(self.now(), BATCH)
-            for wait in due:
+            for job in due:
                 try:
-                    await self.desk.tend(wait)
+                    await self.desk.tend(job)
                 except Exception:
-                    log.exception("Could not tend game %s seat %s; trying again later",
-                                  wait.game_id, wait.seat)
-                    await self.service.postpone(wait, self.now() + RETRY)
+                    log.exception("Could not tend the %s job %s/%s; trying again later",
+                                  job.kind, job.owner_id, job.part)
+                    await self.service.postpone(job, self.now() + RETRY)
                 done += 1
             if len(due) < BATCH:
-                break
-        while True:
-            users = await self.service.due_digests(self.now(), BATCH)
-            for user_id in users:
-                try:
-                    await self.desk.digest(user_id)
-                except Exception:
-                    log.exception("Could not make the daily digest of user %s; trying "
-                                  "again later", user_id)
-                    await self.service.postpone_digest(user_id, self.now() + RETRY)
-                done += 1
-            if len(users) < BATCH:
                 return done

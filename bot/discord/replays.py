@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from bot import words
 from bot.discord.answer import NOBODY, Answer, Attachment, answer, clip, failed
 from bot.discord.host import Interaction
 from bot.service.replays import Frame
@@ -27,18 +28,20 @@ from rules import GameError
 
 log = logging.getLogger("boardroom.discord")
 
-# (label, the Jumps field it goes to, the tag in its custom id, its row)
-CONTROLS = (("\N{BLACK LEFT-POINTING DOUBLE TRIANGLE WITH VERTICAL BAR} Start", "start",
-             "start", 0),
-            ("\N{BLACK LEFT-POINTING TRIANGLE}\N{BLACK LEFT-POINTING TRIANGLE} Turn",
-             "turn_back", "turn-back", 0),
-            ("\N{BLACK LEFT-POINTING TRIANGLE} Move", "back", "back", 0),
-            ("Move \N{BLACK RIGHT-POINTING TRIANGLE}", "forward", "next", 1),
-            ("Turn \N{BLACK RIGHT-POINTING TRIANGLE}\N{BLACK RIGHT-POINTING TRIANGLE}",
-             "turn_forward", "turn-next", 1),
-            ("End \N{BLACK RIGHT-POINTING DOUBLE TRIANGLE WITH VERTICAL BAR}", "end", "end", 1))
-TAGS = "|".join(tag for _, _, tag, _ in CONTROLS)
-ANIMATED = "\N{FILM FRAMES} Whole game"
+# (the Jumps field it goes to, the tag in its custom id, its row)
+CONTROLS = (("start", "start", 0), ("turn_back", "turn-back", 0), ("back", "back", 0),
+            ("forward", "next", 1), ("turn_forward", "turn-next", 1), ("end", "end", 1))
+TAGS = "|".join(tag for _, tag, _ in CONTROLS)
+
+
+def labels() -> dict[str, str]:
+    """Each control's label, by its tag ('\N{BLACK LEFT-POINTING TRIANGLE} Move')."""
+    return {"start": words.say("replay_controls.start"),
+            "turn-back": words.say("replay_controls.turn_back"),
+            "back": words.say("replay_controls.back"),
+            "next": words.say("replay_controls.next"),
+            "turn-next": words.say("replay_controls.turn_next"),
+            "end": words.say("replay_controls.end")}
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -72,8 +75,10 @@ class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                  options: list[discord.SelectOption] | None = None,
                  row: int | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"br:replay-to:{channel_id}:{game}", placeholder="Jump to a turn…",
-            options=options or [discord.SelectOption(label="The deal", value="0")]), row=row)
+            custom_id=f"br:replay-to:{channel_id}:{game}",
+            placeholder=words.say("replay_controls.jump"),
+            options=options or [discord.SelectOption(label=words.say("replay_controls.the_deal"),
+                                                     value="0")]), row=row)
         self.channel_id, self.game = channel_id, game
 
     @classmethod
@@ -95,7 +100,7 @@ class AnimationButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, channel_id: int, game: int, row: int | None = None) -> None:
         super().__init__(discord.ui.Button(
-            label=ANIMATED, style=discord.ButtonStyle.secondary,
+            label=words.say("replay_controls.whole_game"), style=discord.ButtonStyle.secondary,
             custom_id=f"br:replay-gif:{channel_id}:{game}"), row=row)
         self.channel_id, self.game = channel_id, game
 
@@ -108,7 +113,7 @@ class AnimationButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         async def work() -> Answer:
             if interaction.channel_id != self.channel_id:
-                raise GameError(ELSEWHERE)
+                raise GameError(words.say("replay_controls.elsewhere"))
             what, gif = await interaction.client.service.replay_animation(
                 self.channel_id, self.game)
             return Answer(what, files=(Attachment("game.gif", gif),))
@@ -116,7 +121,6 @@ class AnimationButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 REPLAY_ITEMS = (ReplayButton, ReplaySelect, AnimationButton)
-ELSEWHERE = "That replay belongs to another channel; ask for it there with /game replay."
 
 
 def controls(frame: Frame) -> discord.ui.View:
@@ -124,11 +128,12 @@ def controls(frame: Frame) -> discord.ui.View:
     the end (disabled where they would stay put); a select of turns to jump to; and the
     whole game animated."""
     view = discord.ui.View(timeout=None)
-    for label, field, tag, row in CONTROLS:
+    labelled = labels()
+    for field, tag, row in CONTROLS:
         target = getattr(frame.jumps, field)
         view.add_item(ReplayButton(frame.channel_id, frame.game,
-                                   frame.move if target is None else target, tag, label,
-                                   disabled=target is None, row=row))
+                                   frame.move if target is None else target, tag,
+                                   labelled[tag], disabled=target is None, row=row))
     options = [discord.SelectOption(label=label[:100], value=str(move),
                                     default=move == frame.move)
                for move, label in frame.turns]
@@ -160,11 +165,10 @@ async def command(interaction: Interaction, table: int | None, move: int | None)
     except discord.HTTPException:
         log.warning("Could not post a replay to channel %s", interaction.channel_id,
                     exc_info=True)
-        note = "\n(I could not post in this channel, so this replay is for you alone.)"
+        note = "\n" + words.say("replay_controls.yours_alone")
         return Answer(clip(frame.text, 2000 - len(note)) + note, view=controls(frame),
                       files=images(frame))
-    return Answer(f"The replay of {frame.title} is posted in the channel: anyone here may "
-                  "step through it with its buttons.")
+    return Answer(words.say("replay_controls.posted", title=frame.title))
 
 
 async def step(interaction: Interaction, channel_id: int, game: int, move: int) -> None:
@@ -178,7 +182,7 @@ async def step(interaction: Interaction, channel_id: int, game: int, move: int) 
         return
     try:
         if interaction.channel_id != channel_id:
-            raise GameError(ELSEWHERE)
+            raise GameError(words.say("replay_controls.elsewhere"))
         frame = await interaction.client.service.replay(channel_id, interaction.user.id,
                                                         game, move)
     except Exception as error:  # the one error policy: the clicker alone is told
@@ -197,9 +201,9 @@ async def step(interaction: Interaction, channel_id: int, game: int, move: int) 
                 allowed_mentions=NOBODY)
     except discord.HTTPException:
         log.warning("Could not show a replay step in channel %s", channel_id, exc_info=True)
-        await _alone(interaction, "I could not update this replay (Discord limits the edits "
-                     "of an older message): `/game replay table:"
-                     f"{frame.game} move:{frame.move}` shows that move afresh.")
+        await _alone(interaction, words.say(
+            "replay_controls.not_updated",
+            command=f"/game replay table:{frame.game} move:{frame.move}"))
 
 
 async def _alone(interaction: Interaction, text: str) -> None:

@@ -7,10 +7,14 @@ that server (as ``DISCORD_GUILD`` does), posts a turn message (Discord's layout 
 the bot's ``layout``) with a real board picture, a game's table as it begins; edits it with
 a new picture, the board after the first move; edits it again keeping that picture (the
 kept attachment listed, nothing uploaded); sends the maintainer (the application's owner,
-or ``--user``) a DM with move buttons and their hand, as a player gets; then deletes the
-two messages, and the server's commands if the server had none before (a server that had
-them, through ``DISCORD_GUILD``, keeps them: they are the bot's own, and the bot would
-register the same at its next start). Each step prints what Discord answered; the first
+or ``--user``) a DM with move buttons and their hand, as a player gets; posts a notice
+and starts a thread from it as ``/game new thread:True`` does (a week's auto-archive),
+posts in it, archives it and opens it again, as the bot does at a table's end and when Discord
+archives a running table's thread (``--no-threads`` leaves this out, for a server that
+keeps tables in channels); then deletes the thread and the three messages, and the
+server's commands if the server had none before (a server that had them, through
+``DISCORD_GUILD``, keeps them: they are the bot's own, and the bot would register the same
+at its next start). Each step prints what Discord answered; the first
 refusal prints its status, code and text, the steps that clean up still run, and the exit
 status is 1.
 """
@@ -32,9 +36,11 @@ from bot.discord.answer import NOBODY, picture_files, refusal
 from bot.discord.buttons import MAX_CHOICES, choice_view, text_view
 from bot.discord.client import Boardroom, StartRefused
 from bot.discord.live import layout, pinging
+from bot.discord.threads import ARCHIVE_AFTER
 from bot.moves import Choices
 from bot.service.pictures import Picture, pictures
 from bot.service.replies import Reply
+from bot.service.threads import thread_name
 from render import kit
 
 Say = Callable[[str], None]
@@ -65,9 +71,11 @@ class Smoke:
     ``commands_made``: what is to be removed."""
 
     def __init__(self, client: SmokeClient, guild: int, channel: int, user: int,
-                 say: Say, game: str) -> None:
+                 say: Say, game: str, *, threads: bool = True) -> None:
         self.client, self.guild, self.channel_id, self.say = client, guild, channel, say
         self.user = user
+        self.threads = threads  # try the requests of a table in a thread
+        self.thread: discord.Thread | None = None  # the thread made, to delete
         self.game = rules.GAMES[game]
         self.messages: list[tuple[str, discord.Message]] = []  # what it is, the message
         self.commands_made = False
@@ -89,6 +97,8 @@ class Smoke:
             await self.register()
             await self.turn_message()
             await self.direct_message()
+            if self.threads:
+                await self.in_thread()
         except FAILED as error:
             self.told(answer(error))
             if isinstance(error, discord.HTTPException) and error.code == CLOSED_DMS:
@@ -187,10 +197,49 @@ class Smoke:
         self.told(f"accepted, message {sent.id} with {buttons} buttons and "
                   f"{attachments(sent)}")
 
+    async def in_thread(self) -> None:
+        """A table's thread, as ``bot.discord.threads`` makes and keeps it: the parent's
+        notice, the thread started from it, a message there, archived, opened again."""
+        channel = await self.client.fetch_channel(self.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise Refusal(f"Channel {self.channel_id} is not a text channel, where tables open "
+                          f"in threads (--no-threads leaves threads out).")
+        self.start(f"post a table's notice in channel {self.channel_id}")
+        notice = await channel.send(f"Boardroom's smoke test: a table of {self.game.name} in "
+                                    f"a thread (deleted in a moment).",
+                                    allowed_mentions=NOBODY)
+        self.messages.append(("the notice", notice))
+        self.told(f"accepted, message {notice.id}")
+        self.start("start a thread from it, archived after a week without messages")
+        thread = self.thread = await notice.create_thread(
+            name=thread_name(self.game.name, None, ["smoke test"]),
+            auto_archive_duration=ARCHIVE_AFTER)
+        self.told(f"accepted, thread {thread.id}")
+        self.start(f"post in thread {thread.id}")
+        posted = await thread.send("A table's message.", allowed_mentions=NOBODY)
+        self.told(f"accepted, message {posted.id}")
+        self.start("archive it, as after a table's recap")
+        thread = await thread.edit(archived=True)
+        self.told("accepted" if thread.archived else "accepted, but it is not archived")
+        self.start("open it again, as for a running table Discord archived")
+        thread = await thread.edit(archived=False)
+        if thread.archived:
+            raise Refusal("Discord accepted the request to open the thread again but left "
+                          "it archived.")
+        self.told("accepted")
+
     async def clean_up(self) -> bool:
-        """Delete what the test made (the messages, the server's commands where it had
-        none before), each step told; whether Discord accepted every one."""
+        """Delete what the test made (the thread, the messages, the server's commands where
+        it had none before), each step told; whether Discord accepted every one."""
         done = True
+        if self.thread is not None:
+            self.start(f"delete the thread {self.thread.id}")
+            try:
+                await self.thread.delete()
+                self.told("accepted")
+            except FAILED as error:
+                self.told(answer(error))
+                done = False
         for what, message in reversed(self.messages):
             self.start(f"delete {what} {message.id}")
             try:
@@ -246,7 +295,7 @@ def attachments(message: discord.Message) -> str:
 
 
 async def smoke(client: SmokeClient, guild: int, channel: int, user: int | None = None, *,
-                say: Say = print, game: str | None = None) -> int:
+                say: Say = print, game: str | None = None, threads: bool = True) -> int:
     """The smoke test's steps on ``client``, logged in; the exit status. The DM goes to
     ``user``, else to the application's owner (a team's owner for a team's application)."""
     application = client.application
@@ -259,11 +308,12 @@ async def smoke(client: SmokeClient, guild: int, channel: int, user: int | None 
     if user is None:
         say("Discord did not say who owns the application: give --user ID.")
         return 1
-    return await Smoke(client, guild, channel, user, say, game or min(rules.GAMES)).run()
+    return await Smoke(client, guild, channel, user, say, game or min(rules.GAMES),
+                       threads=threads).run()
 
 
 async def run(token: str, guild: int, channel: int, user: int | None = None, *,
-              say: Say = print, game: str | None = None) -> int:
+              say: Say = print, game: str | None = None, threads: bool = True) -> int:
     """Log in with ``token`` (REST only, no gateway) and run the smoke test."""
     client = SmokeClient(None, images=True)
     async with client:
@@ -280,7 +330,8 @@ async def run(token: str, guild: int, channel: int, user: int | None = None, *,
         except FAILED as error:
             say(f"Logging in: {answer(error)}.")
             return 1
-        return await smoke(client, guild, channel, user, say=say, game=game)
+        return await smoke(client, guild, channel, user, say=say, game=game,
+                           threads=threads)
 
 
 def main(argv: Sequence[str]) -> int:
@@ -288,7 +339,8 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="boardroom smoke", description="Try what the bot sends on a test server, "
         "once, before inviting players: register the commands in the server, post and "
-        "edit a turn message in the channel, DM the application's owner, delete it all. "
+        "edit a turn message in the channel, DM the application's owner, make, archive and "
+        "reopen a thread, delete it all. "
         "The token comes from DISCORD_TOKEN.")
     parser.add_argument("--guild", type=int, required=True, metavar="ID",
                         help="the test server's id")
@@ -298,10 +350,14 @@ def main(argv: Sequence[str]) -> int:
                         help="whom to DM (default: the application's owner)")
     parser.add_argument("--game", choices=sorted(rules.GAMES), default=min(rules.GAMES),
                         help="the game whose board is drawn (default: %(default)s)")
+    parser.add_argument("--no-threads", dest="threads", action="store_false",
+                        help="leave out the thread of a table (for a server that keeps "
+                             "tables in channels, without the thread permissions)")
     args = parser.parse_args(argv)
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print("boardroom smoke: set DISCORD_TOKEN to your bot's token (see docs/discord.md).",
               file=sys.stderr)
         return 2
-    return asyncio.run(run(token, args.guild, args.channel, args.user, game=args.game))
+    return asyncio.run(run(token, args.guild, args.channel, args.user, game=args.game,
+                           threads=args.threads))

@@ -13,6 +13,8 @@ catalogue holds, by the same key.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
@@ -40,10 +42,11 @@ class DiscordSurface(words.Surface):
 DISCORD = DiscordSurface()
 
 
-def described(key: str) -> app_commands.locale_str:
-    """A command's or option's text from the catalogue, in English, keyed for ``Translator``."""
+def described(key: str, /, **fields: Any) -> app_commands.locale_str:
+    """A command's, option's or choice's text from the catalogue, in English, keyed (with
+    its fields) for ``Translator``."""
     with words.speaking(DISCORD):
-        return app_commands.locale_str(words.say(key), key=key)
+        return app_commands.locale_str(words.say(key, **fields), key=key, fields=fields)
 
 
 class Translator(app_commands.Translator):
@@ -57,4 +60,4 @@ class Translator(app_commands.Translator):
         if key is None or language == words.LANGUAGE or key not in words.catalogue(language):
             return None
         with words.speaking(DISCORD, language):
-            return words.say(key)
+            return words.say(key, **string.extras.get("fields", {}))

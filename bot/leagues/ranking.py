@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.leagues.records import Format, League, Result, Round, Settings
+from bot.words import say
 
 ROUND_ROBIN_TIEBREAKS = ("head-to-head", "score difference")
 SWISS_TIEBREAKS = ("Buchholz", "Sonneborn-Berger")
@@ -169,21 +170,36 @@ def text(table: Standings, names: Mapping[int, str]) -> str:
     Sonneborn-Berger 5.25.'"""
     lines = []
     for row in table.rows:
-        rank = f"{'=' if row.shared else ''}{row.rank}."
-        said = ", ".join(f"{column} {number(v)}"
-                         for column, v in zip(table.columns, row.tiebreaks, strict=True))
-        unit = "point" if row.points == 1 else "points"
-        games = "game" if row.games == 1 else "games"
-        note = " (withdrawn)" if row.withdrawn else ""
-        lines.append(f"{rank} {names[row.entry]}{note}: {number(row.points)} {unit} from "
-                     f"{row.games} {games}; {said}.")
+        said = ", ".join(say("leagues.tiebreak", column=column(name), figure=number(v))
+                         for name, v in zip(table.columns, row.tiebreaks, strict=True))
+        fields = {"rank": f"{'=' if row.shared else ''}{row.rank}.",
+                  "player": names[row.entry], "count": row.games, "tiebreaks": said,
+                  "points": say("leagues.one_point") if row.points == 1
+                  else say("leagues.points", points=number(row.points))}
+        lines.append(say("leagues.row_withdrawn", **fields) if row.withdrawn
+                     else say("leagues.row", **fields))
     return "\n".join(lines)
+
+
+def column(name: str) -> str:
+    """A tiebreak's name (``Standings.columns``), said as a column's heading."""
+    if name == "head-to-head":
+        return say("leagues.head_to_head")
+    if name == "score difference":
+        return say("leagues.score_difference")
+    if name == "Buchholz":
+        return say("leagues.buchholz")
+    if name == "Sonneborn-Berger":
+        return say("leagues.sonneborn_berger")
+    return name
 
 
 def picture(table: Standings, names: Mapping[int, str], title: str) -> dict[str, Any]:
     """The plain data ``render.standings.draw`` draws: the same ranks, names and figures as
     ``text``."""
-    return {"title": title, "columns": ["Points", "Games", *table.columns],
+    return {"title": title, "columns": [say("leagues.points_column"),
+                                        say("leagues.games_column"),
+                                        *(column(name) for name in table.columns)],
             "rows": [{"rank": f"{'=' if r.shared else ''}{r.rank}", "name": names[r.entry],
                       "withdrawn": r.withdrawn,
                       "figures": [number(r.points), str(r.games),

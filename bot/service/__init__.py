@@ -12,10 +12,11 @@ and passed what they need:
   for every version (the deal, a move, an undo entry);
 - ``Turns`` (``turns.py``): a player's move, computers' and stand-ins' moves, and the one
   place for what follows a move (computers move, clocks, the reply);
-- ``Seats``, ``Clocks``, ``Tending``, ``Digests``, ``TakeBack``, ``LookingBack``,
-  ``Looking``, ``Replays``, ``Outbox``: seats and the deal, turn clocks, what the scheduler
-  finds due, the daily digest, undo, ``/games``/``/log``/``/since``, looking at a table,
-  stepping through a game (``/game replay``), replies not yet posted;
+- ``Seats``, ``Clocks``, ``Jobs``, ``Tending``, ``Digests``, ``TakeBack``, ``LookingBack``,
+  ``Looking``, ``Replays``, ``Outbox``: seats and the deal, turn clocks, the due jobs and
+  their handlers by kind (a wait's, a digest's), the daily digest, undo,
+  ``/games``/``/log``/``/since``, looking at a table, stepping through a game
+  (``/game replay``), replies not yet posted;
 - ``DirectLines`` (``direct.py``): each player's DM channel, kept, and whether their DMs
   are held back after a refusal;
 - ``Leagues`` (``leagues.py``, its tables through ``Boards`` in ``league_tables.py``):
@@ -38,11 +39,12 @@ from typing import Any
 
 from bot import history, undo
 from bot.moves import Choices
-from bot.records import RatingRow, WaitRow
+from bot.records import Job, RatingRow
 from bot.service.clocks import Clocks
 from bot.service.computers import Computers, Levels
-from bot.service.digests import Digests, Servers, unnamed
+from bot.service.digests import Digests, Servers
 from bot.service.direct import DirectLines
+from bot.service.jobs import Jobs
 from bot.service.league_tables import Boards
 from bot.service.leagues import Leagues
 from bot.service.looking import Looking
@@ -55,6 +57,7 @@ from bot.service.seats import Seats
 from bot.service.tables import Tables
 from bot.service.takeback import TakeBack
 from bot.service.tending import Tending
+from bot.service.threads import Threads
 from bot.service.turns import Turns
 from bot.store import Store
 
@@ -96,11 +99,15 @@ class TableService:
         self.tending = Tending(store, self.tables, self.clocks, self.turns, self.looking_back,
                                now=now, level=self.levels.patient)
         self.digests = Digests(store, self.tables, self.clocks, self.looking_back, now=now)
+        self.jobs = Jobs(store)  # what is done when a job of each kind is due
+        self.jobs.handle("wait", self.tending.tend)
+        self.jobs.handle("digest", self.digests.tend)
         self.takeback = TakeBack(store, self.tables, self.turns, now=now)
         self.replays = Replays(store, self.tables, self.pictures, now=now)
         self.outbox = Outbox(store, self.tables, self.turns, self.clocks, self.narrator,
                              now=now)
         self.direct = DirectLines(store, now=now)
+        self.threads = Threads(store, self.tables)  # tables in threads (``threads.py``)
         self.leagues = Leagues(store, Boards(store, self.tables, self.seats, self.clocks,
                                              now=now), now=now, shown=shown)
         self.tables.on_end = self.leagues.finished
@@ -122,6 +129,10 @@ class TableService:
     @on_due.setter
     def on_due(self, told: Callable[[float], None] | None) -> None:
         self.clocks.on_due = told
+
+    def name_servers(self, names: Servers) -> None:
+        """How the surface names a server by its id, where it knows it (for the digest)."""
+        self.digests.servers = names
 
     def close(self) -> None:
         """Stop the computer players' worker processes and the drawing threads."""
@@ -201,19 +212,20 @@ class TableService:
     async def mentionable(self, user_id: int) -> bool:
         return await self.clocks.mentionable(user_id)
 
+    # -- the due jobs (``Jobs``: a wait's, a digest's, by kind)
+
     async def next_due(self) -> float | None:
-        """The earliest moment the scheduler has something to do: a wait or a digest."""
-        moments = (await self.clocks.next_due(), await self.digests.next_due())
-        return min((m for m in moments if m is not None), default=None)
+        """The earliest moment the scheduler has something to do."""
+        return await self.jobs.next_due()
 
-    async def due(self, now: float, limit: int = 100) -> list[WaitRow]:
-        return await self.clocks.due(now, limit)
+    async def due(self, now: float, limit: int = 100) -> list[Job]:
+        return await self.jobs.due(now, limit)
 
-    async def postpone(self, wait: WaitRow, moment: float) -> None:
-        await self.clocks.postpone(wait, moment)
+    async def postpone(self, job: Job, moment: float) -> None:
+        await self.jobs.postpone(job, moment)
 
-    async def tend(self, due: WaitRow) -> Tended | None:
-        return await self.tending.tend(due)
+    async def tend(self, job: Job) -> Tended | None:
+        return await self.jobs.tend(job, self.now())
 
     # -- the daily digest (``Digests``)
 
@@ -221,15 +233,6 @@ class TableService:
                      timezone: str | None = None) -> str:
         await self.direct.back(user_id)  # asking for a DM a day: DMs are tried again
         return await self.digests.set(user_id, at, timezone)
-
-    async def due_digests(self, now: float, limit: int = 100) -> list[int]:
-        return await self.digests.due(now, limit)
-
-    async def postpone_digest(self, user_id: int, moment: float) -> None:
-        await self.digests.postpone(user_id, moment)
-
-    async def tend_digest(self, user_id: int, servers: Servers = unnamed) -> Tended | None:
-        return await self.digests.tend(user_id, servers)
 
     # -- a player's direct messages (``DirectLines``)
 

@@ -1,9 +1,10 @@
 """Turn clocks: the waits of the awaited human seats kept in step with each table, the
 table's turn time and reminders, and each player's quiet hours and time away.
 
-Time lives in the database (the ``waits`` rows and their due moments), never only in
-memory, so a restart changes nothing; the rules of time (when a reminder goes, when a turn
-runs out, quiet hours) are ``bot.scheduler``'s pure functions.
+Time lives in the database (the waits: jobs of kind 'wait', and their due moments), never
+only in memory, so a restart changes nothing; the rules of time (turn time, time banks,
+when a reminder goes, when a turn runs out, quiet hours, time away) are ``bot.scheduler``'s
+pure functions, which this module applies to the tables and players it holds.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 import rules
-from bot import scheduler
-from bot.records import PlayerRow, WaitRow
+from bot import scheduler, words
+from bot.records import Job, PlayerRow, WaitRow
 from bot.service.replies import Reply
 from bot.service.table import Table, TableError
 from bot.service.tables import Tables
@@ -64,13 +65,8 @@ class Clocks:
                         ) -> float | None:
         """A seat's time bank now (None: the table has no bank): less what the clock of
         its ``wait`` (if it is awaited) has used."""
-        if not table.banked():
-            return None
-        bank = table.bank(seat)
-        if wait is None:
-            return bank
-        used = scheduler.used(wait, self.now(), await self.player_at(table, seat))
-        return max(0.0, bank - used)
+        return scheduler.bank_left(table.clock, table.seats[seat].bank, wait, self.now(),
+                                   await self.player_at(table, seat))
 
     async def banks(self, table: Table) -> str:
         """'Time banks: Red (Ann) 2d 4h, running; Blue (Bob) 3d.' ('' without a bank)."""
@@ -84,18 +80,18 @@ class Clocks:
                 continue
             left = await self.bank_left(table, row.seat, (table.waits or {}).get(row.seat))
             assert left is not None
-            running = ", running" if row.seat in (table.waits or {}) else ""
-            parts.append(f"{table.label(row.seat)} {scheduler.remaining(left)}{running}")
-        return f"Time banks: {'; '.join(parts)}." if parts else ""
+            seat, shown = table.label(row.seat), scheduler.remaining(left)
+            parts.append(words.say("clocks.bank_running", player=seat, left=shown)
+                         if row.seat in (table.waits or {})
+                         else words.say("clocks.bank", player=seat, left=shown))
+        return words.say("clocks.banks", banks="; ".join(parts)) if parts else ""
 
     async def _spent(self, table: Table, wait: WaitRow, now: float, *, moved: bool) -> float:
         """A wait ends: its seat's bank less the clock time it used and, if the seat moved
         to end it, with the per-turn amount back (``scheduler.banked``); kept in the
         table's seats, and returned to be stored with the waits."""
-        assert table.bank_start is not None
         used = scheduler.used(wait, now, await self.player_at(table, wait.seat))
-        bank = scheduler.banked(table.bank(wait.seat), used, moved, table.bank_start,
-                                table.bank_add)
+        bank = scheduler.spent(table.clock, table.seats[wait.seat].bank, used, moved)
         table.seats[wait.seat] = replace(table.seats[wait.seat], bank=bank)
         return bank
 
@@ -151,27 +147,14 @@ class Clocks:
         if moments and self.on_due is not None:
             self.on_due(min(moments))
 
-    async def next_due(self) -> float | None:
-        """The earliest moment the scheduler has something to do."""
-        return await self.store.jobs.next_due()
-
-    async def due(self, now: float, limit: int = 100) -> list[WaitRow]:
-        """The waits due by ``now``, earliest first."""
-        return await self.store.jobs.due_waits(now, limit)
-
-    async def postpone(self, wait: WaitRow, moment: float) -> None:
-        """Try a wait again at ``moment`` (tending it failed)."""
-        await self.store.jobs.set_due(wait.game_id, wait.seat, moment)
-
     async def reminded(self, table: Table, wait: WaitRow) -> None:
         """A reminder for ``wait`` is about to go: recorded first (a crash then loses one
         reminder, it never sends one twice), with the wait's next due moment."""
         user_id = table.seats[wait.seat].user_id
         assert user_id is not None and table.waits is not None
         player = await self.player(user_id)
-        step = scheduler.reminder_step(wait, table.allowance(wait.seat), player)
+        wait = scheduler.reminded(wait, table.allowance(wait.seat), player)
         await self._store_player(replace(player, reminded=self.now()))
-        wait = replace(wait, reminded=(wait.reminded if step is None else step) + 1)
         wait = replace(wait, due=await self.due_of(table, wait))
         table.waits[wait.seat] = wait
         await self.store.jobs.set_waits(table.id, list(table.waits.values()))
@@ -181,7 +164,7 @@ class Clocks:
         assert table.waits is not None
         wait = replace(wait, due=await self.due_of(table, wait))
         table.waits[wait.seat] = wait
-        await self.store.jobs.set_due(table.id, wait.seat, wait.due)
+        await self.store.jobs.set_due(Job("wait", table.id, wait.seat), wait.due)
 
     # -- a table's settings
 
@@ -194,57 +177,42 @@ class Clocks:
         with none of them, the settings are only shown."""
         try:
             new_time = None if turn_time is None else scheduler.parse_duration(turn_time)
-            start, back = parse_bank(bank, add)
+            start, back = scheduler.parse_bank(bank, add)
         except ValueError as error:
             raise TableError(str(error)) from None
         if clock not in (None, "per-turn", "bank"):
-            raise TableError(f"{rules.core.quote(clock)} is not a clock; choose per-turn or "
-                             "bank.")
+            raise TableError(words.say("clocks.not_a_clock", typed=rules.core.quote(clock)))
         async with self.tables.lock(channel_id):
             table = await self.tables.active(channel_id)
             if all(x is None for x in (turn_time, reminders, clock, bank, add)):
                 return Reply(ephemeral=table.settings(), version=table.version, game=table.id)
             if user_id != table.opener_id:
-                raise TableError(f"Only {table.opener()}, who opened this table, can change "
-                                 "the table's settings.")
-            banked = clock == "bank" or (clock is None and (table.banked() or start is not None
-                                                              or back is not None))
-            if clock == "per-turn" and (start is not None or back is not None):
-                raise TableError("A bank and what it gets back are for clock:bank; a clock "
-                                 "per turn has the turn time only.")
-            if turn_time is None:
-                new_time = table.turn_time
-            new_reminders = table.reminders if reminders is None else reminders
-            bank_start = bank_add = None
-            if banked:  # unless given: as it was, else three turns deep, a turn back
-                bank_start = start or table.bank_start or (
-                    min(3 * new_time, 30 * scheduler.DAY) if new_time else scheduler.BANK_START)
-                bank_add = back if back is not None else (
-                    table.bank_add if table.banked() else new_time or scheduler.BANK_ADD)
-            await self.store.tables.set_settings(table.id, new_time, new_reminders, bank_start,
-                                          bank_add or 0.0)
-            if bank_start is None or bank_start != table.bank_start:
-                table.seats = [replace(s, bank=None if bank_start is None or s.bank is None
-                                       else min(s.bank, bank_start)) for s in table.seats]
-            table.turn_time, table.reminders = new_time, new_reminders
-            table.bank_start, table.bank_add = bank_start, bank_add or 0.0
+                raise TableError(words.say("clocks.only_opener", player=table.opener()))
+            try:
+                new = scheduler.settled(table.clock, turn_time=new_time,
+                                        keep_time=turn_time is None, reminders=reminders,
+                                        kind=clock, bank=start, add=back)
+            except ValueError as error:
+                raise TableError(str(error)) from None
+            await self.store.tables.set_settings(table.id, new.turn_time, new.reminders,
+                                                 new.bank_start, new.bank_add)
+            if new.bank_start != table.bank_start:
+                table.seats = [replace(s, bank=scheduler.rebanked(s.bank, new.bank_start))
+                               for s in table.seats]
+            table.turn_time, table.reminders = new.turn_time, new.reminders
+            table.bank_start, table.bank_add = new.bank_start, new.bank_add
             await self.sync(table, again=True)
             # No game or version: this is not a move, and must not mark one delivered.
-            return Reply(public=f"{table.opener()} changed the table's settings. "
-                                f"{table.settings()}")
+            return Reply(public=words.say("clocks.changed", player=table.opener(),
+                                          settings=table.settings()))
 
     # -- a player's quiet hours and time away
 
     async def quiet(self, user_id: int, start: int, end: int, timezone: str) -> str:
         """A player's quiet hours (local hours ``start`` to ``end``; equal hours: none):
         no reminders then, and their turn clock stops. At most 12 hours a day."""
-        if not (0 <= start <= 23 and 0 <= end <= 23):
-            raise TableError("Hours are whole numbers from 0 to 23.")
-        hours = scheduler.quiet_length(start, end)
-        if hours > scheduler.QUIET_CAP:
-            raise TableError(f"Quiet hours are at most {scheduler.QUIET_CAP} a day; "
-                             f"{start}:00 to {end}:00 is {hours}.")
         try:
+            hours = scheduler.check_quiet(start, end)
             zone = scheduler.check_timezone(timezone)
         except ValueError as error:
             raise TableError(str(error)) from None
@@ -253,25 +221,24 @@ class Clocks:
                                          quiet_to=end, timezone=zone.key))
         await self._changed(user_id)
         if not hours:
-            return "You have no quiet hours now."
-        return (f"Quiet hours set: {start}:00 to {end}:00 ({zone.key}). No reminders then, "
-                "and your turn clock stops (at most 12 hours a day).")
+            return words.say("clocks.quiet_none")
+        return words.say("clocks.quiet_set", from_hour=start, to_hour=end, zone=zone.key,
+                         cap=scheduler.QUIET_CAP)
 
     async def away(self, user_id: int, days: int) -> str:
         """Time away from now: no reminders and no running turn clock for ``days`` days.
         At most 21 days a year."""
         now = self.now()
-        left = scheduler.away_days_left(await self.player(user_id), now)
-        if not 1 <= days <= 21 or days > left:
-            raise TableError(f"Time away is 1 to {scheduler.AWAY_CAP} days a year; you have "
-                             f"{int(left)} left.")
+        try:
+            left = scheduler.check_away(await self.player(user_id), now, days)
+        except ValueError as error:
+            raise TableError(str(error)) from None
         await self._rebase(user_id)
         await self.store.members.add_absence(user_id, now, now + days * scheduler.DAY)
         self._players[user_id] = await self.store.members.player(user_id)
         await self._changed(user_id)
-        return (f"You are away for {days} day{'s' if days != 1 else ''}: no reminders, and "
-                f"your turn clocks stop. ({int(left) - days} of {scheduler.AWAY_CAP} days "
-                "a year left.)")
+        return words.say("clocks.away", count=days, days_left=int(left) - days,
+                         cap=scheduler.AWAY_CAP)
 
     async def refresh(self, user_id: int) -> PlayerRow:
         """Read the player's settings again (their digest changed) and work out again the
@@ -313,23 +280,8 @@ class Clocks:
         (at most once a day); if so it is recorded now."""
         player = await self.player(user_id)
         now = self.now()
-        if player.mentioned is not None and now - player.mentioned < scheduler.MENTION_GAP:
+        if not scheduler.may_mention(player, now):
             return False
         await self._store_player(replace(player, mentioned=now))
         return True
 
-
-def parse_bank(bank: str | None, add: str | None) -> tuple[float | None, float | None]:
-    """A time bank's start and what a turn gives back, as typed ('3d', '12h'; the amount
-    back may be '0'); None where not given. ``ValueError`` with a sentence otherwise."""
-    start = None
-    if bank is not None:
-        start = scheduler.parse_duration(bank)
-        if start is None:
-            raise ValueError("A time bank needs an amount such as 3d or 36h; for no clock "
-                             "at all, choose clock:per-turn with turn_time:off.")
-    back = None
-    if add is not None:
-        back = (0.0 if add.strip().lower() in ("0", "none", "off", "nothing")
-                else scheduler.parse_duration(add))
-    return start, back

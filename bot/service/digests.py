@@ -15,8 +15,8 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
-from bot import history, scheduler
-from bot.records import PlayerRow
+from bot import history, scheduler, words
+from bot.records import Job, PlayerRow
 from bot.service.clocks import Clocks
 from bot.service.looking_back import LookingBack
 from bot.service.replies import Tended
@@ -43,6 +43,7 @@ class Digests:
         self.clocks = clocks
         self.looking_back = looking_back
         self.now = now
+        self.servers: Servers = unnamed  # the surface names servers where it knows them
 
     # -- the setting
 
@@ -59,34 +60,29 @@ class Digests:
         except ValueError as error:
             raise TableError(str(error)) from None
         if hour is None:
-            await self.store.members.set_digest(user_id, None, player.digest_zone, None)
+            await self.store.members.set_digest(user_id, None, player.digest_zone)
+            await self.store.jobs.set_digest_due(user_id, None)
             await self.clocks.refresh(user_id)
-            return ("Your daily digest is off: your reminders come as before (a day after "
-                    "your turn began, then daily, or at half, 80% and 95% of a turn time).")
+            return words.say("digests.off")
         due = scheduler.next_digest(replace(player, digest_hour=hour, digest_zone=zone),
                                     self.now())
-        await self.store.members.set_digest(user_id, hour, zone, due)
+        await self.store.members.set_digest(user_id, hour, zone)
+        await self.store.jobs.set_digest_due(user_id, due)
         player = await self.clocks.refresh(user_id)
         self._wake(due)
-        return (f"{self.told(player)} It comes instead of your daily reminders; the warnings "
-                "at 80% and 95% of a turn time still come. Never in your quiet hours or time "
-                "away (it waits for their end), never twice a day, and nothing on a day when "
-                "no table waits for you.")
+        return " ".join((self.told(player), words.say("digests.instead")))
 
     def told(self, player: PlayerRow) -> str:
         """How the player's digest stands, in a sentence or two."""
         if player.digest_hour is None:
-            return ("You take no daily digest. /me digest at:<hour> sends you one DM a day "
-                    "listing every table that waits for you, in every server.")
+            return words.say("digests.none")
         zone = scheduler.digest_zone(player).key
-        note = "" if player.digest_zone or player.timezone else (
-            " (you gave no time zone, so UTC: add timezone:, e.g. Europe/Paris, or set "
-            "/me quiet)")
-        text = (f"Your daily digest comes at {player.digest_hour}:00, {zone} time{note}: one "
-                "DM listing every table that waits for you, in every server.")
+        if player.digest_zone or player.timezone:
+            text = words.say("digests.comes", hour=player.digest_hour, zone=zone)
+        else:  # no zone given: UTC, and how to give one
+            text = words.say("digests.comes_utc", hour=player.digest_hour, zone=zone)
         if player.digest_due is not None:
-            text += (f" The next one is due {history.when(player.digest_due, 'f')} "
-                     f"({history.when(player.digest_due)}).")
+            text = " ".join((text, words.say("digests.next", time=player.digest_due)))
         return text
 
     async def changed(self, user_id: int) -> None:
@@ -105,27 +101,18 @@ class Digests:
         if due is not None and self.clocks.on_due is not None:
             self.clocks.on_due(due)
 
-    # -- what the loop finds due
+    # -- what the loop finds due (a job of kind 'digest', keyed by the player)
 
-    async def next_due(self) -> float | None:
-        return await self.store.jobs.next_digest()
-
-    async def due(self, now: float, limit: int = 100) -> list[int]:
-        """The players whose digest is due by ``now``, claimed for this process."""
-        return await self.store.jobs.due_digests(now, limit)
-
-    async def postpone(self, user_id: int, moment: float) -> None:
-        """Try the player's digest again at ``moment`` (making it failed)."""
-        await self.store.jobs.set_digest_due(user_id, moment)
-
-    async def tend(self, user_id: int, servers: Servers = unnamed) -> Tended | None:
+    async def tend(self, due: Job) -> Tended | None:
         """The player's digest, if one is due: recorded as sent (with the next due moment)
         before it is returned to be sent. None if it is not due after all (quiet hours or
         time away began, one went today: the next moment is stored) or nothing waits for
         the player (nothing is sent that day)."""
+        user_id, servers = due.owner_id, self.servers
         player = await self.store.members.player(user_id)
         now = self.now()
         if player.digest_hour is None:
+            await self.store.jobs.set_digest_due(user_id, None)  # turned off meanwhile
             return None
         if not scheduler.digest_ready(player, now):
             await self.store.jobs.set_digest_due(user_id, scheduler.next_digest(player, now))

@@ -28,8 +28,8 @@ class Told:
             else words.say("leagues.rule_stand_in")
         intro = words.say("leagues.signup", organiser=self.shown(held.organiser),
                           league=row.id, game=rules.GAMES[row.game].name,
-                          format=settings.format, count=settings.rounds,
-                          length=scheduler.duration(settings.round_seconds),
+                          pairing=settings.format, count=settings.rounds,
+                          duration=scheduler.duration(settings.round_seconds),
                           size=settings.per_table, rule=rule)
         signed = words.say("leagues.signed", count=len(held.names),
                            players=self.names(held, list(held.names))) \
@@ -46,7 +46,7 @@ class Told:
             members = {e.number: e.member for e in league.entries}
             if row.status == "running" and row.due is not None:
                 lines.append(words.say("leagues.round", round=round_.number, league=row.id,
-                                       count=len(round_.tables), moment=row.due))
+                                       count=len(round_.tables), time=row.due))
             elif row.status == "running":
                 lines.append(words.say("leagues.play_on", round=round_.number,
                                        league=row.id))
@@ -85,7 +85,7 @@ class Told:
         members = list(held.names) if held.league is None else [
             e.member for e in held.league.entries]
         return words.say("leagues.listed", league=row.id, game=rules.GAMES[row.game].name,
-                         format=held.settings.format, status=self.status(row, held),
+                         pairing=held.settings.format, status=self.status(row, held),
                          players=self.names(held, members) or words.say("leagues.nobody"))
 
     def mine(self, row: LeagueRow, held: Held, member: int) -> str | None:
@@ -96,6 +96,6 @@ class Told:
         for line in table.rows:
             if line.member == member:
                 return words.say("leagues.mine", league=row.id,
-                                 game=rules.GAMES[row.game].name, rank=line.rank,
+                                 game=rules.GAMES[row.game].name, place=line.rank,
                                  count=len(table.rows), points=leagues.number(line.points))
         return None

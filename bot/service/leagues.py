@@ -23,7 +23,6 @@ from typing import Any
 import rules
 from bot import leagues, scheduler, words
 from bot.records import BoardRow, LeagueRow
-from bot.service.clocks import parse_bank
 from bot.service.league_records import (
     Change,
     Held,
@@ -116,7 +115,7 @@ class Leagues:
             raise TableError(words.say("leagues.no_game", typed=rules.core.quote(game_id)))
         if not game.min_players <= per_table <= game.max_players:
             raise TableError(words.say("leagues.table_size", game=game.name,
-                                       seating=game.players(), size=per_table))
+                                       range=game.players(), size=per_table))
         try:
             seconds = scheduler.parse_duration(length)
         except ValueError:
@@ -132,7 +131,7 @@ class Leagues:
         try:  # the tables' clock, checked now as /game settings would check it
             if table.get("turn_time") is not None:
                 scheduler.parse_duration(str(table["turn_time"]))
-            parse_bank(table.get("bank"), table.get("add"))
+            scheduler.parse_bank(table.get("bank"), table.get("add"))
         except ValueError as error:
             raise TableError(str(error)) from None
         if table.get("clock") == "per-turn" and (table.get("bank") or table.get("add")):
@@ -417,7 +416,7 @@ class Leagues:
         await self._told(league_id)
         round_ = held.current()
         return words.say("leagues.resumed", league=row.id,
-                         round=round_.number if round_ else 1, moment=row.due or now)
+                         round=round_.number if round_ else 1, time=row.due or now)
 
     async def end(self, league_id: int, user_id: int, *, moderator: bool = False) -> str:
         """The league ends now: its standings stay as they are; tables still running play

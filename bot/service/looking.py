@@ -4,11 +4,12 @@ own hand, who sits where, and a seat's moves now."""
 from __future__ import annotations
 
 import render
+from bot import words
 from bot.moves import Choices
 from bot.service.clocks import Clocks
 from bot.service.pictures import Pictures
 from bot.service.replies import Private, Reply
-from bot.service.table import TableError
+from bot.service.table import Table, TableError
 from bot.service.tables import Tables
 from bot.service.turns import choices
 from rules.computer import level_name
@@ -65,18 +66,15 @@ class Looking:
         """
         async with self.tables.lock(channel_id):
             table = await self.tables.latest(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("You have no seat in this game; /board shows the table to "
-                                 "everyone.")
+            seat = table.seat_for(user_id, "looking.no_seat")
             if table.state is None:
-                return Reply(ephemeral=f"You have seat {seat + 1}. The game hasn't started "
-                                       "yet, so there is nothing in your hand.",
+                return Reply(ephemeral=words.say("looking.hand_before", seat=seat + 1),
                              version=table.version, game=table.id)
             shown = table.shown_to(seat)
-            text = f"You are {table.label(seat)}. {render.summary(table.game.id, shown[1])}"
-            if seat in table.awaited():
-                text += " It is your turn."
+            summary = render.summary(table.game.id, shown[1])
+            text = (words.say("looking.hand_turn", player=table.label(seat), summary=summary)
+                    if seat in table.awaited() else
+                    words.say("looking.hand", player=table.label(seat), summary=summary))
             (picture,) = await self.pictures.draw(table.game.id, [shown])
             return Reply(ephemeral=text, private=(Private(user_id, text, picture),),
                          version=table.version, game=table.id, over=table.over())
@@ -86,10 +84,12 @@ class Looking:
         async with self.tables.lock(channel_id):
             table = await self.tables.latest(channel_id)
             seats = "; ".join(
-                f"{s.seat + 1}. {table.label(s.seat) if table.colours else table.who(s.seat)}"
-                + (f" ({level_name(s.level)})" if s.kind == "computer" else "")
+                words.say("looking.seat_computer", seat=s.seat + 1, player=named(table, s.seat),
+                          level=level_name(s.level)) if s.kind == "computer" else
+                words.say("looking.seat", seat=s.seat + 1, player=named(table, s.seat))
                 for s in table.seats)
-            return Reply(public=f"{table.situation()}\nSeats: {seats}.",
+            return Reply(public="\n".join([table.situation(),
+                                            words.say("looking.seats", seats=seats)]),
                          version=table.version, game=table.id, over=table.over())
 
     async def choices(self, channel_id: int, user_id: int) -> Choices:
@@ -125,3 +125,8 @@ class Looking:
                 return []
             return [(table.seats[s].user_id or 0, table.label(s)) for s in sorted(table.awaited())
                     if table.seats[s].kind == "human"]
+
+
+def named(table: Table, seat: int) -> str:
+    """A seat as the status lists it: with its colour, where the game has colours."""
+    return table.label(seat) if table.colours else table.who(seat)

@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from bot import history, scheduler
+from bot import history, scheduler, words
 from bot.records import MoveRow, RatingRow, WaitRow
 from bot.service.clocks import Clocks
 from bot.service.pictures import Pictures
@@ -78,12 +78,11 @@ class LookingBack:
         also reads their own private events; anyone else the public ones), in
         ``ephemeral``: the caller's private lines must never reach the channel."""
         if not 1 <= count <= history.LOG_MOST:
-            raise TableError(f"Ask for 1 to {history.LOG_MOST} moves.")
+            raise TableError(words.say("looking_back.log_count", most=history.LOG_MOST))
         async with self.tables.lock(channel_id):
             table = await self.tables.latest(channel_id)
             if table.state is None or table.seed is None:
-                raise TableError("The game hasn't started yet, so there are no moves to "
-                                 "show.")
+                raise TableError(words.say("looking_back.no_moves"))
             past = await self._looked_back(table, await self.store.tables.moves(table.id))
             text = history.log_text(past, table.seat_of(user_id), count=count,
                                     labels=table.labels(), annotate=table.annotate)
@@ -96,12 +95,9 @@ class LookingBack:
         text, and their picture in ``private`` (for the same ephemeral answer, not a DM)."""
         async with self.tables.lock(channel_id):
             table = await self.tables.latest(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("You have no seat in this game; /log shows its moves to "
-                                 "everyone.")
+            seat = table.seat_for(user_id, "looking_back.no_seat")
             if table.state is None:
-                raise TableError("The game hasn't started yet, so nothing has happened.")
+                raise TableError(words.say("looking_back.nothing_yet"))
             text = await self.digest(table, seat)
             (picture,) = await self.pictures.draw(table.game.id, [table.shown_to(seat)])
             return Reply(ephemeral=text, private=(Private(user_id, text, picture),),

@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 
 import rules
-from bot import undo
+from bot import undo, words
 from bot.records import GameRow
 from bot.service.clocks import Clocks
 from bot.service.replies import Narrator, Reply, opening
@@ -110,7 +110,7 @@ class Outbox:
             async with self.tables.lock(row.channel_id):
                 try:
                     reply = await self._catch_up(
-                        row, header="(Posted late: a bot process stopped before posting it.)",
+                        row, header=words.say("outbox.stopped"),
                         skip=self.tables.owed.get(row.id, set()), cutoff=cutoff)
                 except TableError:
                     continue  # set aside, or no longer shown: the start-up pass says so
@@ -128,7 +128,7 @@ class Outbox:
             async with self.tables.lock(channel_id):
                 try:
                     reply = await self._catch_up(
-                        row, header="(Posted late: the channel could not be reached.)")
+                        row, header=words.say("outbox.unreachable"))
                 except TableError:
                     log.warning("Game %s can no longer be shown", row.id)
                     continue
@@ -136,13 +136,16 @@ class Outbox:
                 out.append(reply)
         return out
 
-    async def _catch_up(self, row: GameRow, header: str = "(Posted after a restart.)", *,
+    async def _catch_up(self, row: GameRow, header: str | None = None, *,
                         skip: Collection[int] = (), cutoff: float | None = None
                         ) -> Reply | None:
         """The reply for the versions of a stored game beyond ``announced`` not yet posted
         (``deliveries.posted``), leaving out ``skip`` and, given a ``cutoff``, any written after
         that moment; None when no version is left to tell. The reply ``covers`` exactly
-        those versions, and shows the board as it stands now."""
+        those versions, and shows the board as it stands now. ``header``: its first line
+        (by default, that it is posted after a restart)."""
+        if header is None:
+            header = words.say("outbox.restart")
         # (another process may have moved on since ``row`` was read)
         moves = [m for m in await self.store.tables.moves(row.id) if m.version <= row.version]
         done = [m for m in moves if m.version <= row.announced]
@@ -191,7 +194,7 @@ class Outbox:
         except Exception:
             log.exception("Could not replay game %s; posting its board instead", row.id)
             reply = await self.narrator.reply(table, [], {}, None,
-                                      header="(Posted after a restart; here is the board.)")
+                                      header=words.say("outbox.restart_board"))
             return replace(reply, covers=covers)
         reply = await self.narrator.reply(table, said, before, None, opening=told,
                                           header=header, step=step,

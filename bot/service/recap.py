@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from bot import ratings, timeline, undo
+from bot import ratings, timeline, undo, words
 from bot.records import MoveRow, Rated
 from bot.service.pictures import Picture
 from bot.service.table import Table
@@ -82,13 +82,16 @@ def duration(seconds: float) -> str:
     """'3 days 4 hours', '2 hours 5 minutes', '12 minutes', 'under a minute'."""
     seconds = max(0.0, seconds)
     if seconds < MINUTE:
-        return "under a minute"
+        return words.say("recap.under_a_minute")
     days, rest = divmod(int(seconds), DAY)
     hours, rest = divmod(rest, HOUR)
     minutes = rest // MINUTE
-    units = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    shown = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in units if n][:2]
-    return " ".join(shown)
+    shown = [words.say("recap.days", count=days)] if days else []
+    shown += [words.say("recap.hours", count=hours)] if hours else []
+    shown += [words.say("recap.minutes", count=minutes)] if minutes else []
+    if len(shown) == 1:
+        return shown[0]
+    return words.say("recap.span", larger=shown[0], smaller=shown[1])
 
 
 async def build(store: Store, table: Table, *, painter: Executor | None) -> Recap:
@@ -126,13 +129,11 @@ async def _build(store: Store, table: Table, painter: Executor | None) -> Recap:
     unit = chart_picture.unit(game.id)
     started = row.started if row is not None and row.started is not None else None
     ended = logged[-1].time if logged else None
-    length = f"{len(moves)} move{'s' if len(moves) != 1 else ''}"
-    length += f" ({taken} taken back)" if taken else ""
-    if started is not None and ended is not None:
-        length += f" in {duration(ended - started)}"
-    lines = [f"Recap: {length}. Where the {unit} came from:"]
+    lines = [head(len(moves), taken, unit, None if started is None or ended is None
+                  else duration(ended - started))]
     terms = chart_picture.breakdown(game.id, view, replayed.earned if replayed else None)
-    lines += [f"• {table.label(s)}: {chart_picture.sums(outcome.scores[s], t, unit)}"
+    lines += [words.say("recap.points", player=table.label(s),
+                        points=chart_picture.sums(outcome.scores[s], t, unit))
               for s, t in enumerate(terms)]
     rated = table.rated
     if rated is None:  # built again after a restart: the ratings were written then
@@ -149,3 +150,16 @@ async def _build(store: Store, table: Table, painter: Executor | None) -> Recap:
         except Exception:  # the recap goes without it
             log.exception("Could not animate game %s", table.id)
     return Recap(lines, picture, gif)
+
+
+def head(count: int, taken: int, unit: str, span: str | None) -> str:
+    """The recap's first line: the moves (and those taken back), the game's length if
+    known, and what its points are called."""
+    if taken and span is not None:
+        return words.say("recap.head_taken_timed", count=count, taken=taken, span=span,
+                         unit=unit)
+    if taken:
+        return words.say("recap.head_taken", count=count, taken=taken, unit=unit)
+    if span is not None:
+        return words.say("recap.head_timed", count=count, span=span, unit=unit)
+    return words.say("recap.head", count=count, unit=unit)

@@ -35,7 +35,7 @@ from typing import Any
 
 import render
 import rules
-from bot import history, undo
+from bot import history, undo, words
 from bot.records import GameRow, MoveRow
 from bot.service.pictures import Pictures
 from bot.service.recap import animated
@@ -125,14 +125,10 @@ def extend(past: Timeline, moves: Sequence[MoveRow], stored: str | None) -> Time
     return grown
 
 
-NO_LONGER = ("This game no longer replays with today's rules, so it can't be shown move "
-             "by move; /log lists its moves.")
-
-
 def check(game: rules.Game[Any], state: Any, stored: str | None) -> None:
     """Refuse a replay whose last state is not the stored one (the rules changed)."""
     if stored is not None and encode(game, state) != stored:
-        raise TableError(NO_LONGER)
+        raise TableError(words.say("replays.no_longer"))
 
 
 # --------------------------------------------------------------------------- the service
@@ -167,9 +163,11 @@ class Replays:
     def _label(self, row: GameRow) -> str:
         name = rules.GAMES[row.game].name
         if row.status == "playing":
-            return f"{name} · table {row.id} · running, move {max(0, row.version - 1)}"
+            return words.say("replays.running", game=name, table=row.id,
+                             number=max(0, row.version - 1))
         moment = row.finished if row.finished is not None else row.updated
-        return f"{name} · table {row.id} · ended {ago(self.now() - moment, moment)}"
+        return words.say("replays.ended", game=name, table=row.id,
+                         ago=ago(self.now() - moment, moment))
 
     async def _find(self, channel_id: int, table_id: int | None
                     ) -> tuple[Table, GameRow, list[MoveRow] | None]:
@@ -181,21 +179,17 @@ class Replays:
                 row = next((r for r in rows if r.status in FINISHED and not r.damaged),
                            None) or next((r for r in rows if r.status == "playing"), None)
                 if row is None:
-                    raise TableError("There is no game to replay in this channel yet: a "
-                                     "replay shows a game that has started here.")
+                    raise TableError(words.say("replays.nothing"))
             else:
                 found = await self.store.tables.game(table_id)
                 if found is None or found.channel_id != channel_id:
-                    raise TableError(f"There is no table {table_id} in this channel; a "
-                                     "replay shows this channel's tables (the `table` "
-                                     "option lists them).")
+                    raise TableError(words.say("replays.no_table", table=table_id,
+                                               option="table"))
                 row = found
                 if row.seed is None:
-                    raise TableError(f"Table {row.id} hasn't started yet, so it has no moves "
-                                     "to replay.")
+                    raise TableError(words.say("replays.not_started", table=row.id))
             if row.damaged:
-                raise TableError(f"Table {row.id} was set aside (it could not be read), so "
-                                 "it can't be replayed.")
+                raise TableError(words.say("replays.set_aside", table=row.id))
             table = None
             if row.status == "playing":
                 try:
@@ -253,9 +247,10 @@ class Replays:
         last = undo.number(past.last)
         move = 0 if move is None else move
         if not 0 <= move <= last:
-            so_far = "" if table.over() else " so far"
-            raise TableError(f"Table {table.id} has moves 0 to {last}{so_far} (0 is the "
-                             f"deal); there is no move {move}.")
+            raise TableError(
+                words.say("replays.no_move", table=table.id, last=last, number=move)
+                if table.over() else
+                words.say("replays.no_move_so_far", table=table.id, last=last, number=move))
         finished = table.over()
         seat = None if finished else table.seat_of(user_id)
         version = move + 1
@@ -263,7 +258,8 @@ class Replays:
         views = await loop.run_in_executor(None, _views, table, past, version, finished, seat)
         images = await self._draw(table, version, finished, seat, views)
         return Frame(
-            channel_id=channel_id, game=table.id, title=f"{table.game.name}, table {table.id}",
+            channel_id=channel_id, game=table.id,
+            title=words.say("replays.title", game=table.game.name, table=table.id),
             move=move, last=last, finished=finished,
             text=frame_text(table, past, version, seat, finished, row.started),
             images=images, jumps=jumps(past, version), turns=turn_choices(table, past))
@@ -304,7 +300,7 @@ class Replays:
         turn (``recap.animated``: public views only), and the line saying what it is."""
         table, _, _ = await self._find(channel_id, table_id)
         if not self.pictures.images:
-            raise TableError("Pictures are switched off here, so there is no animation.")
+            raise TableError(words.say("replays.no_pictures"))
         key = (table.id, table.version)
         gif = self._animations.get(key)
         if gif is None:
@@ -314,13 +310,14 @@ class Replays:
                     self.pictures.painter(), animated, table.game, table,
                     [m for m in moves if m.version <= table.version])
             except rules.GameError:  # its sentence may tell a seat's hand: never shown
-                raise TableError(NO_LONGER) from None
+                raise TableError(words.say("replays.no_longer")) from None
             self._animations[key] = gif
             while len(self._animations) > KEPT_ANIMATIONS:
                 self._animations.popitem(last=False)
-        whole = "The whole game" if table.over() else "The game so far"
-        return (f"{whole} ({table.game.name}, table {table.id}), the board after each "
-                "turn."), gif
+        if table.over():
+            return words.say("replays.animation_whole", game=table.game.name,
+                             table=table.id), gif
+        return words.say("replays.animation_so_far", game=table.game.name, table=table.id), gif
 
 
 # --------------------------------------------------------------------------- pure parts
@@ -373,10 +370,13 @@ def hands_alt(table: Table, public: dict[str, Any], views: Sequence[dict[str, An
     """'Every hand after move 5. Ann (Red): <what her view's summary adds to the board's>
     ...'."""
     board = render.summary(table.game.id, public)
-    parts = [f"{table.label(int(v['seat']))}: "
-             + (render.summary(table.game.id, v).removeprefix(board).strip() or "nothing")
-             for v in views]
-    return f"Every hand after move {undo.number(version)}. " + " ".join(parts)
+    parts = []
+    for v in views:
+        player = table.label(int(v["seat"]))
+        own = render.summary(table.game.id, v).removeprefix(board).strip()
+        parts.append(words.say("replays.hand", player=player, summary=own) if own
+                     else words.say("replays.hand_empty", player=player))
+    return words.say("replays.hands", number=undo.number(version), hands=" ".join(parts))
 
 
 def frame_text(table: Table, past: Timeline, version: int, seat: int | None, finished: bool,
@@ -384,29 +384,30 @@ def frame_text(table: Table, past: Timeline, version: int, seat: int | None, fin
     """The step's text: which table and move, whose view, what happened in the move."""
     move, last = undo.number(version), undo.number(past.last)
     turn, turns = past.turn_of(version), len(past.ends) - 1
-    where = "the deal" if version == 1 else f"turn {turn} of {turns}"
-    head = f"**Replay of {table.game.name}, table {table.id}**: move {move} of {last}, {where}."
-    if finished:
-        over = table.game.outcome(table.state) is not None
-        whose = (f"The game {'is over' if over else 'was ended before it finished'}: every "
-                 "hand and secret is shown.")
+    heading = words.say("replays.heading", game=table.game.name, table=table.id)
+    head = (words.say("replays.head_deal", heading=heading, number=move, last=last)
+            if version == 1 else
+            words.say("replays.head_turn", heading=heading, number=move, last=last, turn=turn,
+                      turns=turns))
+    if finished and table.game.outcome(table.state) is not None:
+        whose = words.say("replays.over")
+    elif finished:
+        whose = words.say("replays.ended_early")
     elif seat is None:
-        whose = "As everyone sees it (the game is still on; you have no seat)."
+        whose = words.say("replays.spectator")
     else:
-        whose = (f"As you see it, {table.label(seat)} ({history.PRIVATE}: only you); the "
-                 "game is still on.")
+        whose = words.say("replays.seated", player=table.label(seat), lock=history.PRIVATE)
     lines = [head, whose]
     if version == 1:
-        lines.append(f"{history.number(1)} The deal"
-                     + (f", {history.when(started, 'f')}." if started is not None else "."))
+        numbered = f"#{undo.number(1)}"
+        lines.append(words.say("replays.deal", numbered=numbered) if started is None
+                     else words.say("replays.deal_at", numbered=numbered, time=started))
     else:
         lines.append(history.step_lines(past.step(version), seat, table.labels(),
                                         table.annotate, past.taken_back, revealed=finished))
     if version == past.last:
         if past.lost:
-            lost = len(past.lost)
-            lines.append(f"The {lost} move{'s' if lost != 1 else ''} after this "
-                         "no longer replay with today's rules, so the replay stops here.")
+            lines.append(words.say("replays.lost", count=len(past.lost)))
         elif finished:
             lines.append(history.over_line(table.game, table.state, table.labels(),
                                            table.annotate) or table.situation())
@@ -438,25 +439,30 @@ def turn_choices(table: Table, past: Timeline) -> tuple[tuple[int, str], ...]:
         end = past.ends[n]
         move = undo.number(end)
         if n == 0:
-            out.append((move, "The deal (move 0)"))
+            out.append((move, words.say("replays.deal_choice")))
             continue
         who = listing([plain_label(table, s) for s in past.movers.get(end, ())])
-        out.append((move, f"Turn {n} of {turns}, move {move}: {who}"[:100]))
+        out.append((move, words.say("replays.turn_choice", turn=n, turns=turns, number=move,
+                                    players=who)[:100]))
     return tuple(out)
 
 
 def plain_label(table: Table, seat: int) -> str:
     """'Ann (Red)' as written, for a select's label (where nothing is markdown)."""
-    name = table.seats[seat].name if seat < len(table.seats) else f"Seat {seat + 1}"
-    return f"{name} ({table.colours[seat]})" if seat < len(table.colours) else name
+    name = (table.seats[seat].name if seat < len(table.seats)
+            else words.say("replays.seat", seat=seat + 1))
+    return (words.say("table.label", player=name, colour=table.colours[seat])
+            if seat < len(table.colours) else name)
 
 
 def ago(seconds: float, moment: float) -> str:
     """'just now', '5 minutes ago', '3 hours ago', '2 days ago', else 'on 2026-01-03'."""
     if seconds < 60:
-        return "just now"
-    for unit, size in (("minute", 60), ("hour", 3600), ("day", 86400)):
-        if seconds < size * (60 if unit == "minute" else 24 if unit == "hour" else 14):
-            n = int(seconds // size)
-            return f"{n} {unit}{'s' if n != 1 else ''} ago"
-    return "on " + time.strftime("%Y-%m-%d", time.gmtime(moment))
+        return words.say("replays.just_now")
+    if seconds < 3600:
+        return words.say("replays.minutes_ago", count=int(seconds // 60))
+    if seconds < 86400:
+        return words.say("replays.hours_ago", count=int(seconds // 3600))
+    if seconds < 14 * 86400:
+        return words.say("replays.days_ago", count=int(seconds // 86400))
+    return words.say("replays.on_date", date=time.strftime("%Y-%m-%d", time.gmtime(moment)))

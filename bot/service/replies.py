@@ -14,7 +14,7 @@ from typing import Any
 
 import render
 import rules
-from bot import fairness, history, steps, undo
+from bot import fairness, history, steps, undo, words
 from bot.records import SeatRow
 from bot.service import recap
 from bot.service.pictures import Picture, Pictures
@@ -30,18 +30,20 @@ log = logging.getLogger("boardroom.service")
 
 @dataclass(frozen=True)
 class Commands:
-    """How a surface spells the commands the service's sentences point to. Discord's by
-    default; the terminal passes its own, and an empty one leaves its sentence out (the
-    terminal seats everyone itself, so nobody is told to join)."""
+    """How a surface spells the commands the service's sentences point to (what a member
+    types, never markup: the sentence gives it its role). Discord's by default; the
+    terminal passes its own, and an empty one leaves its sentence out (the terminal seats
+    everyone itself, so nobody is told to join)."""
 
     join: str = "/game join"
     start: str = "/game start"
     export: str = "/game export"
     end: str = "/game end"
-    topic: str = "`/rules topic:{}`"  # how a line names a topic of the game's guide
-    # where a computer's turn told in short is read whole: {count} moves, {first} to {last}
-    log: str = ("`/log {count}` lists them, and `/game replay move:{first}` steps through them "
-                "one by one")
+    topic: str = "/rules topic:{}"  # how a line names a topic of the game's guide
+    # where a computer's turn told in short is read whole: the last {} moves listed (empty:
+    # the surface lists none), and the replay of move {}
+    log: str = "/log {}"
+    replay: str = "/game replay move:{}"
 
 
 DISCORD = Commands()
@@ -83,12 +85,15 @@ def fold(table: Table, said: list[tuple[int | None, rules.Event]], made: list[Ma
                                            for m in run])
         except Exception:  # the whole run, rather than no turn at all
             continue
-        count = min(len(run), history.LOG_MOST)
-        where = commands.log.format(count=count, first=undo.number(run[0].version),
-                                    last=undo.number(run[-1].version))
-        moves = f"{len(run)} move{'s' if len(run) != 1 else ''}"
-        pointer = rules.Event(f"({table.who(seat)}'s {moves}, {told} lines, told in short: "
-                              f"{where}.)", kind="folded")
+        first = commands.replay.format(undo.number(run[0].version))
+        pointer = rules.Event(
+            words.say("replies.folded", player=table.who(seat), count=len(run), lines=told,
+                      log=commands.log.format(min(len(run), history.LOG_MOST)),
+                      replay=first) if commands.log else
+            words.say("replies.folded_replays", player=table.who(seat), count=len(run),
+                      lines=told, replay=first,
+                      replay_last=commands.replay.format(undo.number(run[-1].version))),
+            kind="folded")
         said[start:end] = [*((seat, e) for e in short if e.to is None), (seat, pointer),
                            *((s, e) for s, e in said[start:end] if e.to is not None)]
 
@@ -100,7 +105,7 @@ def opening(table: Table, state: Any) -> tuple[str, list[tuple[int | None, rules
     they were drawn, the words the first turns use), told like any event (names put in).
     ``state`` is the dealt state."""
     game = table.game
-    lines = [f"{game.name} begins: {listing(table.labels())}."]
+    lines = [words.say("replies.begins", game=game.name, players=listing(table.labels()))]
     if table.commitment:
         lines.append(fairness.announced(table.commitment))
     return "\n".join(lines), [(None, event) for event in game.opening(state)]
@@ -207,11 +212,13 @@ class Narrator:
         outcome = game.outcome(table.state)
         ended = None
         if outcome is not None:
-            scores = ", ".join(f"{table.who(s)} {p}" for s, p in enumerate(outcome.scores))
+            scores = ", ".join(words.say("replies.score", player=table.who(s), points=p)
+                               for s, p in enumerate(outcome.scores))
             reason = table.annotate(outcome.reason)
             told = any(reason in line for line in public_lines)  # the game's end said it
-            public_lines.append(f"Game over{'.' if told else ': ' + reason} "
-                                f"Final score: {scores}.")
+            public_lines.append(words.say("replies.game_over", scores=scores) if told else
+                                words.say("replies.game_over_reason", reason=reason,
+                                          scores=scores))
             public_lines += self.revealed(table)  # only now may the seed and salt be told
             ended = await recap.build(  # points, length, ratings
                 self.store, table,
@@ -291,8 +298,9 @@ class Narrator:
         for line, keys in zip(lines, found, strict=True):
             fresh = [key for key in keys if not told(key) and key not in named]
             named += fresh
-            out.append(f"{line} ({', '.join(self.commands.topic.format(k) for k in fresh)})"
-                       if fresh else line)
+            topics = ", ".join(words.say("replies.topic", command=self.commands.topic.format(k))
+                               for k in fresh)
+            out.append(words.say("replies.cited", line=line, topics=topics) if fresh else line)
         new = [key for key in named if key not in table.cited]
         if new:
             table.cited.update(dict.fromkeys(new, table.version))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import rules
-from bot import fairness, ratings
+from bot import fairness, ratings, words
 from bot.records import SeatRow
 from bot.service.clocks import Clocks
 from bot.service.computers import Levels
@@ -50,8 +50,8 @@ class Seats:
         """Open a table for ``game_id`` in this channel; the opener takes seat 0."""
         game = rules.GAMES.get(game_id)
         if game is None:
-            raise TableError(f"There is no game called '{game_id}'. Games: "
-                             f"{listing(sorted(rules.GAMES))}.")
+            raise TableError(words.say("seats.no_game", typed=quote(game_id),
+                                       games=listing(sorted(rules.GAMES))))
         options = dict(options or {})
         game.check_options(options)
         refusals: list[rules.GameError] = []
@@ -62,7 +62,7 @@ class Seats:
             except rules.GameError as refusal:
                 refusals.append(refusal)
             except Exception as error:
-                raise TableError(f"Those options don't fit {game.name}.") from error
+                raise TableError(words.say("seats.options_misfit", game=game.name)) from error
         else:
             raise refusals[-1]
         async with self.tables.lock(channel_id):
@@ -76,42 +76,39 @@ class Seats:
                 except TableSetAside:  # the table there could not be read: now it is aside
                     busy = None
                 if busy is not None:
-                    raise TableError(f"This channel already has a table for "
-                                     f"{busy.game.name}, opened by {busy.opener()}. Join it "
-                                     "with /game join, or end it with /game end first."
-                                     ) from None
+                    raise TableError(words.say("seats.busy", game=busy.game.name,
+                                               opener=busy.opener())) from None
                 row = await self.store.tables.create_game(channel_id, guild_id, game.id, options,
                                                    user_id, name, now=self.now())
             table = await self.tables.opened(row)
             told, shown = self.commands, table.shown(name)
-            return Reply(public=f"{shown} opened a table for {game.name} "
-                                f"({game.players()})." + (
-                                    f" Take a seat with {told.join}; {shown} starts the game "
-                                    f"with {told.start}." if told.join else ""))
+            if told.join:
+                return Reply(public=words.say("seats.opened_join", player=shown, game=game.name,
+                                              range=game.players(), join=told.join,
+                                              start=told.start))
+            return Reply(public=words.say("seats.opened", player=shown, game=game.name,
+                                          range=game.players()))
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Reply:
         """Take the next seat at the channel's table before it starts."""
         async with self.tables.lock(channel_id):
             table = await self._lobby(channel_id)
             if table.seat_of(user_id) is not None:
-                raise TableError("You already have a seat at this table.")
+                raise TableError(words.say("seats.seated_already"))
             name = clean_name(name)
             await self._sit(table, user_id, name, "human")
-            return Reply(public=f"{table.shown(name)} takes a seat. {table.seated()}")
+            return Reply(public=words.say("seats.takes_seat", player=table.shown(name),
+                                          seated=table.seated()))
 
     async def leave(self, channel_id: int, user_id: int) -> Reply:
         """Give up one's seat before the start (the opener ends the table instead)."""
         async with self.tables.lock(channel_id):
             table = await self.tables.active(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("You have no seat at this table.")
+            seat = table.seat_for(user_id, "seats.not_at_table")
             if table.status != "open":
-                raise TableError("The game has started, so seats are fixed; the opener or a "
-                                 "moderator can stop it with /game end.")
+                raise TableError(words.say("seats.leave_started"))
             if user_id == table.opener_id:
-                raise TableError("You opened this table, so you can't leave it; end it with "
-                                 "/game end instead.")
+                raise TableError(words.say("seats.opener_stays"))
             return await self._unseat(table, seat)
 
     async def add_computer(self, channel_id: int, user_id: int,
@@ -122,52 +119,53 @@ class Seats:
         try:
             chosen = None if level is None else computer.level_of(level)
         except ValueError:
-            raise TableError(f"There is no computer level {quote(level)}; the levels are "
-                             f"{listing(list(computer.LEVELS))}.") from None
+            raise TableError(words.say("seats.no_level", typed=quote(level),
+                                       levels=listing(list(computer.LEVELS)))) from None
         async with self.tables.lock(channel_id):
             table = await self._lobby(channel_id)
-            _opener(table, user_id, "add a computer player")
+            _opener(table, user_id, words.say("seats.only_opener_add", opener=table.opener()))
             level = chosen or self.levels.seat(table)
             taken = {s.name for s in table.seats}
             name = next(f"Computer {n}" for n in range(1, len(taken) + 2)
                         if f"Computer {n}" not in taken)
             await self._sit(table, None, name, "computer", level)
-            return Reply(public=f"{table.shown(name)} ({level}) takes a seat. "
-                                f"{table.seated()}")
+            return Reply(public=words.say("seats.computer_takes_seat", player=table.shown(name),
+                                          level=level, seated=table.seated()))
 
     async def remove_computer(self, channel_id: int, user_id: int) -> Reply:
         """The opener takes the last computer player off the table before the start."""
         async with self.tables.lock(channel_id):
             table = await self._lobby(channel_id)
-            _opener(table, user_id, "remove a computer player")
+            _opener(table, user_id,
+                    words.say("seats.only_opener_remove", opener=table.opener()))
             computers = table.computers()
             if not computers:
-                raise TableError("There is no computer player at this table.")
+                raise TableError(words.say("seats.no_computer"))
             return await self._unseat(table, computers[-1])
 
     async def _lobby(self, channel_id: int) -> Table:
         table = await self.tables.active(channel_id)
         if table.status != "open":
-            raise TableError("The game has already started; seats are fixed until it ends.")
+            raise TableError(words.say("seats.fixed"))
         return table
 
     async def _sit(self, table: Table, user_id: int | None, name: str, kind: str,
                    level: str | None = None) -> None:
         if len(table.seats) >= table.game.max_players:
-            raise TableError(f"The table is full: {table.game.name} takes at most "
-                             f"{table.game.max_players} players.")
+            raise TableError(words.say("seats.full", game=table.game.name,
+                                       count=table.game.max_players))
         try:
             await self.store.seats.add(table.id, len(table.seats), user_id, name, kind, level)
         except SeatTaken:
             await self.tables.reload(table)
-            raise TableError("Someone took that seat at the same moment; try again.") from None
+            raise TableError(words.say("seats.seat_taken")) from None
         table.seats.append(SeatRow(len(table.seats), user_id, name, kind, level))
 
     async def _unseat(self, table: Table, seat: int) -> Reply:
         name = table.who(seat)
         await self.store.seats.remove(table.id, seat)
         table.seats = await self.store.seats.of(table.id)
-        return Reply(public=f"{name} leaves the table. {table.seated()}")
+        return Reply(public=words.say("seats.leaves", player=name, seated=table.seated()))
 
     # -- the deal
 
@@ -175,21 +173,20 @@ class Seats:
         """The opener deals from ``seed`` and begins, once the seat count fits the game."""
         async with self.tables.lock(channel_id):
             table = await self.tables.active(channel_id)
-            _opener(table, user_id, "start the game")
+            _opener(table, user_id, words.say("seats.only_opener_start", opener=table.opener()))
             if table.status != "open":
-                raise TableError("The game has already started.")
+                raise TableError(words.say("seats.started"))
             game, players = table.game, len(table.seats)
             if not game.min_players <= players <= game.max_players:
-                raise TableError(
-                    f"{game.name} takes {game.players()}; this table has {players}. "
-                    "Ask someone to /game join, or add a computer player.")
+                raise TableError(words.say("seats.wrong_count", game=game.name,
+                                           range=game.players(), count=players))
             salt = secrets.token_hex(16)  # so that the commitment hides the seed
             deal = Deal(seed, salt, fairness.commitment(seed, salt))
             state = game.new(players, seed, table.options or None)
             try:
                 await self.tables.write(table, state, deal=deal)
             except Conflict:
-                raise TableError("The table changed at the same moment; try again.") from None
+                raise TableError(words.say("seats.changed")) from None
             told, said = opening(table, state)
             before: dict[int, dict[str, Any]] = {
                 s.seat: {} for s in table.seats if s.kind == "human"}
@@ -203,15 +200,13 @@ class Seats:
         is marked resigned, so the result says it was decided with a resignation."""
         async with self.tables.lock(channel_id):
             table = await self.tables.running(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("You have no seat in this game.")
+            seat = table.seat_for(user_id, "seats.no_seat")
             name, old = table.who(seat), table.seats[seat]
             level = table.level(self.levels.seat(table))
             await self._hand(table, SeatRow(seat, None, old.name, "computer", level,
                                             "resigned", user_id))
-            return await self._handed(table, seat, f"{name} resigns; a computer player "
-                                      f"({level}) plays their seat for the rest of the game.")
+            return await self._handed(table, seat, words.say("seats.resigns", player=name,
+                                                             level=level))
 
     async def replace(self, channel_id: int, user_id: int, player_id: int | None,
                       by_id: int | None = None, by_name: str = "", *,
@@ -222,38 +217,37 @@ class Seats:
         async with self.tables.lock(channel_id):
             table = await self.tables.running(channel_id)
             if user_id != table.opener_id and not moderator:
-                raise TableError(f"Only {table.opener()}, who opened this table, or a "
-                                 "moderator can hand a seat to someone else.")
+                raise TableError(words.say("seats.only_opener_hand", opener=table.opener()))
             if player_id is None:
                 waited = [s for s in sorted(table.awaited())
                           if table.seats[s].kind == "human"]
-                if len(waited) != 1:
-                    raise TableError("Say whose seat to hand on with player:, as "
-                                     + ("several players are waited for."
-                                        if waited else "nobody is waited for."))
+                if waited and len(waited) != 1:
+                    raise TableError(words.say("seats.hand_whom_several"))
+                if not waited:
+                    raise TableError(words.say("seats.hand_whom_nobody"))
                 player_id = table.seats[waited[0]].user_id or 0
             seat = table.seat_of(player_id)
             if seat is None:
-                raise TableError("That member has no seat in this game.")
+                raise TableError(words.say("seats.member_unseated"))
             if by_id is not None and table.seat_of(by_id) is not None:
-                raise TableError("That member already has a seat in this game.")
+                raise TableError(words.say("seats.member_seated"))
             name, old = table.who(seat), table.seats[seat]
             if by_id is None:
                 level = table.level(self.levels.seat(table))
                 row = SeatRow(seat, None, old.name, "computer", level, "replaced", player_id)
-                said = f"a computer player ({level})"
+                said = words.say("seats.handed_computer", player=name, level=level)
             else:
                 row = SeatRow(seat, by_id, clean_name(by_name), "human", None, "replaced",
                               player_id)
-                said = table.shown(row.name)
+                said = words.say("seats.handed", player=name, other=table.shown(row.name))
             await self._hand(table, row)
-            return await self._handed(table, seat, f"{name}'s seat is handed to {said}.")
+            return await self._handed(table, seat, said)
 
     async def _hand(self, table: Table, row: SeatRow) -> None:
         try:
             await self.store.seats.hand(table.id, row)
         except SeatTaken:
-            raise TableError("That member already has a seat in this game.") from None
+            raise TableError(words.say("seats.member_seated")) from None
         await self.store.tables.mark_unrated(table.id, ratings.RESIGNED if row.handed == "resigned"
                                       else ratings.REPLACED)
         table.seats[row.seat] = row
@@ -274,17 +268,17 @@ class Seats:
         async with self.tables.lock(channel_id):
             table = await self.tables.active(channel_id)
             if user_id != table.opener_id and not moderator:
-                raise TableError(f"Only {table.opener()}, who opened this table, or a "
-                                 "moderator can end the game.")
+                raise TableError(words.say("seats.only_opener_end", opener=table.opener()))
             seat = table.seat_of(user_id)
-            who = "A moderator" if seat is None else table.who(seat)
-            notice = "\n".join([f"{who} ended the game of {table.game.name}.",
-                                *self.narrator.revealed(table)])
+            ended = (words.say("seats.ended_moderator", game=table.game.name) if seat is None
+                     else words.say("seats.ended", player=table.who(seat),
+                                    game=table.game.name))
+            notice = "\n".join([ended, *self.narrator.revealed(table)])
             # Kept until the channel is told, after every move before it (``Outbox``): a
             # post that fails now, or waits behind one that did, is told by the retry.
             if not await self.store.tables.end_game(table.id, now=self.now(), note=notice):
                 await self.tables.reload(table)
-                raise TableError("The table changed at the same moment; try again.")
+                raise TableError(words.say("seats.changed"))
             self.tables.forget(table)
             table.status = "ended"
             await self.clocks.sync(table)
@@ -302,15 +296,12 @@ class Seats:
         async with self.tables.lock(channel_id):
             row = await self.store.tables.started_game(channel_id, table_id)
             if row is None:
-                raise TableError("There is no game in this channel with a move log to export."
-                                 if table_id is None else
-                                 f"There is no table {table_id} played in this channel.")
+                raise TableError(words.say("seats.no_log") if table_id is None
+                                 else words.say("seats.no_table", table=table_id))
             if row.status == "playing":
                 end = self.commands.end
-                raise TableError("The move log is given once the game is over: until then "
-                                 "its seed and salt stay secret. Ask again after the last "
-                                 "move" + (f" (or once the game is ended with {end})."
-                                           if end else "."))
+                raise TableError(words.say("seats.log_secret", command=end) if end
+                                 else words.say("seats.log_secret_plain"))
             table = await self.tables.load(row)
             outcome = table.game.outcome(table.state) if table.state is not None else None
             doc = fairness.document(row, table.game, table.seats,
@@ -318,6 +309,7 @@ class Seats:
             return fairness.file_name(table.game.id, row.id), fairness.dumps(doc)
 
 
-def _opener(table: Table, user_id: int, what: str) -> None:
+def _opener(table: Table, user_id: int, refusal: str) -> None:
+    """Refuse with ``refusal`` unless ``user_id`` opened the table."""
     if user_id != table.opener_id:
-        raise TableError(f"Only {table.opener()}, who opened this table, can {what}.")
+        raise TableError(refusal)

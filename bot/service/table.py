@@ -48,8 +48,7 @@ class Conflict(TableError):
     and the table held here has been read again."""
 
     def __init__(self) -> None:
-        super().__init__("Someone else moved at the same moment and the game moved on. "
-                         "Look at the latest board and try again.")
+        super().__init__(words.say("table.conflict"))
 
 
 @dataclass
@@ -159,6 +158,14 @@ class Table:
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
+    def seat_for(self, user_id: int, refusal: str = "seats.no_seat") -> int:
+        """The member's seat, or ``TableError`` with the catalogue's sentence ``refusal``
+        (what a command that needs a seat says to a member who has none)."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise TableError(words.say(refusal))
+        return seat
+
     def names(self) -> list[str]:
         """The seats' names as players gave them: for views (pictures), never for text."""
         return [s.name for s in self.seats]
@@ -168,22 +175,22 @@ class Table:
         a player who resigned is marked so."""
         row = self.seats[seat]
         if row.handed == "resigned":
-            return f"{self.shown(row.name)} (resigned)"
+            return words.say("table.resigned", player=self.shown(row.name))
         return self.shown(row.name)
 
     def label(self, seat: int) -> str:
         """'Alice (Blue)': the player and the colour the rules call them by."""
         name = self.who(seat)
         if seat < len(self.colours):
-            return f"{name} ({self.colours[seat]})"
-        return f"{name} (seat {seat + 1})"
+            return words.say("table.label", player=name, colour=self.colours[seat])
+        return words.say("table.label_seat", player=name, seat=seat + 1)
 
     def labels(self) -> list[str]:
         return [self.label(s.seat) for s in self.seats]
 
     def opener(self) -> str:
         return next((self.shown(s.name) for s in self.seats if s.user_id == self.opener_id),
-                    "the opener")
+                    words.say("table.the_opener"))
 
     def humans(self) -> list[SeatRow]:
         return [s for s in self.seats if s.kind == "human" and s.user_id is not None]
@@ -199,38 +206,39 @@ class Table:
 
     def seated(self) -> str:
         """'2 of 2-4 players seated: Ann and Bob.'"""
-        return (f"{len(self.seats)} of {self.game.players()} seated: "
-                f"{rules.core.listing([self.who(s.seat) for s in self.seats])}.")
+        return words.say("table.seated", count=len(self.seats), range=self.game.players(),
+                         players=rules.core.listing([self.who(s.seat) for s in self.seats]))
 
     def settings(self) -> str:
         """'Settings: turn time 2d; reminders on.', or with a time bank 'Settings: a time
         bank of 3d per player, 1d back after each turn (up to 3d); reminders on.'"""
         if self.bank_start is not None:
             start = scheduler.duration(self.bank_start)
-            clock = f"a time bank of {start} per player, " + (
-                f"{scheduler.duration(self.bank_add)} back after each turn (up to {start})"
-                if self.bank_add else "nothing back after a turn")
+            clock = (words.say("table.clock_bank", duration=start,
+                               back=scheduler.duration(self.bank_add)) if self.bank_add
+                     else words.say("table.clock_bank_flat", duration=start))
         elif self.turn_time is None:
-            clock = "no turn time"
+            clock = words.say("table.clock_none")
         else:
-            clock = f"turn time {scheduler.duration(self.turn_time)}"
-        return f"Settings: {clock}; reminders {'on' if self.reminders else 'off'}."
+            clock = words.say("table.clock_turn", duration=scheduler.duration(self.turn_time))
+        if self.reminders:
+            return words.say("table.settings_on", clock=clock)
+        return words.say("table.settings_off", clock=clock)
 
     # -- clocks
+
+    @property
+    def clock(self) -> scheduler.TableClock:
+        """The table's clock settings, for the rules of time (``bot.scheduler``)."""
+        return scheduler.TableClock(self.turn_time, self.bank_start, self.bank_add,
+                                    self.reminders)
 
     def banked(self) -> bool:
         return self.bank_start is not None
 
-    def bank(self, seat: int) -> float:
-        """A seat's time bank when its wait began (or begins): full until first used."""
-        assert self.bank_start is not None
-        held = self.seats[seat].bank
-        return self.bank_start if held is None else min(held, self.bank_start)
-
     def allowance(self, seat: int) -> float | None:
-        """The clock time a wait of ``seat`` has: the turn time, or with a time bank the
-        seat's bank (None: no limit)."""
-        return self.bank(seat) if self.bank_start is not None else self.turn_time
+        """The clock time a wait of ``seat`` has (``scheduler.allowance``)."""
+        return scheduler.allowance(self.clock, self.seats[seat].bank)
 
     def annotate(self, text: str) -> str:
         """Players' names into the rules' sentences: 'Blue attacks Red' -> 'Blue (Alice)
@@ -249,7 +257,7 @@ class Table:
             if word in seen:
                 return word
             seen.add(word)
-            return f"{word} ({name})"
+            return words.say("table.named", colour=word, player=name)
 
         return self.named.sub(named, text)
 
@@ -257,17 +265,19 @@ class Table:
         """One sentence: where the table stands."""
         game = self.game
         if self.status == "open":
-            return (f"{game.name}: waiting to start. {self.seated()} "
-                    f"{self.opener()} starts it with /game start.")
+            return words.say("table.waiting_to_start", game=game.name, seated=self.seated(),
+                             opener=self.opener())
         outcome = game.outcome(self.state)
         if outcome is not None:
-            resigned = (" (decided with a resignation)"
-                        if any(s.handed == "resigned" for s in self.seats) else "")
-            return f"{game.name}, game over{resigned}: {self.annotate(outcome.reason)}"
+            reason = self.annotate(outcome.reason)
+            if any(s.handed == "resigned" for s in self.seats):
+                return words.say("table.over_resigned", game=game.name, reason=reason)
+            return words.say("table.over", game=game.name, reason=reason)
         if self.status == "ended":
-            return f"{game.name}: this game was ended before it finished."
+            return words.say("table.ended", game=game.name)
         waiting = rules.core.listing([self.label(s) for s in sorted(self.awaited())])
-        return f"{game.name}, move {self.version - 1}: waiting for {waiting}."
+        return words.say("table.waiting", game=game.name, number=self.version - 1,
+                         players=waiting)
 
     # -- views
 
@@ -302,11 +312,11 @@ class Table:
         2'), so that it names players as every event does."""
         labels = self.colours or [f"Player {s + 1}" for s in range(len(self.seats))]
         replies = count - 1
-        text = f"{labels[seat]} takes back move {undo.number(first)}"
-        if replies > 0:
-            text += (f" and the {replies} computer repl{'y' if replies == 1 else 'ies'} "
-                     "after it")
-        return rules.Event(f"{text}: the board is as it was before.", kind="undo",
+        text = (words.say("table.took_back_replies", colour=labels[seat],
+                          number=undo.number(first), count=replies) if replies > 0
+                else words.say("table.took_back", colour=labels[seat],
+                               number=undo.number(first)))
+        return rules.Event(text, kind="undo",
                            data={"seat": seat, "first": first, "count": count})
 
 
@@ -373,8 +383,7 @@ def parse_options(text: str | None) -> dict[str, Any]:
         key, sep, value = word.partition("=")
         key, lowered = key.strip().lower(), value.strip().lower()
         if not key or (sep and not lowered):
-            raise TableError(f"{quote(word)} is not an option; write e.g. 'advanced' or "
-                             "'variant=couples'.")
+            raise TableError(words.say("table.not_an_option", typed=quote(word)))
         if not sep or lowered == "true":
             options[key] = True
         elif lowered == "false":

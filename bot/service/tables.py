@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from bot import ratings
+from bot import ratings, words
 from bot.records import GameRow, Rated
 from bot.service.table import (
     Conflict,
@@ -92,9 +92,8 @@ class Tables:
             if latest is not None and latest.damaged:
                 raise TableSetAside()
             if latest is not None and latest.status in ("over", "ended"):
-                raise TableError("The game in this channel is over; open a new one with "
-                                 "/game new.")
-            raise TableError("There is no game in this channel. Open one with /game new.")
+                raise TableError(words.say("tables.over"))
+            raise TableError(words.say("tables.none"))
         table = self._held[channel_id] = await self.load(row)
         return table
 
@@ -102,8 +101,7 @@ class Tables:
         """The channel's table once it has started."""
         table = await self.active(channel_id)
         if table.status == "open":
-            raise TableError(f"The game hasn't started yet; {table.opener()} starts it with "
-                             "/game start.")
+            raise TableError(words.say("tables.not_started", opener=table.opener()))
         return table
 
     async def latest(self, channel_id: int) -> Table:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import rules
-from bot import scheduler, undo
+from bot import scheduler, undo, words
 from bot.records import UndoRow
 from bot.service.replies import Reply
 from bot.service.table import Table, TableError, encode
@@ -38,17 +38,13 @@ class TakeBack:
         with the computers' replies since, and the reply says so, as after a move."""
         async with self.tables.lock(channel_id):
             table = await self.tables.running(channel_id)
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("You have no seat in this game, so there is no move of "
-                                 "yours to take back.")
+            seat = table.seat_for(user_id, "takeback.no_seat")
             now = self.now()
             pending = await self.store.tables.undo(table.id)
             if pending is not None and undo.stands(pending, table.version, now):
                 waiting = [s for s in _asked(table, pending.seat) if s not in pending.agreed]
-                raise TableError(f"{table.label(pending.seat)} has already asked to take back "
-                                 f"a move; that request waits for "
-                                 f"{listing([table.who(s) for s in waiting])}.")
+                raise TableError(words.say("takeback.pending", player=table.label(pending.seat),
+                                           players=listing([table.who(s) for s in waiting])))
             others = _asked(table, seat)
             plan = await self._plan(table, seat, replies=not others)
             if not others:
@@ -59,12 +55,12 @@ class TakeBack:
             window = table.turn_time or scheduler.DAY
             row = UndoRow(table.id, table.version, seat, asked, asked + window)
             await self.store.tables.put_undo(row)
-            text = (f"{table.label(seat)} asks to take back their move "
-                    f"{undo.number(plan.first)}. {listing([table.who(s) for s in others])}: "
-                    "agree or refuse with the buttons below, within "
-                    + ("a day" if table.turn_time is None else
-                       f"the turn time ({scheduler.duration(table.turn_time)})")
-                    + "; the move is taken back once everyone asked agrees.")
+            asker, number = table.label(seat), undo.number(plan.first)
+            players = listing([table.who(s) for s in others])
+            text = (words.say("takeback.asks", player=asker, number=number, players=players)
+                    if table.turn_time is None else
+                    words.say("takeback.asks_turn_time", player=asker, number=number,
+                              players=players, duration=scheduler.duration(table.turn_time)))
             return undo.Asked(text, tuple(table.seats[s].user_id or 0 for s in others),
                               table.id, table.version, undo.digest(row))
 
@@ -78,50 +74,46 @@ class TakeBack:
         async with self.tables.lock(channel_id):
             table = await self.tables.running(channel_id)
             if game != table.id:
-                raise TableError("That button is from an earlier game in this channel; it "
-                                 "does nothing now.")
+                raise TableError(words.say("turns.earlier_game"))
             if version != table.version:
-                raise TableError("That request is out of date: the game has moved on since "
-                                 "it was asked.")
+                raise TableError(words.say("takeback.out_of_date"))
             row = await self.store.tables.undo(table.id)
             if row is None or row.version != version or undo.digest(row) != digest:
-                raise TableError("That request was answered already or replaced by a newer "
-                                 "one; its buttons do nothing now.")
+                raise TableError(words.say("takeback.answered"))
             now = self.now()
             if not undo.stands(row, version, now):
-                raise TableError("That request is closed: it was refused, or nobody answered "
-                                 "in time. The player can ask again with /game undo.")
+                raise TableError(words.say("takeback.closed"))
             if table.seats[row.seat].kind != "human":
-                raise TableError("That request no longer stands: the seat that asked has "
-                                 "changed hands.")
+                raise TableError(words.say("takeback.handed_on"))
             seat = table.seat_of(user_id)
             asked = _asked(table, row.seat)
             if seat == row.seat:
-                raise TableError("You asked to take back your move; the other players "
-                                 "answer.")
+                raise TableError(words.say("takeback.own_request"))
             if seat is None or seat not in asked:
-                raise TableError(f"Only {listing([table.who(s) for s in asked])}, who were "
-                                 "asked, can answer this request.")
+                raise TableError(words.say("takeback.not_asked",
+                                           players=listing([table.who(s) for s in asked])))
             asker = table.label(row.seat)
             if not agree:
                 await self.store.tables.put_undo(replace(row, due=now))
-                return Reply(public=f"{table.label(seat)} refuses, so {asker}'s move stands.",
-                             ephemeral="You refused; the move stands.")
+                return Reply(public=words.say("takeback.refuses", player=table.label(seat),
+                                              other=asker),
+                             ephemeral=words.say("takeback.refused"))
             agreed = {*row.agreed, seat}
             missing = [s for s in asked if s not in agreed]
             if seat in row.agreed:
-                raise TableError("You have agreed already; the request waits for "
-                                 f"{listing([table.who(s) for s in missing])}.")
+                raise TableError(words.say("takeback.agreed_already",
+                                           players=listing([table.who(s) for s in missing])))
             if missing:
                 await self.store.tables.put_undo(replace(row, agreed=tuple(sorted(agreed))))
                 waiting = listing([table.who(s) for s in missing])
-                return Reply(public=f"{table.label(seat)} agrees to {asker}'s undo; waiting "
-                                    f"for {waiting}.",
-                             ephemeral=f"You agreed; waiting for {waiting}.")
+                return Reply(public=words.say("takeback.agrees", player=table.label(seat),
+                                              other=asker, players=waiting),
+                             ephemeral=words.say("takeback.agreed", players=waiting))
             plan = await self._plan(table, row.seat, replies=False)
             reply = await self._take_back(table, row.seat, plan, user_id,
-                                          header=f"{table.who(seat)} agrees too.")
-            return replace(reply, ephemeral="You agreed, and the move is taken back.")
+                                          header=words.say("takeback.agrees_too",
+                                                           player=table.who(seat)))
+            return replace(reply, ephemeral=words.say("takeback.taken_back"))
 
     async def withdraw(self, channel_id: int, game: int, version: int, digest: str) -> None:
         """Close a request that could not be posted (nobody could answer it), so the
@@ -153,8 +145,7 @@ class TakeBack:
             plan = None
         if plan is None or encode(table.game, plan.current) != encode(table.game,
                                                                       table.state):
-            raise TableError("This game's log no longer replays to the board as it stands "
-                             "(its rules changed since), so no move can be taken back.")
+            raise TableError(words.say("takeback.no_replay"))
         return plan
 
     async def _take_back(self, table: Table, seat: int, plan: undo.Plan, caller: int, *,

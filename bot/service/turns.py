@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 import rules
-from bot import ratings, steps, undo
+from bot import ratings, steps, undo, words
 from bot.moves import Choices, plain
 from bot.service.clocks import Clocks
 from bot.service.computers import Computers
@@ -44,9 +44,12 @@ def choices(table: Table, seat: int) -> Choices:
     return Choices.of(list(table.moves(seat)), table.costs(seat), table.notes(seat))
 
 
-def not_your_turn(table: Table) -> str:
+def not_your_turn(table: Table, *, retried: bool = False) -> str:
+    """Why a seat may not move now (``retried``: after another process moved first)."""
     waiting = listing([table.label(s) for s in sorted(table.awaited())])
-    return f"It is not your turn: the game is waiting for {waiting}."
+    if retried:
+        return words.say("turns.not_your_turn_now", players=waiting)
+    return words.say("turns.not_your_turn", players=waiting)
 
 
 def remark(table: Table, seat: int, choice: Choice) -> Said:
@@ -93,13 +96,11 @@ class Turns:
         async with self.tables.lock(channel_id):
             table = await self.tables.running(channel_id)
             if table.seat_of(user_id) is None:
-                raise TableError("You have no seat in this game.")
+                raise TableError(words.say("seats.no_seat"))
             if game is not None and game != table.id:
-                raise TableError("That button is from an earlier game in this channel; it "
-                                 "does nothing now.")
+                raise TableError(words.say("turns.earlier_game"))
             if version is not None and version != table.version:
-                raise TableError("That button is from an earlier turn; the game has moved on. "
-                                 "Look at the latest board and try again.")
+                raise TableError(words.say("turns.earlier_turn"))
             seat = self._mover(table, user_id)
             awaited = table.awaited()
             for attempt in range(RETRIES + 1):
@@ -109,8 +110,8 @@ class Turns:
                 except rules.GameError as refusal:
                     if not attempt:
                         raise
-                    raise TableError("Someone else moved at the same moment, and now your "
-                                     f"move no longer fits: {refusal}") from None
+                    raise TableError(words.say("turns.no_longer_fits",
+                                               reason=str(refusal))) from None
                 try:
                     await self.tables.write(table, state, seat=seat, text=move)
                     break
@@ -122,8 +123,8 @@ class Turns:
                         reply = await self.narrator.reply(
                             table, [], table.parts_before(), user_id, step=True,
                             steady=table.awaited())
-                        return replace(reply, ephemeral=f"{quote(move)} was made already "
-                                       "(by the table where it was your only move).")
+                        return replace(reply, ephemeral=words.say("turns.made_already",
+                                                                  typed=quote(move)))
                     if attempt == RETRIES or made:
                         raise
                     seat = self._mover(table, user_id, retried=True)
@@ -141,12 +142,9 @@ class Turns:
 
     def _mover(self, table: Table, user_id: int, *, retried: bool = False) -> int:
         """The caller's seat, if it is awaited; else the sentence why not."""
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise TableError("You have no seat in this game.")
+        seat = table.seat_for(user_id, "seats.no_seat")
         if seat not in table.awaited():
-            raise TableError(("Someone else moved at the same moment, and now " if retried
-                              else "") + not_your_turn(table))
+            raise TableError(not_your_turn(table, retried=retried))
         return seat
 
     def _apply(self, table: Table, seat: int, text: str
@@ -162,7 +160,8 @@ class Turns:
             raise rules.InvalidMove(unfinished) from None
         move = table.canonical(seat, text)
         if undo.is_entry(move):  # the log's word for taking moves back (``TakeBack``)
-            raise TableError(f"{quote(move)} is not a move of {table.game.name}.")
+            raise TableError(words.say("turns.not_a_move", typed=quote(move),
+                                       game=table.game.name))
         return state, events, move
 
     async def button_move(self, channel_id: int, user_id: int, game: int, version: int,
@@ -173,21 +172,16 @@ class Turns:
         async with self.tables.lock(channel_id):
             table = await self.tables.running(channel_id)
             if game != table.id:
-                raise TableError("That button is from an earlier game in this channel; it "
-                                 "does nothing now.")
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("You have no seat in this game.")
+                raise TableError(words.say("turns.earlier_game"))
+            seat = table.seat_for(user_id, "seats.no_seat")
             if version != table.version:
-                raise TableError("That button is from an earlier turn; the game has moved "
-                                 "on. Look at the latest board and try again.")
+                raise TableError(words.say("turns.earlier_turn"))
             if seat not in table.awaited():
                 raise TableError(not_your_turn(table))
             move = next((m for m in table.moves(seat)
                          if move_digest(game, version, m) == digest), None)
             if move is None:
-                raise TableError("That button's move is not one of your moves now; use the "
-                                 "latest message or /play.")
+                raise TableError(words.say("turns.button_stale"))
             return move
 
     # -- what follows a move
@@ -262,8 +256,7 @@ class Turns:
                     # (never the move's words: a secret pick would show in them)
                     name = (table.colours[seat] if seat < len(table.colours)
                             else f"Player {seat + 1}")  # as the rules name seats
-                    notes = [(seat, rules.Event(
-                        f"{name} has one move only, so the table makes it for them."))]
+                    notes = [(seat, rules.Event(words.say("turns.forced", colour=name)))]
                 state, events = table.game.play(table.state, seat, move,
                                                 legal=table.moves(seat))
                 await self.tables.write(table, state, seat=seat, text=move)
@@ -300,8 +293,7 @@ class Turns:
         channel is told it is a stand-in. The player takes the seat back by acting (the
         next turn's clock is theirs again)."""
         before, awaited = table.parts_before(), table.awaited()
-        header = (f"{table.label(seat)} ran out of time: a computer player ({level}) "
-                  "stands in for this turn.")
+        header = words.say("turns.stood_in", player=table.label(seat), level=level)
         await self.store.tables.mark_unrated(table.id, ratings.STOOD_IN)
         said: Said = []
         for _ in range(STAND_IN_STEPS):

@@ -5,9 +5,10 @@ A store is its repositories, one per aggregate, each written once in SQL both en
 over one ``engine.Seam`` (``bot.store.engine`` says what each engine supplies):
 ``store.tables`` (tables and their moves, undo requests, ratings: ``tables.py``),
 ``store.seats`` (``seats.py``), ``store.members`` (players and their time away:
-``members.py``), ``store.deliveries`` (what the channels were told: ``deliveries.py``) and
-``store.jobs`` (what is due when: ``jobs.py``) and ``store.leagues`` (leagues and their
-tables: ``leagues.py``). Every table is declared once, in
+``members.py``), ``store.deliveries`` (what the channels were told: ``deliveries.py``),
+``store.jobs`` (what is due when: ``jobs.py``), ``store.threads`` (tables in threads,
+servers' settings: ``threads.py``) and ``store.leagues`` (leagues and their tables:
+``leagues.py``). Every table is declared once, in
 ``schema.py``.
 """
 
@@ -27,6 +28,7 @@ from bot.store.members import Members
 from bot.store.seats import Seats
 from bot.store.sqlite import SQLite, default_path
 from bot.store.tables import Tables
+from bot.store.threads import Threads
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -57,6 +59,7 @@ class Store:
         self.members = Members(self._seam)
         self.deliveries = Deliveries(self._seam)
         self.jobs = DueJobs(self._seam)
+        self.threads = Threads(self._seam)  # tables in threads, servers' settings
         self.leagues = Leagues(self._seam)
         self._closed = False
 

@@ -27,9 +27,8 @@ from bot.store.errors import StoreUnavailable
 log = logging.getLogger("boardroom.store")
 
 FLUSH_DELAY = 0.25  # seconds a delivered mark may wait to be written with others
-# Seconds a due wait (or digest) handed out by ``Store.due_waits`` is held for the process
-# that took it: tending it sets its next moment; if that process dies first, it is due
-# again then.
+# Seconds a due job handed out by ``store.jobs.claim`` is held for the process that took it:
+# tending it sets its next moment; if that process dies first, it is due again then.
 CLAIM = 60.0
 MOVE_BATCH = 200  # moves written by one statement at most
 REPORT_EVERY = 300.0  # seconds between two log lines about the same database trouble
@@ -123,9 +122,9 @@ class Engine(ABC):
     @abstractmethod
     async def claim(self, session: Session, now: float, limit: int, until: float
                     ) -> list[Any]:
-        """In a transaction: the waits due by ``now`` (``limit`` at most) that no other
-        process is claiming, their ``due`` moved to ``until``; each row (game_id, seat,
-        since, reminded, due) with the moment it was due."""
+        """In a transaction: the jobs due by ``now`` (``limit`` at most) that no other
+        process is claiming, their ``due`` moved to ``until``; each row (kind, owner_id,
+        part, due) with the moment it was due."""
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Any]:
@@ -159,9 +158,10 @@ ANNOUNCED_SQL = (
     "AND posted.version = games.announced + 1)")
 POSTED_DROP_SQL = ("DELETE FROM posted WHERE game_id = ? AND version <= "
                    "(SELECT announced FROM games WHERE id = ?)")
-WAIT_SQL = ("INSERT INTO waits (game_id, seat, since, reminded, due, ran, mark) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
-            "since = excluded.since, reminded = excluded.reminded, due = excluded.due, "
+WAIT_SQL = ("INSERT INTO jobs (kind, owner_id, part, since, reminded, due, ran, mark) "
+            "VALUES ('wait', ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (kind, owner_id, part) DO UPDATE SET since = excluded.since, "
+            "reminded = excluded.reminded, due = excluded.due, "
             "ran = excluded.ran, mark = excluded.mark")
 
 
@@ -338,8 +338,8 @@ class Marks:
                 await session.executemany(POSTED_SQL, [(v, g, v, v) for g, v in marks])
                 await session.executemany(ANNOUNCED_SQL, [(g,) for g in touched])
                 await session.executemany(POSTED_DROP_SQL, [(g, g) for g in touched])
-            await session.executemany("DELETE FROM waits WHERE game_id = ?",
-                                      [(g,) for g in games])
+            await session.executemany(
+                "DELETE FROM jobs WHERE kind = 'wait' AND owner_id = ?", [(g,) for g in games])
             await session.executemany(WAIT_SQL, [
                 wait_values(w) for g in games for w in waits[g]])
 

@@ -5,16 +5,19 @@ the two rules the service words itself, ``ChannelBusy`` and ``SeatTaken``."""
 from __future__ import annotations
 
 import rules
+from bot import words
 
-# A player's sentence for each kind of "not now", the same on every engine.
-SENTENCES = {
-    "full": "The game's database is full right now, so nothing was changed; please try "
-            "again later.",
-    "busy": "The game's database is busy right now, so nothing was changed; please try "
-            "again in a moment.",
-    "unwritable": "The game's database can't be written right now, so nothing was "
-                  "changed; please try again later.",
-}
+
+def refusal(kind: str) -> str:
+    """A player's sentence for each kind of "not now" ('full', 'busy', 'unwritable'), the
+    same on every engine."""
+    if kind == "full":
+        return words.say("store.full")
+    if kind == "busy":
+        return words.say("store.busy")
+    if kind == "unwritable":
+        return words.say("store.unwritable")
+    raise KeyError(kind)
 
 
 class StoreError(Exception):
@@ -45,7 +48,7 @@ class StoreUnavailable(StoreError, rules.GameError):
     """
 
     def __init__(self, kind: str, sentence: str | None = None) -> None:
-        super().__init__(sentence or SENTENCES[kind])
+        super().__init__(sentence or refusal(kind))
         self.kind = kind
 
 

@@ -1,20 +1,66 @@
-"""What is due when (``store.jobs``): the awaited seats (``waits``: the scheduler's durable
-deadlines, each due at the next moment something is to be done for it) and the players'
-daily digests (``players.digest_due``); each found through a partial index on its due
-moment and claimed by one process at a time (``CLAIM``)."""
+"""What is due when (``store.jobs``): every timer is a row of ``jobs`` (``bot.records.Job``),
+of a kind, keyed by ``owner_id`` and ``part``, due at ``due``. One query finds the next
+moment (``next_due``, through the partial index ``jobs_due``), one claims what is due for
+one process at a time (``claim``: ``CLAIM``), one moves a job's moment (``set_due``: a
+postponement, a retry, the next reminder). Each kind keeps what it needs in the same row:
+a wait (an awaited seat, ``WaitRow``) its turn clock; a daily digest nothing more (its
+setting and when it last went are the player's, ``players.digest_*``)."""
 
 from __future__ import annotations
 
-from bot.records import WaitRow
-from bot.store import schema
+from bot.records import Job, WaitRow
 from bot.store.engine import CLAIM, WAIT_SQL, Repository, Session, wait_values
-from bot.store.schema import placeholders
+from bot.store.schema import WAIT_COLUMNS, placeholders
 
-WAITS = f"{schema.WAITS.select(WaitRow)} FROM waits WHERE game_id = ? ORDER BY seat"
+WAIT = "wait"  # an awaited seat: owner_id the game, part the seat
+DIGEST = "digest"  # a player's daily digest: owner_id the user, part 0
+WAITS = (f"SELECT {', '.join(WAIT_COLUMNS)} FROM jobs WHERE kind = 'wait' AND owner_id = ? "
+         "ORDER BY part")
 
 
 class DueJobs(Repository):
-    """``waits`` and ``players.digest_due``."""
+    """``jobs``: any kind's due moments, the waits' rows and the digests' due moments."""
+
+    # -- every kind
+
+    async def next_due(self) -> float | None:
+        """The earliest moment any job is due (the index answers it)."""
+        rows = await self.seam.rows("SELECT MIN(due) FROM jobs WHERE due IS NOT NULL")
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
+
+    async def claim(self, now: float, limit: int = 100) -> list[Job]:
+        """The jobs due by ``now``, earliest first (through the index), claimed for this
+        process: in the same transaction their ``due`` moves to ``now + CLAIM``, so that
+        another process does not get them too (if this one dies holding them, they are
+        due again then). Each comes back with the moment it was due."""
+        await self.seam.marks.flush_quietly()  # the rows to claim are the latest ones
+        engine = self.seam.engine
+        rows = await self.seam.run(
+            lambda session: engine.claim(session, now, limit, now + CLAIM),
+            ordered=True, transaction=True)
+        return sorted((Job(*row) for row in rows),
+                      key=lambda j: (j.due or 0.0, j.kind, j.owner_id, j.part))
+
+    async def set_due(self, job: Job, due: float | None) -> None:
+        """The job's next moment (None: nothing due for now), if it still exists."""
+        if self.seam.marks.waits:
+            await self.seam.marks.flush_quietly()  # the row to change is the latest one
+        await self.seam.run(lambda session: session.execute(
+            "UPDATE jobs SET due = ? WHERE kind = ? AND owner_id = ? AND part = ?",
+            (due, job.kind, job.owner_id, job.part)), ordered=True)
+
+    async def put(self, job: Job) -> None:
+        """A job of a kind that needs nothing but its key and moment, made or moved."""
+        await self.seam.write(
+            "INSERT INTO jobs (kind, owner_id, part, due) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (kind, owner_id, part) DO UPDATE SET due = excluded.due",
+            (job.kind, job.owner_id, job.part, job.due))
+
+    async def drop(self, job: Job) -> None:
+        await self.seam.write("DELETE FROM jobs WHERE kind = ? AND owner_id = ? AND part = ?",
+                              (job.kind, job.owner_id, job.part))
+
+    # -- the waits (kind 'wait')
 
     async def waits(self, game_id: int) -> list[WaitRow]:
         return [WaitRow(*r) for r in await self.seam.rows(WAITS, (game_id,))]
@@ -32,11 +78,12 @@ class DueJobs(Repository):
         self.seam.marks.waits.pop(game_id, None)  # this list is newer than one not yet written
         rows = [wait_values(w) for w in waits]
         keep = tuple(w.seat for w in waits)
-        others = f" AND seat NOT IN ({placeholders(keep)})" if keep else ""
+        others = f" AND part NOT IN ({placeholders(keep)})" if keep else ""
 
         async def write(session: Session) -> None:
-            await session.execute(f"DELETE FROM waits WHERE game_id = ?{others}",
-                                  (game_id, *keep))
+            await session.execute(
+                f"DELETE FROM jobs WHERE kind = 'wait' AND owner_id = ?{others}",
+                (game_id, *keep))
             await session.executemany(WAIT_SQL, rows)
             if banks:
                 await session.executemany(
@@ -45,13 +92,6 @@ class DueJobs(Repository):
 
         await self.seam.run(write, ordered=True, transaction=True)
 
-    async def set_due(self, game_id: int, seat: int, due: float | None) -> None:
-        if self.seam.marks.waits:
-            await self.seam.marks.flush_quietly()  # the row to change is the latest one
-        await self.seam.run(lambda session: session.execute(
-            "UPDATE waits SET due = ? WHERE game_id = ? AND seat = ?", (due, game_id, seat)),
-            ordered=True)
-
     async def rebase_waits(self, waits: list[WaitRow]) -> None:
         """Store how long each wait's clock had run by its mark (``WaitRow.ran``, ``mark``)."""
         if not waits:
@@ -59,52 +99,29 @@ class DueJobs(Repository):
         if self.seam.marks.waits:
             await self.seam.marks.flush_quietly()  # the rows to change are the latest ones
         await self.seam.run(lambda session: session.executemany(
-            "UPDATE waits SET ran = ?, mark = ? WHERE game_id = ? AND seat = ?",
-            [(w.ran, w.mark, w.game_id, w.seat) for w in waits]), ordered=True)
+            "UPDATE jobs SET ran = ?, mark = ? WHERE kind = 'wait' AND owner_id = ? "
+            "AND part = ?", [(w.ran, w.mark, w.game_id, w.seat) for w in waits]), ordered=True)
 
-    async def next_due(self) -> float | None:
-        """The earliest moment something is due for any wait (the index answers it)."""
-        rows = await self.seam.rows("SELECT MIN(due) FROM waits WHERE due IS NOT NULL")
-        return None if not rows or rows[0][0] is None else float(rows[0][0])
-
-    async def due_waits(self, now: float, limit: int = 100) -> list[WaitRow]:
-        """The waits due by ``now``, earliest first (through the index), claimed for this
-        process: in the same transaction their ``due`` moves to ``now + CLAIM``, so that
-        another process does not get them too. Each comes back with the moment it was due."""
-        await self.seam.marks.flush_quietly()  # the rows to claim are the latest ones
-        engine = self.seam.engine
-        rows = await self.seam.run(
-            lambda session: engine.claim(session, now, limit, now + CLAIM),
-            ordered=True, transaction=True)
-        return sorted((WaitRow(*r) for r in rows),
-                      key=lambda w: (w.due or 0.0, w.game_id, w.seat))
-
-    # -- the daily digest's due moment (its setting: ``store.members.set_digest``)
+    # -- the daily digests (kind 'digest'; the setting: ``store.members.set_digest``)
 
     async def set_digest_due(self, user_id: int, due: float | None, *,
                              sent: float | None = None) -> None:
-        """The digest's next moment; with ``sent``, one is recorded as sent at that moment.
-        A digest turned off meanwhile stays off."""
-        await self.seam.write(
-            "UPDATE players SET digest_due = ?, digest_sent = COALESCE(?, digest_sent) "
-            "WHERE user_id = ? AND digest_hour IS NOT NULL", (due, sent, user_id))
+        """The digest's next moment (None: none); with ``sent``, one is recorded as sent at
+        that moment, in the same transaction. A digest turned off meanwhile stays off: a
+        player without a digest hour keeps no digest job."""
+        async def write(session: Session) -> None:
+            if sent is not None:
+                await session.execute("UPDATE players SET digest_sent = ? WHERE user_id = ? "
+                                      "AND digest_hour IS NOT NULL", (sent, user_id))
+            if due is not None:
+                await session.execute(
+                    "INSERT INTO jobs (kind, owner_id, part, due) SELECT 'digest', user_id, "
+                    "0, ? FROM players WHERE user_id = ? AND digest_hour IS NOT NULL "
+                    "ON CONFLICT (kind, owner_id, part) DO UPDATE SET due = excluded.due",
+                    (due, user_id))
+            await session.execute(
+                "DELETE FROM jobs WHERE kind = 'digest' AND owner_id = ? AND (? OR NOT EXISTS "
+                "(SELECT 1 FROM players WHERE user_id = ? AND digest_hour IS NOT NULL))",
+                (user_id, due is None, user_id))
 
-    async def next_digest(self) -> float | None:
-        """The earliest moment a digest is due (the index ``players_digest_due`` answers)."""
-        rows = await self.seam.rows(
-            "SELECT MIN(digest_due) FROM players WHERE digest_due IS NOT NULL")
-        return None if not rows or rows[0][0] is None else float(rows[0][0])
-
-    async def due_digests(self, now: float, limit: int = 100) -> list[int]:
-        """The players whose digest is due by ``now``, earliest first (through the index),
-        claimed for this process as ``due_waits`` claims waits: each ``digest_due`` moves to
-        ``now + CLAIM`` where it still holds what was read (of two processes, one wins)."""
-        async def claim(session: Session) -> list[int]:
-            rows = await session.fetch(
-                "SELECT user_id, digest_due FROM players WHERE digest_due IS NOT NULL AND "
-                "digest_due <= ? ORDER BY digest_due LIMIT ?", (now, limit))
-            return [user for user, due in rows if await session.execute(
-                "UPDATE players SET digest_due = ? WHERE user_id = ? AND digest_due = ?",
-                (now + CLAIM, user, due))]
-
-        return await self.seam.run(claim, ordered=True, transaction=True)
+        await self.seam.run(write, transaction=True)

@@ -10,8 +10,10 @@ from bot.records import PlayerRow
 from bot.store import schema
 from bot.store.engine import Repository
 
-PLAYER_FIELDS = schema.PLAYERS.fields(PlayerRow)
-PLAYER = f"{schema.PLAYERS.select(PlayerRow)} FROM players WHERE user_id = ?"
+PLAYER_FIELDS = (*schema.PLAYERS.fields(PlayerRow), "digest_due")
+# The player's row, with their digest's due moment (a job: ``store.jobs``).
+PLAYER = (f"{schema.PLAYERS.select(PlayerRow)}, (SELECT due FROM jobs WHERE kind = 'digest' "
+          "AND owner_id = players.user_id AND part = 0) FROM players WHERE user_id = ?")
 
 
 class Direct(NamedTuple):
@@ -68,11 +70,10 @@ class Members(Repository):
 
     # -- the daily digest's setting (``players.digest_*``; set_player leaves them alone)
 
-    async def set_digest(self, user_id: int, hour: int | None, zone: str | None,
-                         due: float | None) -> None:
-        """A player's daily digest: its local hour (None: none), its zone and next moment."""
+    async def set_digest(self, user_id: int, hour: int | None, zone: str | None) -> None:
+        """A player's daily digest: its local hour (None: none) and its zone (its next
+        moment is a job: ``store.jobs.set_digest_due``)."""
         await self.seam.write(
-            "INSERT INTO players (user_id, digest_hour, digest_zone, digest_due) VALUES "
-            "(?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET digest_hour = "
-            "excluded.digest_hour, digest_zone = excluded.digest_zone, "
-            "digest_due = excluded.digest_due", (user_id, hour, zone, due))
+            "INSERT INTO players (user_id, digest_hour, digest_zone) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET digest_hour = excluded.digest_hour, "
+            "digest_zone = excluded.digest_zone", (user_id, hour, zone))

@@ -204,13 +204,12 @@ class Postgres(Engine):
                     ) -> list[Any]:
         # One statement; rows another process is claiming are skipped, not waited for.
         return await session.fetch(
-            "WITH claimed AS (SELECT game_id, seat, due FROM waits "
+            "WITH claimed AS (SELECT kind, owner_id, part, due FROM jobs "
             "WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ? "
             "FOR UPDATE SKIP LOCKED) "
-            "UPDATE waits SET due = ? FROM claimed "
-            "WHERE waits.game_id = claimed.game_id AND waits.seat = claimed.seat "
-            "RETURNING waits.game_id, waits.seat, waits.since, waits.reminded, claimed.due, "
-            "waits.ran, waits.mark",
+            "UPDATE jobs SET due = ? FROM claimed WHERE jobs.kind = claimed.kind "
+            "AND jobs.owner_id = claimed.owner_id AND jobs.part = claimed.part "
+            "RETURNING jobs.kind, jobs.owner_id, jobs.part, claimed.due",
             (now, limit, until))
 
     @asynccontextmanager

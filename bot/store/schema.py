@@ -63,13 +63,10 @@ SEATS = table("seats", """
     game_id INTEGER, seat INTEGER, user_id INTEGER, name TEXT, kind TEXT, level TEXT,
     handed TEXT, former INTEGER, bank REAL""")
 MOVES = table("moves", "game_id INTEGER, version INTEGER, seat INTEGER, text TEXT, time REAL")
-WAITS = table("waits", """
-    game_id INTEGER, seat INTEGER, since REAL, reminded INTEGER, due REAL, ran REAL,
-    mark REAL""")
 PLAYERS = table("players", """
     user_id INTEGER, quiet_from INTEGER, quiet_to INTEGER, timezone TEXT, reminded REAL,
-    mentioned REAL, digest_hour INTEGER, digest_zone TEXT, digest_due REAL,
-    digest_sent REAL, dm_channel_id INTEGER, dm_refused REAL""")
+    mentioned REAL, digest_hour INTEGER, digest_zone TEXT, digest_sent REAL,
+    dm_channel_id INTEGER, dm_refused REAL""")
 ABSENCES = table("absences", "user_id INTEGER, start REAL, until REAL")
 RATINGS = table("ratings", """
     guild_id INTEGER, game TEXT, user_id INTEGER, name TEXT, mu REAL, sigma REAL,
@@ -85,11 +82,24 @@ LEAGUES = table("leagues", """
 LEAGUE_GAMES = table("league_games", """
     league_id INTEGER, round INTEGER, board INTEGER, claimed REAL, channel_id INTEGER,
     game_id INTEGER, seats TEXT""")
+THREADS = table("threads", """
+    channel_id INTEGER, guild_id INTEGER, parent_id INTEGER, notice_id INTEGER,
+    game_id INTEGER, private INTEGER, stage TEXT""")
+SERVERS = table("servers", "guild_id INTEGER, threads TEXT")
+# Every timer (``store.jobs``): a kind, its key (``owner_id``: the game of a wait, the player
+# of a digest; ``part``: a wait's seat, else 0), its due moment, and what a wait (a turn
+# clock) needs; a later kind keys its rows likewise and leaves the rest at their defaults.
+JOBS = table("jobs", """
+    kind TEXT, owner_id INTEGER, part INTEGER, due REAL, since REAL, reminded INTEGER,
+    ran REAL, mark REAL""")
+# A wait's fields (``WaitRow``'s, in order) as ``jobs`` holds them.
+WAIT_COLUMNS = ("owner_id", "part", "since", "reminded", "due", "ran", "mark")
 
 # Every table, in the order that keeps references whole: a game before its seats, moves,
-# waits, undo request, posted versions and turn message; a league before its games.
-TABLES: tuple[Table, ...] = (GAMES, SEATS, MOVES, WAITS, PLAYERS, ABSENCES, RATINGS, UNDOS,
-                             POSTED, TURN_MESSAGES, LEAGUES, LEAGUE_GAMES)
+# undo request, posted versions, turn message and thread; a league before its games; the
+# jobs (no reference) last.
+TABLES: tuple[Table, ...] = (GAMES, SEATS, MOVES, PLAYERS, ABSENCES, RATINGS, UNDOS, POSTED,
+                             TURN_MESSAGES, THREADS, SERVERS, LEAGUES, LEAGUE_GAMES, JOBS)
 
 
 def placeholders(values: tuple[Any, ...]) -> str:

@@ -188,10 +188,11 @@ class SQLite(Engine):
                     ) -> list[Any]:
         # Another process waits for the write lock (BEGIN IMMEDIATE) meanwhile.
         rows = await session.fetch(
-            "SELECT game_id, seat, since, reminded, due, ran, mark FROM waits "
+            "SELECT kind, owner_id, part, due FROM jobs "
             "WHERE due IS NOT NULL AND due <= ? ORDER BY due LIMIT ?", (now, limit))
-        await session.executemany("UPDATE waits SET due = ? WHERE game_id = ? AND seat = ?",
-                                  [(until, r[0], r[1]) for r in rows])
+        await session.executemany(
+            "UPDATE jobs SET due = ? WHERE kind = ? AND owner_id = ? AND part = ?",
+            [(until, *r[:3]) for r in rows])
         return rows
 
     @asynccontextmanager

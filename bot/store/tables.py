@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Collection
 from typing import Any
 
+from bot import ratings
 from bot.records import GameRow, MoveRow, Rated, RatingRow, UndoRow, WaitRow
 from bot.store import schema
 from bot.store.engine import MOVE_SQL, Move, Repository, Session, now_or_wall
@@ -23,7 +24,7 @@ from bot.store.schema import placeholders
 # Statuses: 'open' (seats being taken), 'playing', 'over' (the rules ended it) and 'ended'
 # (stopped by the opener or a moderator). Only open and playing tables hold their channel.
 ACTIVE = ("open", "playing")
-WAITS = f"{schema.WAITS.select(WaitRow)} FROM waits"
+WAITS = f"SELECT {', '.join(schema.WAIT_COLUMNS)} FROM jobs WHERE kind = 'wait'"
 RATINGS = f"{schema.RATINGS.select(RatingRow)} FROM ratings WHERE guild_id = ? AND game = ?"
 MOVES = f"{schema.MOVES.select(MoveRow)} FROM moves WHERE game_id = ? ORDER BY version"
 UNDOS = f"{schema.UNDOS.select(UndoRow)} FROM undos WHERE game_id = ?"
@@ -97,11 +98,13 @@ class Tables(Repository):
         """The running tables of every server that wait for ``user_id`` (a wait of a seat
         they hold), each with that wait, longest waiting first (through ``seats_by_user``)."""
         game = schema.GAMES.select(GameRow, "g")
-        wait = schema.WAITS.select(WaitRow, "w").removeprefix("SELECT ")
-        width = len(schema.WAITS.fields(WaitRow))
+        wait = ", ".join(f"w.{column}" for column in schema.WAIT_COLUMNS)
+        width = len(schema.WAIT_COLUMNS)
         rows = await self.seam.rows(
-            f"{game}, {wait} FROM seats s JOIN waits w ON "
-            "w.game_id = s.game_id AND w.seat = s.seat JOIN games g ON g.id = s.game_id WHERE "
+            # The player's seats first (SQLite keeps a CROSS JOIN's order), each wait then
+            # found by its key: never a walk over every wait.
+            f"{game}, {wait} FROM seats s CROSS JOIN jobs w JOIN games g ON g.id = s.game_id "
+            "WHERE w.kind = 'wait' AND w.owner_id = s.game_id AND w.part = s.seat AND "
             "s.user_id = ? AND g.status = 'playing' ORDER BY w.since, g.id", (user_id,))
         return [(game_row(r), WaitRow(*r[-width:])) for r in rows]
 
@@ -119,7 +122,7 @@ class Tables(Repository):
         ids = tuple(row.id for row in rows)
         waits: dict[int, list[WaitRow]] = {row.id: [] for row in rows}
         for found in await self.seam.rows(
-                f"{WAITS} WHERE game_id IN ({placeholders(ids)}) ORDER BY game_id, seat", ids):
+                f"{WAITS} AND owner_id IN ({placeholders(ids)}) ORDER BY owner_id, part", ids):
             wait = WaitRow(*found)
             waits[wait.game_id].append(wait)
         return [(row, waits[row.id]) for row in rows]
@@ -238,7 +241,7 @@ class Tables(Repository):
             ((guild_id, game, marked),) = await session.fetch(
                 "SELECT guild_id, game, unrated FROM games WHERE id = ?", (game_id,))
             why = marked or unrated or (
-                None if guild_id is not None else "it was not played in a server")
+                None if guild_id is not None else ratings.NO_SERVER)
             if why is not None:
                 await session.execute("UPDATE games SET unrated = ? WHERE id = ?",
                                       (why, game_id))

@@ -8,10 +8,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot import rulebook
+from bot import rulebook, words
 from bot.discord.answer import Answer, answer, clip
 from bot.discord.choices import GAME_CHOICES
 from bot.discord.host import Host, Interaction
+from bot.discord.words import DISCORD, described
 from rules.guide import guide
 
 
@@ -21,11 +22,9 @@ class Guide(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
 
-    @app_commands.command(name="rules", description="A game's guide for players: the "
-                          "overview, then one topic at a time.")
-    @app_commands.describe(game="The game (this channel's, or all games, when left out)",
-                           topic="One part of the game: a token, card, action, scoring rule "
-                                 "or variant (the suggestions list them)")
+    @app_commands.command(name="rules", description=described("commands.rules"))
+    @app_commands.describe(game=described("commands.rules_game"),
+                           topic=described("commands.rules_topic"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: app_commands.Choice[str] | None = None,
                     topic: str | None = None) -> None:
@@ -35,12 +34,12 @@ class Guide(commands.Cog):
             if game_id is None:
                 text = rulebook.games()
             else:
-                text = rulebook.page(game_id, topic, ask="`/rules topic:`")
+                text = rulebook.page(game_id, topic, ask=DISCORD.code("/rules topic:"))
             if interaction.channel_id is not None and not topic:
                 try:  # this channel's table, if it has one
                     table = await self.bot.service.settings(interaction.channel_id,
                                                             interaction.user.id)
-                    told = f"This channel's table: {table.ephemeral}\n\n{text}"
+                    told = words.say("cog_guide.this_table", said=table.ephemeral) + "\n\n" + text
                     text = told if len(told) <= rulebook.LIMIT else text
                 except rules.GameError:
                     pass

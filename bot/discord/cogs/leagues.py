@@ -26,18 +26,19 @@ from bot import words
 from bot.discord.answer import Answer, Attachment, answer, clip
 from bot.discord.choices import CLOCK_CHOICES, GAME_CHOICES
 from bot.discord.host import Host, Interaction
+from bot.discord.words import described
 from bot.service.league_tables import Board
 from bot.service.table import TableError, parse_options
 from render import standings as drawn
 
 log = logging.getLogger("boardroom.discord")
-FORMATS = [app_commands.Choice(name=f, value=f) for f in ("round-robin", "swiss")]
-RULES = [app_commands.Choice(name="play on: the next round waits for it", value="play on"),
-         app_commands.Choice(name="stand-in: the computer plays it out", value="stand-in")]
-AFTER = [app_commands.Choice(name="forfeit: their games are lost", value="forfeit"),
-         app_commands.Choice(name="stand-in: the computer plays them", value="stand-in")]
+FORMATS = [app_commands.Choice(name=described("choices.round_robin"), value="round-robin"),
+           app_commands.Choice(name=described("choices.swiss"), value="swiss")]
+RULES = [app_commands.Choice(name=described("choices.play_on"), value="play on"),
+         app_commands.Choice(name=described("choices.stand_in"), value="stand-in")]
+AFTER = [app_commands.Choice(name=described("choices.forfeit"), value="forfeit"),
+         app_commands.Choice(name=described("choices.stand_in_games"), value="stand-in")]
 WEEK: Literal[10080] = 10080  # minutes a table's thread stays open unused (the most)
-LEAGUE = "The league's number (left out: the one under way)"
 
 
 async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board) -> None:
@@ -50,7 +51,8 @@ async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board
                                          type=discord.ChannelType.public_thread)
     humans = [m for m in board.members if m is not None]
     await thread.send(words.say("leagues.table_of", league=board.league_id,
-                                round=board.round, players=" ".join(f"<@{m}>" for m in humans)),
+                                round=board.round,
+                                mentions=" ".join(f"<@{m}>" for m in humans)),
                       allowed_mentions=discord.AllowedMentions(
                           users=[discord.Object(m) for m in humans]))
     reply = await bot.service.leagues.seat(board, thread.id, guild_id)
@@ -60,8 +62,8 @@ async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board
 class Leagues(commands.Cog):
     """Leagues over weeks: sign-up, rounds in threads, standings, the organiser's tools."""
 
-    league = app_commands.Group(name="league", description="Leagues over weeks: sign up, "
-                                "standings, the organiser's tools.", guild_only=True)
+    league = app_commands.Group(name="league", description=described("commands.league"),
+                                guild_only=True)
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -158,18 +160,19 @@ class Leagues(commands.Cog):
 
     # -- commands
 
-    @league.command(name="new", description="Open a league for sign-up in this channel, "
-                    "with a Join button.")
+    @league.command(name="new", description=described("commands.league_new"))
     @app_commands.rename(format_="format", length="round", size="players")
-    @app_commands.describe(game="The game", format_="Round-robin, or Swiss",
-                           rounds="How many rounds", length="How long a round lasts, "
-                           "such as 7d", size="Players at each table (2 to 4)",
-                           deadline="A table still running at a round's deadline",
-                           clock="The tables' clock: per turn, or a time bank",
-                           turn_time="The tables' turn time, such as 1d (or off)",
-                           bank="A time bank's start per player, such as 3d",
-                           add="What a bank gets back after each turn, such as 1d",
-                           options="The game's variants for every table")
+    @app_commands.describe(game=described("commands.league_new_game"),
+                           format_=described("commands.league_new_format"),
+                           rounds=described("commands.league_new_rounds"),
+                           length=described("commands.league_new_round"),
+                           size=described("commands.league_new_players"),
+                           deadline=described("commands.league_new_deadline"),
+                           clock=described("commands.league_new_clock"),
+                           turn_time=described("commands.league_new_turn_time"),
+                           bank=described("commands.league_new_bank"),
+                           add=described("commands.league_new_add"),
+                           options=described("commands.league_new_options"))
     @app_commands.choices(game=GAME_CHOICES, format_=FORMATS, deadline=RULES,
                           clock=CLOCK_CHOICES)
     async def new(self, interaction: Interaction, game: app_commands.Choice[str],
@@ -195,9 +198,8 @@ class Leagues(commands.Cog):
             return Answer(words.say("leagues.opened", league=row.id))
         await answer(interaction, work)
 
-    @league.command(name="start", description="Start the league: round 1 is paired and "
-                    "its tables open (the organiser).")
-    @app_commands.describe(league=LEAGUE)
+    @league.command(name="start", description=described("commands.league_start"))
+    @app_commands.describe(league=described("commands.league_number"))
     async def start(self, interaction: Interaction, league: int | None = None) -> None:
         async def work() -> Answer:
             league_id = await self._pick(interaction, league)
@@ -209,9 +211,8 @@ class Leagues(commands.Cog):
             return Answer(words.say("leagues.started", league=league_id))
         await answer(interaction, work)
 
-    @league.command(name="standings", description="A league's standings, as a picture and "
-                    "as text.")
-    @app_commands.describe(league=LEAGUE)
+    @league.command(name="standings", description=described("commands.league_standings"))
+    @app_commands.describe(league=described("commands.league_number"))
     async def standings(self, interaction: Interaction, league: int | None = None) -> None:
         async def work() -> Answer:
             leagues = self.bot.service.leagues
@@ -228,7 +229,7 @@ class Leagues(commands.Cog):
                           files=(Attachment(f"league-{row.id}.png", png, alt),))
         await answer(interaction, work)
 
-    @league.command(name="list", description="This server's leagues.")
+    @league.command(name="list", description=described("commands.league_list"))
     async def listing(self, interaction: Interaction) -> None:
         async def work() -> Answer:
             assert interaction.guild_id is not None
@@ -240,11 +241,11 @@ class Leagues(commands.Cog):
                                                              command="/league new")))
         await answer(interaction, work)
 
-    @league.command(name="withdraw", description="Withdraw a player (the organiser, or a "
-                    "channel manager).")
+    @league.command(name="withdraw", description=described("commands.league_withdraw"))
     @app_commands.rename(after="then")
-    @app_commands.describe(player="The player who leaves", after="Their remaining games",
-                           league=LEAGUE)
+    @app_commands.describe(player=described("commands.league_withdraw_player"),
+                           after=described("commands.league_withdraw_then"),
+                           league=described("commands.league_number"))
     @app_commands.choices(after=AFTER)
     async def withdraw(self, interaction: Interaction, player: discord.Member,
                        after: app_commands.Choice[str], league: int | None = None) -> None:
@@ -258,9 +259,10 @@ class Leagues(commands.Cog):
             return Answer(said)
         await answer(interaction, work)
 
-    @league.command(name="replace", description="Hand a player's place to another member "
-                    "between rounds (the organiser).")
-    @app_commands.describe(player="Whose place", by="Who takes it over", league=LEAGUE)
+    @league.command(name="replace", description=described("commands.league_replace"))
+    @app_commands.describe(player=described("commands.league_replace_player"),
+                           by=described("commands.league_replace_by"),
+                           league=described("commands.league_number"))
     async def replace(self, interaction: Interaction, player: discord.Member,
                       by: discord.Member, league: int | None = None) -> None:
         async def work() -> Answer:
@@ -271,9 +273,8 @@ class Leagues(commands.Cog):
             return Answer(said)
         await answer(interaction, work)
 
-    @league.command(name="pause", description="Pause a league: every table's clock stops "
-                    "(the organiser).")
-    @app_commands.describe(league=LEAGUE)
+    @league.command(name="pause", description=described("commands.league_pause"))
+    @app_commands.describe(league=described("commands.league_number"))
     async def pause(self, interaction: Interaction, league: int | None = None) -> None:
         async def work() -> Answer:
             league_id = await self._pick(interaction, league)
@@ -282,8 +283,8 @@ class Leagues(commands.Cog):
             return Answer(said)
         await answer(interaction, work)
 
-    @league.command(name="resume", description="Resume a paused league (the organiser).")
-    @app_commands.describe(league=LEAGUE)
+    @league.command(name="resume", description=described("commands.league_resume"))
+    @app_commands.describe(league=described("commands.league_number"))
     async def resume(self, interaction: Interaction, league: int | None = None) -> None:
         async def work() -> Answer:
             league_id = await self._pick(interaction, league)
@@ -292,9 +293,8 @@ class Leagues(commands.Cog):
             return Answer(said)
         await answer(interaction, work)
 
-    @league.command(name="end", description="End a league early; its standings stay (the "
-                    "organiser).")
-    @app_commands.describe(league=LEAGUE)
+    @league.command(name="end", description=described("commands.league_end"))
+    @app_commands.describe(league=described("commands.league_number"))
     async def end(self, interaction: Interaction, league: int | None = None) -> None:
         async def work() -> Answer:
             league_id = await self._pick(interaction, league)
@@ -337,7 +337,7 @@ class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, what: str, league_id: int) -> None:
         join = what == "join"
         super().__init__(discord.ui.Button(
-            label="Join" if join else "Leave",
+            label=words.say("buttons.league_join") if join else words.say("buttons.league_leave"),
             style=discord.ButtonStyle.primary if join else discord.ButtonStyle.secondary,
             custom_id=f"br:league-{what}:{league_id}"))
         self.join, self.league_id = join, league_id

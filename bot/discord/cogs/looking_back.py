@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.discord.answer import Answer, answer
 from bot.discord.host import Host, Interaction
+from bot.discord.words import described
 from bot.history import LOG_COUNT, LOG_MOST
 
 
@@ -22,8 +23,7 @@ class History(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
 
-    @app_commands.command(name="games", description="Your tables in this server, where it "
-                          "is your turn first (only you see it).")
+    @app_commands.command(name="games", description=described("commands.games"))
     @app_commands.guild_only()
     async def games(self, interaction: Interaction) -> None:
         async def work() -> Answer:
@@ -32,9 +32,9 @@ class History(commands.Cog):
                                                        interaction.user.id))
         await answer(interaction, work)
 
-    @app_commands.command(name="log", description="The last moves of this channel's game, "
-                          "as you may see them (only you see it).")
-    @app_commands.describe(count=f"How many moves (1-{LOG_MOST}; {LOG_COUNT} when left out)")
+    @app_commands.command(name="log", description=described("commands.log"))
+    @app_commands.describe(count=described("commands.log_count", most=LOG_MOST,
+                                           default=LOG_COUNT))
     @app_commands.guild_only()
     async def log(self, interaction: Interaction,
                   count: app_commands.Range[int, 1, LOG_MOST] = LOG_COUNT) -> None:
@@ -45,8 +45,7 @@ class History(commands.Cog):
             return Answer(reply.ephemeral)
         await answer(interaction, work)
 
-    @app_commands.command(name="since", description="What happened since your last move, "
-                          "and your hand now (only you see it).")
+    @app_commands.command(name="since", description=described("commands.since"))
     @app_commands.guild_only()
     async def since(self, interaction: Interaction) -> None:
         async def work() -> Answer:

@@ -16,23 +16,22 @@ from discord.ext import commands
 from bot import words
 from bot.discord.answer import Answer, answer, clip
 from bot.discord.host import Host, Interaction
+from bot.discord.words import described
 
 
 class Me(commands.Cog):
     """A player's own settings: quiet hours and time away."""
 
-    me = app_commands.Group(name="me", description="When to remind you: quiet hours, time "
-                            "away, a daily digest.")
+    me = app_commands.Group(name="me", description=described("commands.me"))
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
 
-    @me.command(name="quiet", description="Hours without reminders, when your turn clock "
-                "stops too (at most 12 a day).")
+    @me.command(name="quiet", description=described("commands.me_quiet"))
     @app_commands.rename(start="from", end="to")
-    @app_commands.describe(start="From this hour (0-23, your time)",
-                           end="To this hour (0-23; the same hour as 'from': none)",
-                           timezone="Your time zone, e.g. Europe/Paris or America/New_York")
+    @app_commands.describe(start=described("commands.me_quiet_from"),
+                           end=described("commands.me_quiet_to"),
+                           timezone=described("commands.me_quiet_timezone"))
     async def quiet(self, interaction: Interaction, start: app_commands.Range[int, 0, 23],
                     end: app_commands.Range[int, 0, 23], timezone: str) -> None:
         async def work() -> Answer:
@@ -40,28 +39,24 @@ class Me(commands.Cog):
                                                        timezone))
         await answer(interaction, work)
 
-    @me.command(name="away", description="Time away from now: no reminders, your turn "
-                "clocks stop (at most 21 days a year).")
-    @app_commands.describe(days="How many days (1-21)")
+    @me.command(name="away", description=described("commands.me_away"))
+    @app_commands.describe(days=described("commands.me_away_days"))
     async def away(self, interaction: Interaction,
                    days: app_commands.Range[int, 1, 21]) -> None:
         async def work() -> Answer:
             return Answer(await self.bot.service.away(interaction.user.id, days))
         await answer(interaction, work)
 
-    @me.command(name="digest", description="One DM a day listing every table that waits "
-                "for you, instead of daily reminders.")
-    @app_commands.describe(at="The hour (0-23, your time), or off; left out: how it stands",
-                           timezone="The hour's time zone, e.g. Europe/Paris (else that of "
-                           "/me quiet, else UTC)")
+    @me.command(name="digest", description=described("commands.me_digest"))
+    @app_commands.describe(at=described("commands.me_digest_at"),
+                           timezone=described("commands.me_digest_timezone"))
     async def digest(self, interaction: Interaction, at: str | None = None,
                      timezone: str | None = None) -> None:
         async def work() -> Answer:
             return Answer(await self.bot.service.digest(interaction.user.id, at, timezone))
         await answer(interaction, work)
 
-    @me.command(name="leagues", description="Your leagues in this server: your rank and "
-                "points in each (your tables: /games).")
+    @me.command(name="leagues", description=described("commands.me_leagues"))
     async def leagues(self, interaction: Interaction) -> None:
         async def work() -> Answer:
             found = [] if interaction.guild_id is None else \

@@ -9,6 +9,7 @@ from discord.ext import commands
 
 from bot.discord.answer import Answer, answer
 from bot.discord.host import Host, Interaction
+from bot.discord.words import described
 
 log = logging.getLogger("boardroom.discord")
 
@@ -22,9 +23,8 @@ class Play(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
 
-    @app_commands.command(name="play", description="Make a move in this channel's game.")
-    @app_commands.describe(action="Your move, e.g. 'place b1' (suggestions list your legal "
-                           "moves)")
+    @app_commands.command(name="play", description=described("commands.play"))
+    @app_commands.describe(action=described("commands.play_action"))
     @app_commands.guild_only()
     async def play(self, interaction: Interaction, action: str) -> None:
         async def work() -> Answer:

@@ -11,13 +11,16 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot import ratings
+from bot import ratings, words
 from bot.discord.answer import Answer, answer, clip, shown_name
 from bot.discord.choices import GAME_CHOICES
 from bot.discord.host import Host, Interaction
+from bot.discord.words import described
 
-WHICH = ("Which game? This channel has no table to take it from: name one, e.g. "
-         "`/rank game:Cube Conquest`.")
+
+def which() -> str:
+    """The answer to /rank without a game where the channel has no table."""
+    return words.say("cog_ranks.which", command="/rank game:Cube Conquest")
 
 
 class Ranks(commands.Cog):
@@ -26,9 +29,8 @@ class Ranks(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
 
-    @app_commands.command(name="rank", description="This server's ratings for a game, best "
-                          "first.")
-    @app_commands.describe(game="The game (left out: the game of this channel's table)")
+    @app_commands.command(name="rank", description=described("commands.rank"))
+    @app_commands.describe(game=described("commands.rank_game"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def rank(self, interaction: Interaction,
@@ -39,7 +41,7 @@ class Ranks(commands.Cog):
                 None if interaction.channel_id is None
                 else await self.bot.service.game_of(interaction.channel_id))
             if game_id is None:
-                return Answer(WHICH)
+                return Answer(which())
             rows = await self.bot.service.ratings(interaction.guild_id, game_id)
             return Answer(clip(ratings.table_text(rules.GAMES[game_id].name, rows,
                                                   shown_name)))
