@@ -116,6 +116,11 @@ async def test_the_deadline_rule_decides_a_table_still_running(
     rng = random.Random(5)
     assert await play(service, first, rng)
     assert not await play(service, second, rng, limit=3)
+    row = await service.store.leagues.get(league_id)
+    assert row is not None and row.due is not None
+    jobs = await service.store.db.execute_fetchall(
+        "SELECT owner_id, due FROM jobs WHERE kind = 'league'")
+    assert [tuple(j) for j in jobs] == [(league_id, row.due)]  # the league's job
     clock.t += 6 * DAY
     assert await service.leagues.due(clock.t) == []  # not yet
     clock.t += 2 * DAY

@@ -111,6 +111,8 @@ class TableService:
         self.leagues = Leagues(store, Boards(store, self.tables, self.seats, self.clocks,
                                              now=now), now=now, shown=shown)
         self.tables.on_end = self.leagues.finished
+        self.leagues.on_due = lambda: self.clocks.on_due
+        self.jobs.handle("league", self.leagues.tend)  # a round's deadline
 
     @property
     def images(self) -> bool:

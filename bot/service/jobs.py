@@ -5,7 +5,8 @@ sleeps until ``next_due``, claims a batch (``due``), hands each job to ``tend`` 
 tending one fails, ``postpone``s it.
 
 Kinds today: ``wait`` (an awaited seat: a reminder, or a stand-in when the turn runs out;
-``Tending``) and ``digest`` (a player's daily digest; ``Digests``). To add a timer: a kind
+``Tending``), ``digest`` (a player's daily digest; ``Digests``) and ``league`` (a league's
+round deadline, keyed by the league; ``Leagues.tend``). To add a timer: a kind
 name, rows written with ``store.jobs.put`` (key and due moment) wherever the service
 decides one, and a handler registered in ``TableService`` (``docs/architecture.md``).
 """

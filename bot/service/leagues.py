@@ -22,7 +22,7 @@ from typing import Any
 
 import rules
 from bot import leagues, scheduler, words
-from bot.records import BoardRow, LeagueRow
+from bot.records import BoardRow, Job, LeagueRow
 from bot.service.league_records import (
     Change,
     Held,
@@ -37,13 +37,13 @@ from bot.service.league_records import (
 )
 from bot.service.league_tables import Board, Boards, Delivered
 from bot.service.league_words import Told
-from bot.service.replies import Reply
+from bot.service.replies import Reply, Tended
 from bot.service.table import TableError, clean_name
 from bot.store import Store
 
 log = logging.getLogger("boardroom.service")
 TRIES = 8  # conditional writes tried before a change gives up (others kept writing)
-TOOLS = ("withdraw", "replace", "pause", "resume", "end", "start")
+KIND = "league"  # the kind of a league's job (its round's deadline) in ``store.jobs``
 
 
 class Leagues:
@@ -58,6 +58,11 @@ class Leagues:
         self.shown = shown
         self.told = Told(shown)  # what league messages and lists say
         self.on_change: Callable[[int], Awaitable[None]] | None = None
+        # Replies of tables the stand-in played out at a deadline, for the surface to deliver
+        # (the Discord adapter's league cog); without one they wait in the outbox.
+        self.on_replies: Callable[[Delivered], Awaitable[None]] | None = None
+        # Who is told of a new due moment (the scheduler, woken early for it).
+        self.on_due: Callable[[], Callable[[float], None] | None] = lambda: None
 
     # -- reading
 
@@ -259,6 +264,28 @@ class Leagues:
         for row in await self.store.leagues.due(now):
             done += await self.close_round(row.id, now)
         return done
+
+    async def tend(self, job: Job) -> Tended | None:
+        """The job of kind 'league' (``KIND``) is due: its round's deadline (``close_round``);
+        the tables the stand-in played out go to ``on_replies``. The job then follows the
+        league's due moment as it now is (another process may have moved it)."""
+        replies = await self.close_round(job.owner_id, self.now())
+        if replies and self.on_replies is not None:
+            await self.on_replies(replies)
+        row = await self.store.leagues.get(job.owner_id)
+        await self._timer(job.owner_id, None if row is None else row.due)
+        return None
+
+    async def _timer(self, league_id: int, due: float | None) -> None:
+        """The league's job (kind 'league') due at ``due`` (None: none)."""
+        job = Job(KIND, league_id, 0, due)
+        if due is None:
+            await self.store.jobs.drop(job)
+            return
+        await self.store.jobs.put(job)
+        told = self.on_due()
+        if told is not None:
+            told(due)
 
     async def close_round(self, league_id: int, now: float) -> Delivered:
         """The round's deadline has passed: its tables still running play on (the next
@@ -462,6 +489,8 @@ class Leagues:
             done = change(row, held)
             if await self.store.leagues.write(row.id, row.version, done.status,
                                               done.held.dumps(), done.due, now=self.now()):
+                if done.due != row.due:
+                    await self._timer(league_id, done.due)
                 return await self.row(league_id), done.held
         raise TableError(words.say("leagues.not_running", league=league_id))
 

@@ -28,6 +28,7 @@ from bot.discord.choices import CLOCK_CHOICES, GAME_CHOICES
 from bot.discord.host import Host, Interaction
 from bot.discord.words import described
 from bot.service.league_tables import Board
+from bot.service.replies import Reply
 from bot.service.table import TableError, parse_options
 from render import standings as drawn
 
@@ -74,6 +75,7 @@ class Leagues(commands.Cog):
         self.bot.add_dynamic_items(SignButton)
         with contextlib.suppress(RuntimeError):  # none: the tree alone (``boardroom check``)
             self.bot.service.leagues.on_change = self.changed
+            self.bot.service.leagues.on_replies = self.delivered
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -84,6 +86,7 @@ class Leagues(commands.Cog):
         except RuntimeError:  # a client without the service (``boardroom smoke``)
             return
         leagues.on_change = self.changed
+        leagues.on_replies = self.delivered
         for row in await self.bot.service.store.leagues.running():
             await leagues.catch_up(row.id)
             await self.refresh(row.id)
@@ -94,9 +97,14 @@ class Leagues(commands.Cog):
         task.add_done_callback(self._tasks.discard)
 
     async def due(self, now: float) -> None:
-        """What the scheduler calls for leagues (a job kind of its own): every round whose
-        deadline has passed is closed, and the tables the computer played out delivered."""
-        for channel_id, reply in await self.bot.service.leagues.due(now):
+        """Every round whose deadline has passed closed now, and the tables the computer
+        played out delivered (the scheduler does it through the jobs of kind 'league';
+        this is for a test, or an operator, that does not wait for it)."""
+        await self.delivered(await self.bot.service.leagues.due(now))
+
+    async def delivered(self, replies: list[tuple[int, Reply]]) -> None:
+        """Deliver the replies of tables the computer played out at a deadline."""
+        for channel_id, reply in replies:
             await self.bot.desk.deliver(channel_id, reply)
 
     # -- the league's message and its tables
