@@ -11,6 +11,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from bot import leagues
 from bot.discord.cogs.leagues import Leagues as LeagueCog
 from bot.leagues import ranking
@@ -37,12 +39,12 @@ def league_message(w: World) -> Any:
 
 async def play_to_the_end(w: World, thread: int, rng: random.Random,
                           limit: int = 10**6) -> bool:
-    """Random legal moves through the service (each reply marked delivered), up to
-    ``limit``; whether the game ended. The league's part (its message, the next round's
-    threads) then goes through SimCord."""
+    """Random legal moves through the service (each reply marked delivered, the last one
+    delivered on SimCord), up to ``limit``; whether the game ended. The league's part (its
+    message, the next round's threads) then goes through SimCord."""
     service = w.bot.service
     service.images = False  # the moves' pictures are not what this test looks at
-    await play(service, thread, rng, limit)
+    await play(service, thread, rng, limit, last=w.bot.desk.deliver)  # the end: on Discord
     await cog(w).idle()
     await w.env.settle()
     return not await service.waiting(thread)
@@ -138,6 +140,10 @@ async def test_a_round_robin_of_six_over_five_rounds(tmp_path: Path) -> None:
         assert "League 1: **Battle Tiles**, round-robin, over" in said(
             await w.bob.slash(w.channel, "league list"))
         assert "rank" in said(await frank.slash(w.channel, "me leagues"))
+        # Every table's thread is archived once its game is over (the threads' Keeper).
+        for thread in w.channel.threads:
+            fetched = await w.bot.fetch_channel(thread.id)
+            assert isinstance(fetched, discord.Thread) and fetched.archived
 
 
 async def test_a_swiss_of_nine_at_three_player_tables_with_the_organisers_tools(

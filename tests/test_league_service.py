@@ -5,12 +5,14 @@ underneath on both engines (a round is paired once when two processes see its en
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 
 import pytest
 
 from bot import leagues
 from bot.service import TableService
 from bot.service.league_tables import Board
+from bot.service.replies import Reply
 from bot.service.table import TableError
 from tests.conftest import Clock
 
@@ -43,16 +45,22 @@ async def open_round(service: TableService, league_id: int) -> dict[int, Board]:
 
 
 async def play(service: TableService, channel: int, rng: random.Random,
-               limit: int = 10**6) -> bool:
+               limit: int = 10**6, *,
+               last: Callable[[int, Reply], Awaitable[object]] | None = None) -> bool:
     """Random legal moves at the channel's table until it ends (or ``limit`` moves);
-    whether it ended."""
+    whether it ended. Each reply is marked delivered, but the one that ends the game goes
+    to ``last`` where given (a surface's delivery)."""
     for _ in range(limit):
         waiting = await service.waiting(channel)
         if not waiting:
             return True
         user = waiting[0][0]
         move = rng.choice(await service.legal_moves(channel, user))
-        await service.delivered(await service.play(channel, user, move))
+        reply = await service.play(channel, user, move)
+        if reply.over and last is not None:
+            await last(channel, reply)
+        else:
+            await service.delivered(reply)
     return not await service.waiting(channel)
 
 

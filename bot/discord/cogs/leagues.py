@@ -45,7 +45,8 @@ WEEK: Literal[10080] = 10080  # minutes a table's thread stays open unused (the 
 async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board) -> None:
     """Open a round's table in a new public thread of the league's channel, named for the
     league, the round and the players: a first line there adds the players to it, then
-    the table is opened, seated and dealt through the service, and its start delivered."""
+    the table is opened, seated and dealt through the service, its start delivered, and
+    the thread kept as a table's thread."""
     channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
     assert isinstance(channel, discord.TextChannel)
     thread = await channel.create_thread(name=board.title(), auto_archive_duration=WEEK,
@@ -58,6 +59,11 @@ async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board
                           users=[discord.Object(m) for m in humans]))
     reply = await bot.service.leagues.seat(board, thread.id, guild_id)
     await bot.desk.deliver(thread.id, reply)
+    # A table's thread from now on (bot/discord/threads.py's Keeper): reopened before
+    # anything is posted in it after Discord archived it in a quiet week, archived once the
+    # game is over. Recorded after the start, so its league name stays (no rename).
+    with contextlib.suppress(TableError):  # the game ended already
+        await bot.service.threads.opened(thread.id, guild_id, channel_id, private=False)
 
 
 class Leagues(commands.Cog):
