@@ -36,6 +36,22 @@ class Told:
             if held.names else words.say("leagues.nobody")
         return f"{intro}\n{signed}"
 
+    def shown_standings(self, row: LeagueRow, held: Held) -> Shown:
+        """The standings as text (for screen readers) and as the picture's data."""
+        game = rules.GAMES[held.settings.game]
+        league = held.league
+        if league is None:
+            return Shown(words.say("leagues.heading_start", league=row.id, game=game.name),
+                         "", {})
+        table = leagues.standings(league)
+        names = {e.number: self.shown(held.names.get(e.member, "?")) for e in league.entries}
+        heading = (words.say("leagues.heading", league=row.id, game=game.name,
+                             round=table.after, rounds=held.settings.rounds)
+                   if table.after else
+                   words.say("leagues.heading_start", league=row.id, game=game.name))
+        return Shown(heading, leagues.text(table, names),
+                     leagues.picture(table, names, f"{game.name}: league {row.id}"))
+
     def standings(self, row: LeagueRow, held: Held, shown: Shown) -> str:
         """The standings message: its heading, the round under way or how the league
         ended, and the standings as text."""

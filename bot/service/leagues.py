@@ -317,20 +317,7 @@ class Leagues:
 
     async def standings(self, league_id: int) -> Shown:
         """The standings as text (for screen readers) and as the picture's data."""
-        row, held = await self.held(league_id)
-        game = rules.GAMES[held.settings.game]
-        league = held.league
-        if league is None:
-            return Shown(words.say("leagues.heading_start", league=row.id, game=game.name),
-                         "", {})
-        table = leagues.standings(league)
-        names = {e.number: self.shown(held.names.get(e.member, "?")) for e in league.entries}
-        heading = (words.say("leagues.heading", league=row.id, game=game.name,
-                             round=table.after, rounds=held.settings.rounds)
-                   if table.after else
-                   words.say("leagues.heading_start", league=row.id, game=game.name))
-        return Shown(heading, leagues.text(table, names),
-                     leagues.picture(table, names, f"{game.name}: league {row.id}"))
+        return self.told.shown_standings(*await self.held(league_id))
 
     # -- the organiser's tools
 
