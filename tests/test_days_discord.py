@@ -154,7 +154,9 @@ async def test_settings_are_the_openers_and_show_on_the_board(tmp_path: Path) ->
 
 
 async def test_a_player_vanishes_for_a_week_and_the_others_finish(tmp_path: Path) -> None:
-    async with world(tmp_path) as w:
+    # The game's end draws its recap and animation in a thread: on a loaded machine that
+    # takes over SimCord's 5 s of real time to settle, so this test waits up to 15.
+    async with world(tmp_path, settle_timeout=15.0) as w:
         await seat_two(w)
         said(await w.alice.slash(w.channel, "game settings", turn_time="1h"))
         start = w.env.now()
