@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from bot.words import say
+from rules.core import quote
+
 Format = Literal["round-robin", "swiss"]
 DeadlineRule = Literal["play on", "stand-in"]
 Withdrawal = Literal["forfeit", "stand-in"]
@@ -40,13 +43,13 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
-            raise ValueError(f"A league is round-robin or swiss, not {self.format[:20]!r}.")
+            raise ValueError(say("leagues.settings_format", typed=quote(self.format)))
         if self.per_table not in TABLE_SIZES:
-            raise ValueError("A league's tables have 2, 3 or 4 players.")
+            raise ValueError(say("leagues.settings_size"))
         if self.rounds < 1:
-            raise ValueError("A league has at least one round.")
+            raise ValueError(say("leagues.settings_rounds"))
         if self.deadline not in DEADLINE_RULES:
-            raise ValueError("At the deadline a table plays on or the stand-in plays it out.")
+            raise ValueError(say("leagues.settings_deadline"))
 
 
 @dataclass(frozen=True)
