@@ -155,8 +155,13 @@ def template(key: str, count: int | None = None, language: str | None = None) ->
         return entry
     if count is None:
         raise KeyError(f"{key} has plural forms: say it with a count")
-    form = Locale.parse(language).plural_form(abs(count))
+    form = _locale(language).plural_form(abs(count))
     return entry.get(form) or entry["other"]
+
+
+@cache
+def _locale(language: str) -> Locale:
+    return Locale.parse(language)
 
 
 def say(key: str, /, **fields: Any) -> str:
