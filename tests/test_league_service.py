@@ -92,7 +92,7 @@ async def test_a_round_robin_plays_its_rounds_and_the_standings_add_up(
 
 
 async def test_sign_up_checks(service: TableService) -> None:
-    with pytest.raises(TableError, match="^A league has at least one round.$"):
+    with pytest.raises(TableError, match=r"^A league has at least one round\.$"):
         await service.leagues.new(GUILD, CHANNEL, ORGANISER, "Org", "battle-tiles",
                                   "swiss", 0, "7d")
     with pytest.raises(TableError, match="7d or 36h"):

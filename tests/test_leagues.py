@@ -377,3 +377,11 @@ def test_figures_are_shown_to_two_decimals_rounded_half_up() -> None:
     shown = [leagues.number(v) for v in (F(37, 8), F(4, 3), F(5, 2), F(3), F(-1, 3),
                                          F(-1, 1000), F(10), F(1, 6))]
     assert shown == ["4.63", "1.33", "2.5", "3", "-0.33", "0", "10", "0.17"]
+
+
+def test_points_are_said_in_the_number_they_are() -> None:
+    """'/me leagues' and the standings' text say points alike: one point, else points."""
+    from bot.leagues.ranking import points_said
+    assert points_said(F(1)) == "1 point"
+    assert points_said(F(5, 2)) == "2.5 points"
+    assert points_said(F(0)) == "0 points"

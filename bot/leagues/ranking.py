@@ -164,6 +164,12 @@ def number(value: Fraction | float) -> str:
     return "0" if text_ == "-0" else text_
 
 
+def points_said(value: Fraction) -> str:
+    """'1 point', '2.5 points'."""
+    return say("leagues.one_point") if value == 1 else say("leagues.points",
+                                                            points=number(value))
+
+
 def text(table: Standings, names: Mapping[int, str]) -> str:
     """The standings for a screen reader, one line per entry in rank order, the names as the
     caller gives them (escaped by it): '1. Alice: 3 points from 4 games; Buchholz 7.5,
@@ -174,8 +180,7 @@ def text(table: Standings, names: Mapping[int, str]) -> str:
                          for name, v in zip(table.columns, row.tiebreaks, strict=True))
         fields = {"rank": f"{'=' if row.shared else ''}{row.rank}.",
                   "player": names[row.entry], "count": row.games, "tiebreaks": said,
-                  "points": say("leagues.one_point") if row.points == 1
-                  else say("leagues.points", points=number(row.points))}
+                  "points": points_said(row.points)}
         lines.append(say("leagues.row_withdrawn", **fields) if row.withdrawn
                      else say("leagues.row", **fields))
     return "\n".join(lines)

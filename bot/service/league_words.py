@@ -113,5 +113,6 @@ class Told:
             if line.member == member:
                 return words.say("leagues.mine", league=row.id,
                                  game=rules.GAMES[row.game].name, place=line.rank,
-                                 count=len(table.rows), points=leagues.number(line.points))
+                                 count=len(table.rows),
+                                 points=leagues.ranking.points_said(line.points))
         return None
