@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -40,6 +40,16 @@ def games() -> dict[int, list[Any]]:
             for players in (2, 3, 4)}
 
 
+# The first state of the 2- and 3-player games at each step worth a picture of its own.
+FIRSTS: dict[str, Callable[[Any], bool]] = {
+    "place": lambda s: s.phase == "place", "landmine": lambda s: any(s.mine),
+    "bets": lambda s: s.phase == "bets", "challenge": lambda s: s.phase == "challenge",
+    "tokens": lambda s: s.phase == "tokens", "sale": lambda s: s.phase == "sale"}
+# Named before any game is played, so that collecting the tests plays nothing.
+MOMENTS = sorted([f"{players}p-{when}" for players in (2, 3, 4)
+                  for when in ("start", "early", "mid", "over")] + list(FIRSTS))
+
+
 @functools.cache
 def moments() -> dict[str, Any]:
     out: dict[str, Any] = {}
@@ -48,11 +58,9 @@ def moments() -> dict[str, Any]:
         out |= {f"{players}p-start": game[0], f"{players}p-early": game[len(game) // 8],
                 f"{players}p-mid": game[len(game) // 2], f"{players}p-over": game[-1]}
     game = games_[2] + games_[3]
-    firsts = {"place": lambda s: s.phase == "place", "landmine": lambda s: any(s.mine),
-              "bets": lambda s: s.phase == "bets", "challenge": lambda s: s.phase == "challenge",
-              "tokens": lambda s: s.phase == "tokens", "sale": lambda s: s.phase == "sale"}
-    for name, found in firsts.items():
+    for name, found in FIRSTS.items():
         out[name] = next(s for s in game if found(s) and GAME.outcome(s) is None)
+    assert sorted(out) == MOMENTS
     return out
 
 
@@ -75,7 +83,7 @@ def test_the_moments_reach_every_step_worth_a_picture() -> None:
     assert len(GAME.to_act(moments()["bets"])) > 1 or moments()["bets"].players == 2
 
 
-@pytest.mark.parametrize("name", sorted(moments()))
+@pytest.mark.parametrize("name", MOMENTS)
 def test_every_picture_fits_discord(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each attachment within 1.25 x its width, the table at every width; no type under
     30 px at 1000 px wide (capitals 20 px); the cards never too small for their marks."""
@@ -117,7 +125,7 @@ def test_every_picture_fits_discord(name: str, monkeypatch: pytest.MonkeyPatch) 
         bs.MIN_HIGH * width / 1000) - 1 for width, cw, ch in cells), cells
 
 
-@pytest.mark.parametrize("name", sorted(moments()))
+@pytest.mark.parametrize("name", MOMENTS)
 def test_the_spectators_picture_shows_nothing_hidden(name: str) -> None:
     """Twins that differ in the deck, others' mint tin cards, held cards and bets not yet
     revealed draw the same channel picture."""
@@ -175,7 +183,7 @@ def test_a_secret_bet_is_the_bettors_alone() -> None:
         assert "secret bet" not in bs.summary(view(state, None))
 
 
-@pytest.mark.parametrize("name", sorted(moments()))
+@pytest.mark.parametrize("name", MOMENTS)
 def test_the_summary_says_whose_turn_the_crystals_and_the_last_move(name: str) -> None:
     state = moments()[name]
     shown = view(state, None)

@@ -6,6 +6,7 @@ the round trips, purity, refusals and hidden-information checks of ARCHITECTURE.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from typing import Any
@@ -137,8 +138,10 @@ def test_seat_counts_outside_the_range_are_refused(game_id: str, players: int) -
             game.new(players=wrong, seed=1)
 
 
-def _positions(game_id: str) -> list[Any]:
-    """A handful of positions from a seeded random game, for the text fuzzing below."""
+@functools.cache
+def positions(game_id: str) -> list[Any]:
+    """A handful of positions from a seeded random game, for the text fuzzing below (played
+    when a test first asks, so that collecting the tests plays nothing)."""
     game = rules.GAMES[game_id]
     state = game.new(players=game.min_players, seed=3)
     rng = random.Random(3)
@@ -153,7 +156,6 @@ def _positions(game_id: str) -> list[Any]:
     return found
 
 
-POSITIONS = {gid: _positions(gid) for gid in GAME_IDS}
 WORDS = ["move", "place", "pick", "use", "attack", "from", "to", "with", "take", "prepare",
          "reinforce", "outpost", "pass", "a1", "b2", "c3", "e5", "f6", "crown", "drop", "1",
          "6", "arrow", "Bricks", "HAMMERS", "  ", ",", "zz"]
@@ -166,7 +168,7 @@ def test_nothing_outside_the_listed_moves_plays(game_id: str, words: list[str], 
                                                 ) -> None:
     """Any text either is refused with a GameError or does exactly what a listed move does."""
     game = rules.GAMES[game_id]
-    state = POSITIONS[game_id][pick % len(POSITIONS[game_id])]
+    state = positions(game_id)[pick % len(positions(game_id))]
     seat = sorted(game.to_act(state))[0]
     text = " ".join(words)
     try:
@@ -195,7 +197,7 @@ def test_trailing_junk_is_blamed_not_the_move(game_id: str) -> None:
     """'place b1 zq9' is refused for 'zq9', never as if 'place' were the unknown word; and a
     long word typed is quoted short."""
     game = rules.GAMES[game_id]
-    for state in POSITIONS[game_id]:
+    for state in positions(game_id):
         seat = min(game.to_act(state))
         for move in game.legal_moves(state, seat)[:40]:
             first = move.split()[0]

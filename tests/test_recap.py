@@ -5,6 +5,7 @@ too."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -162,13 +163,17 @@ def test_sums_and_durations_read_as_sentences() -> None:
 # --------------------------------------------------------------------------- the chart
 
 
-CHARTS = {game_id: gallery.recap_chart(game_id) for game_id in GAME_IDS}
+@functools.cache
+def charts() -> dict[str, Any]:
+    """The gallery's recap chart of every game (drawn when a test first asks, not while the
+    tests are collected)."""
+    return {game_id: gallery.recap_chart(game_id) for game_id in GAME_IDS}
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_the_chart_fits_the_message_column(game_id: str) -> None:
     for width in (600, 1000, 1400):
-        image = decoded(chart_picture.png(CHARTS[game_id], width=width))
+        image = decoded(chart_picture.png(charts()[game_id], width=width))
         assert image.width == width
         assert image.height <= kit.MAX_RATIO * width, image.size
 
@@ -184,7 +189,7 @@ def test_the_chart_has_no_text_under_24_px_at_1000_px(monkeypatch: pytest.Monkey
         return real(image, xy, line, size, fill, **options)
 
     monkeypatch.setattr(kit, "text", recording)
-    for chart in CHARTS.values():
+    for chart in charts().values():
         chart_picture.draw(chart, width=1000)
     assert sizes and min(sizes) >= 24
     source = Path(chart_picture.__file__).read_text(encoding="utf-8")
@@ -193,7 +198,7 @@ def test_the_chart_has_no_text_under_24_px_at_1000_px(monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_the_chart_is_a_pure_function_of_its_data(game_id: str) -> None:
-    chart = CHARTS[game_id]
+    chart = charts()[game_id]
     kept = json.loads(json.dumps(chart))
     first = chart_picture.png(chart)
     assert chart == kept, "drawing changed the chart"
@@ -205,11 +210,11 @@ def test_the_chart_is_a_pure_function_of_its_data(game_id: str) -> None:
 def test_each_seat_is_drawn_in_its_table_colour_with_its_letter() -> None:
     """Cube Conquest's seats are blue and red on the table, so on the chart; a game whose
     seats have no colour (Crystallia: numbered grey chips) draws them in ink."""
-    cube = chart_picture.draw(CHARTS["cube-conquest"])
+    cube = chart_picture.draw(charts()["cube-conquest"])
     colours = {c for _, c in cube.getcolors(1 << 20) or []}
     assert {kit.seat_colour("blue").fill, kit.seat_colour("red").fill} <= colours
-    assert CHARTS["crystallia"]["colours"] is None
-    crystallia = chart_picture.draw(CHARTS["crystallia"])
+    assert charts()["crystallia"]["colours"] is None
+    crystallia = chart_picture.draw(charts()["crystallia"])
     shown = {c for _, c in crystallia.getcolors(1 << 20) or []}
     assert kit.NUMBERED in shown and kit.seat_colour("blue").fill not in shown
     view = rules.GAMES["block-buster"].view(rules.GAMES["block-buster"].new(2, 1), None)
@@ -218,8 +223,8 @@ def test_each_seat_is_drawn_in_its_table_colour_with_its_letter() -> None:
 
 
 def test_every_game_has_a_recap_chart_in_the_gallery() -> None:
-    assert set(CHARTS) == set(render.RENDERERS)
-    for game_id, chart in CHARTS.items():
+    assert set(charts()) == set(render.RENDERERS)
+    for game_id, chart in charts().items():
         assert len(chart["points"]) == rules.GAMES[game_id].min_players
         assert chart["names"] == gallery.NAMES[: len(chart["points"])]
 

@@ -8,6 +8,7 @@ and the PNG encoder."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 from pathlib import Path
@@ -32,13 +33,17 @@ def sample(game_id: str, every: int) -> list[gallery.Moment]:
             if i % every == 0 or "-over-" in m.name or "-secret-" in m.name]
 
 
-MOMENTS = {gid: sample(gid, 3) for gid in GAME_IDS}
+@functools.cache
+def moments() -> dict[str, list[gallery.Moment]]:
+    """Every third moment of each game's gallery (played when a test first asks, not while
+    the tests are collected)."""
+    return {gid: sample(gid, 3) for gid in GAME_IDS}
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_picture_fits_the_message_column(game_id: str) -> None:
     """Each attachment at most 1.25 x as tall as wide, at the default width and others."""
-    for moment in MOMENTS[game_id]:
+    for moment in moments()[game_id]:
         view = moment.view()
         for width in (600, 1000, 1400):
             for png in render.pngs(game_id, view, width=width):
@@ -69,7 +74,7 @@ def drawn_text(game_id: str, monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(kit, "text", recording)
     monkeypatch.setattr(kit, "fit", fitting)
-    for moment in MOMENTS[game_id]:
+    for moment in moments()[game_id]:
         render.pngs(game_id, moment.view(), width=1000)
     recap.png(gallery.recap_chart(game_id), width=1000)  # and the recap's chart
     return lines, cut
@@ -151,7 +156,7 @@ def test_the_channel_never_sees_hidden_facts(game_id: str) -> None:
     """Two states that differ only in what nobody at the table may see give the same
     channel picture, pixel for pixel."""
     game = rules.GAMES[game_id]
-    for moment in MOMENTS[game_id]:
+    for moment in moments()[game_id]:
         if moment.seat is not None:
             continue
         twin = game.determinize(moment.state, None, 99)
@@ -166,7 +171,7 @@ def test_the_table_is_the_same_for_every_viewer(game_id: str) -> None:
     sends it with each seat's private part); ``pngs`` given the channel's table attaches
     exactly what it would have drawn."""
     drawer = render.renderer(game_id)
-    for moment in MOMENTS[game_id]:
+    for moment in moments()[game_id]:
         if moment.seat is None:
             continue
         view = moment.view()
@@ -180,7 +185,7 @@ def test_the_table_is_the_same_for_every_viewer(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_picture_is_a_pure_function_of_its_view(game_id: str) -> None:
-    for moment in MOMENTS[game_id][:6]:
+    for moment in moments()[game_id][:6]:
         view = moment.view()
         kept = copy.deepcopy(view)
         first = render.png(game_id, view)
@@ -191,13 +196,13 @@ def test_a_picture_is_a_pure_function_of_its_view(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_pictures_are_small(game_id: str) -> None:
-    sizes = sorted(len(render.png(game_id, m.view())) for m in MOMENTS[game_id][:10])
+    sizes = sorted(len(render.png(game_id, m.view())) for m in moments()[game_id][:10])
     assert sizes[len(sizes) // 2] < 120_000
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_the_summary_says_where_the_game_stands(game_id: str) -> None:
-    for moment in MOMENTS[game_id]:
+    for moment in moments()[game_id]:
         line = render.summary(game_id, moment.view())
         assert line and "\n" not in line and len(line) < 1024
         if "-over-" in moment.name:
@@ -209,7 +214,7 @@ def test_the_text_alternative_says_what_the_picture_shows(game_id: str) -> None:
     """``describe``: several lines that fit one Discord message, naming every seat and, for
     a seat, what it holds; the same for two states nobody at the table can tell apart."""
     game = rules.GAMES[game_id]
-    for moment in MOMENTS[game_id]:
+    for moment in moments()[game_id]:
         view = moment.view()
         text = render.describe(game_id, view)
         assert len(text.splitlines()) >= 3 and len(text) <= 1900, (moment.name, len(text))
@@ -283,7 +288,7 @@ def test_pngs_split_a_picture_too_tall_for_one(monkeypatch: pytest.MonkeyPatch) 
     """Table and hand go as one picture when they fit 1.25 x the width, else as two."""
     game_id = GAME_IDS[0]
     drawer = render.renderer(game_id)
-    moment = next(m for m in MOMENTS[game_id] if m.seat is not None)
+    moment = next(m for m in moments()[game_id] if m.seat is not None)
     view = moment.view()
     monkeypatch.setattr(drawer, "table", lambda v, *, width: kit.canvas(width, width))
     monkeypatch.setattr(drawer, "hand", lambda v, *, width: kit.canvas(width, width // 5))

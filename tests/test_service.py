@@ -502,7 +502,7 @@ async def test_many_tables_at_once(service: TableService, store: Store) -> None:
     async def run(channel: int) -> None:
         rng = random.Random(channel)
         await service.open(channel, 1, ANN, "Ann", GAME)
-        await service.add_computer(channel, ANN)
+        await service.add_computer(channel, ANN, "easy")
         await service.start(channel, ANN, seed=channel)
         for _ in range(15):
             moves = await service.legal_moves(channel, ANN)
