@@ -319,6 +319,43 @@ def test_a_stand_in_plays_a_withdrawn_entrys_games() -> None:
     assert any(1 in t for t in round_.tables) and not leagues.forfeits(lg, round_)
 
 
+def test_a_table_nobody_is_left_to_play_is_forfeited_by_all_and_scores_nothing() -> None:
+    """Both entries of a round-robin table withdrawn (one with a stand-in, one forfeiting):
+    no table of computers alone is opened; the result is recorded at pairing, nobody
+    scores, and the other tables are paired and played as before."""
+    lg = league(6, "round-robin", rounds=3)
+    rng = random.Random(8)
+    lg = play(lg, rng)
+    table = leagues.pair(lg).tables[0]
+    lg = leagues.withdraw(lg, table[0], 2, "stand-in")
+    lg = leagues.withdraw(lg, table[1], 2, "forfeit")
+    before = leagues.points(lg)
+    round_ = leagues.pair(lg)
+    decided = leagues.forfeits(lg, round_)
+    assert [r.players for r in decided] == [table]
+    assert decided[0].forfeited == set(table) and decided[0].scores is None
+    lg = play(lg, rng)
+    assert leagues.points(lg)[table[0]] == before[table[0]]
+    assert leagues.points(lg)[table[1]] == before[table[1]]
+    assert sum(leagues.points(lg).values()) == sum(before.values()) + 2  # two tables played
+    # A stand-in beside a member still playing plays on: nothing decided at once.
+    lg = leagues.withdraw(league(4, "round-robin", rounds=3), 0, 1, "stand-in")
+    assert not leagues.forfeits(lg, leagues.pair(lg))
+
+
+def test_a_table_of_three_all_stood_in_is_decided_at_once() -> None:
+    lg = league(6, "round-robin", per_table=3, rounds=2)
+    for entry in (0, 1, 2):
+        lg = leagues.withdraw(lg, entry, 1, "stand-in")
+    round_ = Round(1, ((0, 1, 2), (3, 4, 5)))
+    (decided,) = leagues.forfeits(lg, round_)
+    assert decided.players == (0, 1, 2) and decided.forfeited == {0, 1, 2}
+    lg = dataclasses.replace(lg, rounds=(round_,), results=(
+        decided, Result(1, (3, 4, 5), (0, 1, 2), (9.0, 5.0, 1.0))))
+    assert leagues.points(lg) == {0: 0, 1: 0, 2: 0, 3: 1, 4: F(1, 2), 5: 0}
+    assert leagues.finished(lg, round_)
+
+
 def test_a_replacement_takes_over_the_entry_and_its_points() -> None:
     lg = league(4, rounds=3)
     rng = random.Random(7)

@@ -20,7 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from bot.leagues.records import Format, League, Result, Round, Settings
+from bot.leagues.records import Format, League, Result, Round, Settings, nobody_played
 from bot.words import say
 
 ROUND_ROBIN_TIEBREAKS = ("head-to-head", "score difference")
@@ -46,9 +46,12 @@ def bye_points(settings: Settings) -> Fraction:
 
 
 def points(league: League) -> dict[int, Fraction]:
-    """Every entry's points: its tables' points by place and its byes."""
+    """Every entry's points: its tables' points by place and its byes (a table where
+    every entry forfeited gives nobody a point)."""
     total = {e.number: Fraction(0) for e in league.entries}
     for result in league.results:
+        if nobody_played(result):
+            continue
         for player, got in zip(result.players, points_by_place(result.places), strict=True):
             total[player] += got
     for round_ in league.rounds:
@@ -139,10 +142,13 @@ def _swiss_breaks(league: League, got: Mapping[int, Fraction]) -> dict[int, list
 def _round_robin_breaks(league: League, got: Mapping[int, Fraction]
                         ) -> dict[int, list[Fraction]]:
     """Head-to-head: what the entry scored in its games against the entries equal with it on
-    points (a table of n counting each opponent 1/(n - 1), forfeits included); score
+    points (a table of n counting each opponent 1/(n - 1), forfeits included, a table every
+    entry forfeited not); score
     difference: the entry's own points in each game played less its opponents' mean."""
     out = {n: [Fraction(0), Fraction(0)] for n in got}
     for result in league.results:
+        if nobody_played(result):
+            continue
         share = Fraction(1, len(result.players) - 1)
         for i, me in enumerate(result.players):
             rivals = [t for t in _opponents(result, me) if got[t] == got[me]]

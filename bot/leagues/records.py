@@ -143,17 +143,25 @@ def record(league: League, result: Result) -> League:
 
 def forfeits(league: League, round_: Round) -> list[Result]:
     """The results of the round's tables that a withdrawn entry forfeits at once: it is
-    last, the others share first place. (A stand-in's tables are played.)"""
+    last, the others share first place. (A stand-in's tables are played, unless nobody at
+    the table still plays: then every entry forfeits and nobody scores, as ``points``
+    counts it, with no table opened for computers alone.)"""
     out = []
     for table in round_.tables:
-        gone = frozenset(p for p in table if _forfeiting(league, p, round_.number))
+        out_of = frozenset(p for p in table if _withdrawn(league, p, round_.number))
+        gone = out_of if out_of == set(table) else frozenset(
+            p for p in out_of if league.entries[p].after == "forfeit")
         if gone:
             out.append(Result(round_.number, table,
                               tuple(1 if p in gone else 0 for p in table), None, gone))
     return out
 
 
-def _forfeiting(league: League, number: int, round_number: int) -> bool:
+def nobody_played(result: Result) -> bool:
+    """Whether every entry of the table forfeited (a double forfeit: no points)."""
+    return result.forfeited == set(result.players)
+
+
+def _withdrawn(league: League, number: int, round_number: int) -> bool:
     entry = league.entries[number]
-    return (entry.withdrawn is not None and entry.withdrawn <= round_number
-            and entry.after == "forfeit")
+    return entry.withdrawn is not None and entry.withdrawn <= round_number
