@@ -227,3 +227,32 @@ async def test_a_swiss_of_nine_at_three_player_tables_with_the_organisers_tools(
             line.split(": ")[0].split(". ", 1)[1] for line in shown.text.splitlines()]
         assert "ended early" not in said(await w.alice.slash(w.channel, "league list"))
         assert "not under way" in said(await w.alice.slash(w.channel, "league end"))
+
+
+async def test_a_table_whose_opening_stopped_after_its_thread_opens_in_that_thread(
+        tmp_path: Path, caplog: Any) -> None:
+    """The process stops between making a round table's thread and opening the table in
+    it: after a restart the table opens in that thread, not in a second one."""
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "league new", game="battle-tiles",
+                                 format="round-robin", rounds=1, round="7d"))
+        for member in (w.alice, w.bob):
+            said(await member.click(league_message(w), label="Join"))
+
+        async def stopped(*_: Any) -> Any:
+            raise RuntimeError("the process stops here")
+        w.bot.service.leagues.seat = stopped  # type: ignore[method-assign]
+        said(await w.alice.slash(w.channel, "league start"))
+        await cog(w).idle()
+        await w.env.settle()
+        (thread,) = w.channel.threads
+        assert await w.bot.service.game_of(thread.id) is None  # made, and nothing in it
+        assert "Could not open table 0 of round 1" in caplog.text
+        await w.env.advance_time(120)  # the claim has expired
+        await w.restart()
+        await cog(w).idle()
+        await w.env.settle()
+        assert [t.id for t in w.channel.threads] == [thread.id]
+        assert await w.bot.service.waiting(thread.id)  # the table runs there
+        (row,) = await w.bot.service.store.leagues.boards(1, 1)
+        assert row.channel_id == thread.id and row.game_id is not None

@@ -42,9 +42,14 @@ async def test_a_round_is_paired_once_when_two_processes_see_its_end(
         assert sorted(claims) == [False, False, True]
         assert not await store.leagues.claim(row.id, 1, 0, "[0, 1]", now=50.0)
         assert await other.leagues.claim(row.id, 1, 0, "[0, 1]", now=100.0)  # left: again
+        await other.leagues.threaded(row.id, 1, 0, 4)  # its thread made, then it stops
+        (made,) = await store.leagues.boards(row.id, 1)
+        assert (made.channel_id, made.game_id) == (4, None)
         game = await store.tables.create_game(5, GUILD, "battle-tiles", {}, 1, "P1")
         await store.leagues.opened(row.id, 1, 0, 5, game.id, "[1, 0]")
         assert not await store.leagues.claim(row.id, 1, 0, "[0, 1]", now=1000.0)
+        await store.leagues.threaded(row.id, 1, 0, 6)  # an open table keeps its thread
+        assert (await store.leagues.boards(row.id, 1))[0].channel_id == 5
         board = await other.leagues.board_of(game.id)
         assert board is not None and (board.round, board.board, board.seats) == (1, 0, "[1, 0]")
         assert [r.id for r in await other.leagues.due(9.0)] == [row.id]

@@ -34,7 +34,8 @@ CLOCK = ("turn_time", "clock", "bank", "add")  # a league's table settings besid
 @dataclass(frozen=True)
 class Board:
     """A table of a league's round to open: its entries in seat order, who holds each
-    seat (None: the stand-in), their names, and what the league fixes for it."""
+    seat (None: the stand-in), their names, and what the league fixes for it; ``thread``:
+    the thread a process made for it before it stopped, the table not yet open there."""
 
     league_id: int
     round: int
@@ -44,6 +45,7 @@ class Board:
     names: tuple[str, ...]
     game: str
     table: Mapping[str, Any]
+    thread: int | None = None
 
     def title(self) -> str:
         """The thread's name: the league, the round and the players (at most 100)."""
@@ -71,7 +73,8 @@ class Boards:
         self.now = now
 
     def board(self, row: LeagueRow, league: League, names: Mapping[int, str], round_: int,
-              number: int, entries: Sequence[int], table: Mapping[str, Any]) -> Board:
+              number: int, entries: Sequence[int], table: Mapping[str, Any],
+              thread: int | None = None) -> Board:
         """The board of ``entries``, its seats turned so that a member sits first."""
         members = [None if _stood_in(league, e, round_) else league.entries[e].member
                    for e in entries]
@@ -82,7 +85,7 @@ class Boards:
                       names.get(league.entries[entries[i]].member, "?")
                       for i, m in zip(order, seated, strict=True))
         return Board(row.id, round_, number, tuple(entries[i] for i in order), seated,
-                     shown, row.game, table)
+                     shown, row.game, table, thread)
 
     async def open(self, board: Board, channel_id: int, guild_id: int) -> Reply:
         """Open, seat, set the clock and deal in ``channel_id``: the start's reply."""

@@ -201,13 +201,20 @@ class Leagues:
                     board.game_id is not None or board.claimed > self.now() - 60)):
                 continue
             out.append(self.boards.board(row, held.league, held.names, round_.number,
-                                         number, entries, held.table))
+                                         number, entries, held.table,
+                                         None if board is None else board.channel_id))
         return out
 
     async def claim(self, board: Board) -> bool:
         """Whether this process opens ``board`` (the first to claim it does)."""
         return await self.store.leagues.claim(board.league_id, board.round, board.number,
                                               json.dumps(board.entries), now=self.now())
+
+    async def threaded(self, board: Board, channel_id: int) -> None:
+        """The claimed table's thread is made: kept, so that a process claiming the table
+        after this one stopped opens it there (``Board.thread``)."""
+        await self.store.leagues.threaded(board.league_id, board.round, board.number,
+                                          channel_id)
 
     async def seat(self, board: Board, channel_id: int, guild_id: int) -> Reply:
         """Open the claimed table in ``channel_id`` (its thread), seat its players, set the

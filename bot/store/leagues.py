@@ -109,6 +109,14 @@ class Leagues(Repository):
 
         return await self.seam.run(claim, ordered=True, transaction=True)
 
+    async def threaded(self, league_id: int, round_: int, board: int, channel_id: int
+                       ) -> None:
+        """The claimed table's thread is made (the table not yet open in it): a process
+        that claims the table after this one stopped opens it there, not in a new one."""
+        await self.seam.write(
+            "UPDATE league_games SET channel_id = ? WHERE league_id = ? AND round = ? AND "
+            "board = ? AND game_id IS NULL", (channel_id, league_id, round_, board))
+
     async def opened(self, league_id: int, round_: int, board: int, channel_id: int,
                      game_id: int, seats: str) -> None:
         """The claimed table is open: in this thread, as this game, its entries seated

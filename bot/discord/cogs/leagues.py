@@ -47,10 +47,13 @@ async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board
     league, the round and the players: a first line there adds the players to it, then
     the table is opened, seated and dealt through the service, its start delivered, and
     the thread kept as a table's thread."""
-    channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
-    assert isinstance(channel, discord.TextChannel)
-    thread = await channel.create_thread(name=board.title(), auto_archive_duration=WEEK,
-                                         type=discord.ChannelType.public_thread)
+    thread = await _made_before(bot, board)
+    if thread is None:
+        channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        thread = await channel.create_thread(name=board.title(), auto_archive_duration=WEEK,
+                                             type=discord.ChannelType.public_thread)
+        await bot.service.leagues.threaded(board, thread.id)
     humans = [m for m in board.members if m is not None]
     await thread.send(words.say("leagues.table_of", league=board.league_id,
                                 round=board.round,
@@ -64,6 +67,22 @@ async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board
     # game is over. Recorded after the start, so its league name stays (no rename).
     with contextlib.suppress(TableError):  # the game ended already
         await bot.service.threads.opened(thread.id, guild_id, channel_id, private=False)
+
+
+async def _made_before(bot: Host, board: Board) -> discord.Thread | None:
+    """The thread a process made for ``board`` before it stopped, if it is still there and
+    holds no table (a table half opened there is left alone: a new thread it is)."""
+    if board.thread is None:
+        return None
+    try:
+        thread = bot.get_channel(board.thread) or await bot.fetch_channel(board.thread)
+    except (discord.NotFound, discord.Forbidden):
+        return None
+    if not isinstance(thread, discord.Thread) or await bot.service.game_of(thread.id):
+        return None
+    if thread.archived:
+        await thread.edit(archived=False)
+    return thread
 
 
 class Leagues(commands.Cog):
