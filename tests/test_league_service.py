@@ -14,6 +14,8 @@ from bot.service import TableService
 from bot.service.league_tables import Board
 from bot.service.replies import Reply
 from bot.service.table import TableError
+from bot.store import Store
+from tests import pg
 from tests.conftest import Clock
 
 DAY = 86400.0
@@ -214,6 +216,32 @@ async def test_a_pause_stops_every_tables_clock_and_the_round(
     said = await service.leagues.end(league_id, ORGANISER)
     assert "ended early" in said
     assert (await service.store.leagues.get(league_id)).status == "ended"  # type: ignore[union-attr]
+
+
+async def test_a_pause_reaches_a_table_another_process_holds(
+        service: TableService, store: Store, database: pg.Database, clock: Clock) -> None:
+    """A second process holding a league table in memory moves under the paused clock:
+    a held table whose stored settings changed is read again before its next command."""
+    league_id = await league_of(service, 2, rounds=1, table={"turn_time": "1d"})
+    await service.leagues.start(league_id, ORGANISER)
+    (thread,) = await open_round(service, league_id)
+    other_store = await database.open()
+    try:
+        other = TableService(other_store, images=False, now=clock, level="normal")
+        rng = random.Random(5)
+        assert not await play(other, thread, rng, limit=1)  # the other process holds it
+        assert await other.next_due() is not None  # the turn's clock runs
+        await service.leagues.pause(league_id, ORGANISER)
+        clock.t += 3 * DAY
+        assert not await play(other, thread, rng, limit=2)
+        assert await other.next_due() is None  # no turn's wait runs there either
+        assert await other.due(clock.t) == []
+        await service.leagues.resume(league_id, ORGANISER)
+        assert not await play(other, thread, rng, limit=1)
+        due = await other.next_due()  # the turn's clock (its reminder first) runs again
+        assert due is not None and clock.t < due <= clock.t + DAY
+    finally:
+        await other_store.close()
 
 
 async def test_a_swiss_league_of_three_player_tables(service: TableService) -> None:
