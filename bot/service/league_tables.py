@@ -87,6 +87,12 @@ class Boards:
         return Board(row.id, round_, number, tuple(entries[i] for i in order), seated,
                      shown, row.game, table, thread)
 
+    async def threaded(self, board: Board, channel_id: int) -> None:
+        """The claimed table's thread is made: kept, so that a process claiming the table
+        after this one stopped opens it there (``Board.thread``)."""
+        await self.store.leagues.threaded(board.league_id, board.round, board.number,
+                                          channel_id)
+
     async def open(self, board: Board, channel_id: int, guild_id: int) -> Reply:
         """Open, seat, set the clock and deal in ``channel_id``: the start's reply."""
         opener = board.members[0]

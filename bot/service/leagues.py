@@ -58,8 +58,7 @@ class Leagues:
         self.shown = shown
         self.told = Told(shown)  # what league messages and lists say
         self.on_change: Callable[[int], Awaitable[None]] | None = None
-        # Replies of tables the stand-in played out at a deadline, for the surface to deliver
-        # (the Discord adapter's league cog); without one they wait in the outbox.
+        # Replies of tables the stand-in played out at a deadline, for the surface (else outbox)
         self.on_replies: Callable[[Delivered], Awaitable[None]] | None = None
         # Who is told of a new due moment (the scheduler, woken early for it).
         self.on_due: Callable[[], Callable[[float], None] | None] = lambda: None
@@ -200,8 +199,8 @@ class Leagues:
             if frozenset(entries) in recorded or (board is not None and (
                     board.game_id is not None or board.claimed > self.now() - 60)):
                 continue
-            out.append(self.boards.board(row, held.league, held.names, round_.number,
-                                         number, entries, held.table,
+            out.append(self.boards.board(row, held.league, held.names, round_.number, number,
+                                         entries, held.table,
                                          None if board is None else board.channel_id))
         return out
 
@@ -209,12 +208,6 @@ class Leagues:
         """Whether this process opens ``board`` (the first to claim it does)."""
         return await self.store.leagues.claim(board.league_id, board.round, board.number,
                                               json.dumps(board.entries), now=self.now())
-
-    async def threaded(self, board: Board, channel_id: int) -> None:
-        """The claimed table's thread is made: kept, so that a process claiming the table
-        after this one stopped opens it there (``Board.thread``)."""
-        await self.store.leagues.threaded(board.league_id, board.round, board.number,
-                                          channel_id)
 
     async def seat(self, board: Board, channel_id: int, guild_id: int) -> Reply:
         """Open the claimed table in ``channel_id`` (its thread), seat its players, set the

@@ -53,7 +53,7 @@ async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board
         assert isinstance(channel, discord.TextChannel)
         thread = await channel.create_thread(name=board.title(), auto_archive_duration=WEEK,
                                              type=discord.ChannelType.public_thread)
-        await bot.service.leagues.threaded(board, thread.id)
+        await bot.service.leagues.boards.threaded(board, thread.id)
     humans = [m for m in board.members if m is not None]
     await thread.send(words.say("leagues.table_of", league=board.league_id,
                                 round=board.round,
