@@ -106,9 +106,10 @@ class Moves(Acting):
         buys = "meeple" not in state.bought_now and \
             state.crystals[seat] >= COST["extra_meeple"]
         colour = state.pending
+        attack = any_attack(state, seat)  # the same for every card (none is filled yet)
         for cell in cells:
             name = f"meeple {CELLS[cell]}"
-            ends = self._dice_ends(state, seat, cell)
+            ends = self._dice_ends(state, seat, cell, attack)
             out.update({f"{name} {end}": Steps((name, end)) for end in ends or []})
             if buys and not state.mine[cell] and \
                     state.sections[cell] - state.meeples[cell] == 2 and \
@@ -120,7 +121,7 @@ class Moves(Acting):
                 state.meeple_colour[cell] = colour
                 state.crystals[seat] -= COST["extra_meeple"]
                 try:
-                    ends = self._dice_ends(state, seat, cell) or []
+                    ends = self._dice_ends(state, seat, cell, attack) or []
                 finally:
                     state.meeples[cell] -= 1
                     state.meeple_colour[cell] = was
@@ -129,13 +130,15 @@ class Moves(Acting):
                             for end in ends})
         return out
 
-    def _dice_ends(self, state: BombState, seat: int, cell: int | None = None
-                   ) -> list[str] | None:
+    def _dice_ends(self, state: BombState, seat: int, cell: int | None = None,
+                   attack: bool | None = None) -> list[str] | None:
         """The dice step's first choices ('roll'; else 'roll yellow', 'done'; and 'second
         card' where a square card may be drawn) after a step that shows nothing, a meeple
         put on ``cell``: one that fills an attacker makes the choice 'roll'; None when the
-        meeple fills a card that wins the game (nothing follows)."""
-        attack = any_attack(state, seat)
+        meeple fills a card that wins the game (nothing follows). ``attack``: whether an
+        attack is possible before that meeple (``any_attack``), where the caller knows."""
+        if attack is None:
+            attack = any_attack(state, seat)
         if cell is not None and state.meeples[cell] + 1 == state.sections[cell]:
             paid = min(state.sections[cell], state.bank)
             if state.winner < 0 and state.crystals[seat] + paid >= components.TO_WIN:
@@ -234,11 +237,12 @@ class Moves(Acting):
         if "meeple" not in state.bought_now and cash >= COST["extra_meeple"]:
             short = [c for c in cards if one_short(state, c)]
             out.update({f"buy meeple {CELLS[c]}": c for c in short})
+            attack = any_attack(state, seat) if short else False
             for c in short:  # with how the dice step goes on: 'buy meeple e5 roll'
                 if state.meeple_colour[c] >= 0:  # (a blank card's meeple is drawn blind)
                     name = f"buy meeple {CELLS[c]}"
                     out.update({f"{name} {end}": Steps((name, end))
-                                for end in self._dice_ends(state, seat, c) or []})
+                                for end in self._dice_ends(state, seat, c, attack) or []})
         if state.bonus[seat] and state.meepled:
             for m, name in enumerate(MEEPLES):
                 if state.meeple_bag[m] and any(takes(state, c, m) for c in cards):
