@@ -57,7 +57,8 @@ async def round_threads(w: World, seen: set[int]) -> list[Any]:
 
 
 async def test_a_round_robin_of_six_over_five_rounds(tmp_path: Path) -> None:
-    async with world(tmp_path) as w:
+    # A round's tables open in one settling (SimCord waits up to 15 s on a loaded machine).
+    async with world(tmp_path, settle_timeout=15.0) as w:
         members = [w.alice, w.bob, w.carol] + [
             w.guild.add_member(w.env.create_user(name)) for name in ("dave", "erin", "frank")]
         frank = members[-1]
@@ -151,8 +152,9 @@ async def test_a_swiss_of_nine_at_three_player_tables_with_the_organisers_tools(
     # The slower of the two (about 14 s on a loaded machine): nine tables of three-player
     # Crystallia played to the end at random (its rules' own time, about 2 s, and the
     # tables' waits), and a table played out by three computer players. The computer that
-    # plays it out plays easy: it answers at once.
-    async with world(tmp_path, level="easy") as w:
+    # plays it out plays easy: it answers at once. The deadline's play-out is one settling
+    # of seconds of CPU: SimCord waits up to 15 s (not 5) on a loaded machine.
+    async with world(tmp_path, level="easy", settle_timeout=15.0) as w:
         members = [w.alice, w.bob, w.carol] + [
             w.guild.add_member(w.env.create_user(name))
             for name in ("dave", "erin", "frank", "gina", "hugo", "ines")]
