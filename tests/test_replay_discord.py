@@ -112,7 +112,11 @@ async def assert_shows(message: Any, row: GameRow, moves: list[MoveRow], seat: i
     view = viewed(row, state, seat)
     drawn = await pictures(message)
     expected = render.pngs(game_id, view)
-    assert drawn["board.png"][0] == expected[0], f"move {move}: not the rules' board"
+    if drawn["board.png"][0] != expected[0]:  # which move's board it is, to tell why
+        same = [m for m in range(last + 1) if drawn["board.png"][0] == render.pngs(
+            game_id, viewed(row, state_at(row, moves, m), seat))[0]]
+        pytest.fail(f"move {move}: not the rules' board but that of move(s) {same}; "
+                    f"its alt text: {drawn['board.png'][1]!r}")
     assert drawn["board.png"][1] == render.summary(game_id, view)
     if len(expected) > 1:
         assert drawn["hand.png"][0] == expected[1]
