@@ -262,7 +262,7 @@ def test_the_board_shows_every_piece() -> None:
     assert any(c["landmine"] for c in shown["board"])
     w, h, size = 94, 84, 30
     sprite = bs._card("red", 6, "green", 2, "blue", True, True, 0, w, h, size)
-    colours = set(sprite.getdata())
+    colours = set(sprite.get_flattened_data())
     assert bs.TINTS["red"] in colours  # open: the pale face
     left, right, top, bottom = w * 0.2, w * 0.8, h * 0.25, h * 0.75
 
