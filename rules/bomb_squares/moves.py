@@ -314,7 +314,8 @@ class Moves(Acting):
     def _destinations(self, state: BombState, source: int, reach: int, anywhere: bool
                       ) -> list[int]:
         colour = state.meeple_colour[source]
-        near = distances(state, source, SIZE * SIZE if anywhere else reach)
+        # cards are only ever laid beside a card (and never lifted): a flight reaches them all
+        near = laid_cards(state) if anywhere else distances(state, source, reach)
         return sorted(c for c in near if c != source and takes(state, c, colour))
 
     # -- how lists show the moves
