@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import discord
@@ -309,31 +310,26 @@ class Leagues(commands.Cog):
     @league.command(name="pause", description=described("commands.league_pause"))
     @app_commands.describe(league=described("commands.league_number"))
     async def pause(self, interaction: Interaction, league: int | None = None) -> None:
-        async def work() -> Answer:
-            league_id = await self._pick(interaction, league)
-            said = await self.bot.service.leagues.pause(league_id, interaction.user.id,
-                                                        moderator=_manager(interaction))
-            return Answer(said)
-        await answer(interaction, work)
+        await self._organise(interaction, league, self.bot.service.leagues.pause)
 
     @league.command(name="resume", description=described("commands.league_resume"))
     @app_commands.describe(league=described("commands.league_number"))
     async def resume(self, interaction: Interaction, league: int | None = None) -> None:
-        async def work() -> Answer:
-            league_id = await self._pick(interaction, league)
-            said = await self.bot.service.leagues.resume(league_id, interaction.user.id,
-                                                         moderator=_manager(interaction))
-            return Answer(said)
-        await answer(interaction, work)
+        await self._organise(interaction, league, self.bot.service.leagues.resume)
 
     @league.command(name="end", description=described("commands.league_end"))
     @app_commands.describe(league=described("commands.league_number"))
     async def end(self, interaction: Interaction, league: int | None = None) -> None:
+        await self._organise(interaction, league, self.bot.service.leagues.end)
+
+    async def _organise(self, interaction: Interaction, league: int | None,
+                        tool: Callable[..., Awaitable[str]]) -> None:
+        """An organiser's tool that answers in one sentence (pause, resume, end): the
+        service says who may use it."""
         async def work() -> Answer:
             league_id = await self._pick(interaction, league)
-            said = await self.bot.service.leagues.end(league_id, interaction.user.id,
-                                                      moderator=_manager(interaction))
-            return Answer(said)
+            return Answer(await tool(league_id, interaction.user.id,
+                                     moderator=_manager(interaction)))
         await answer(interaction, work)
 
     async def _pick(self, interaction: Interaction, league: int | None) -> int:
