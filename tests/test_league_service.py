@@ -258,3 +258,18 @@ async def test_a_swiss_league_of_three_player_tables(service: TableService) -> N
     assert row.status == "over" and held.league is not None
     # Each pair at a table shares one game (a point), over the table's size - 1: 1.5 a table.
     assert sum(r.points for r in leagues.standings(held.league).rows) == 6
+
+
+async def test_a_league_tables_thread_keeps_its_name_until_the_end(
+        service: TableService) -> None:
+    """A league's table is recorded as a thread once it has started: no reply after that
+    (a reminder's has no version) renames it as if it had just begun; its end archives it."""
+    league_id = await league_of(service, 2, rounds=1)
+    await service.leagues.start(league_id, ORGANISER)
+    (thread,) = await open_round(service, league_id)
+    row = await service.threads.opened(thread, GUILD, CHANNEL, private=False)
+    assert row.stage == "playing"
+    assert await service.threads.notice(thread) is None  # a reply of version 0: no rename
+    assert await play(service, thread, random.Random(2))
+    end = await service.threads.notice(thread)
+    assert end is not None and end.archive and end.name is None

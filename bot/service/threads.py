@@ -93,12 +93,13 @@ class Threads:
     async def opened(self, thread_id: int, guild_id: int | None, parent_id: int, *,
                      private: bool, notice_id: int | None = None) -> ThreadRow:
         """Record the thread just made for the table just opened in it (and the parent's
-        message it was started from, if any)."""
+        message it was started from, if any), at the stage its game is at: a table
+        recorded once it has started (a league's) is not renamed as if it had just begun."""
         game = await self.store.tables.active_game(thread_id)
         if game is None:
             raise TableError(words.say("threads.said.gone"))
         row = ThreadRow(thread_id, guild_id, parent_id, game.id, notice_id=notice_id,
-                        private=private)
+                        private=private, stage=STAGES.get(game.status, "over"))
         await self.store.threads.add(row)
         self._rows[thread_id] = row
         return row
