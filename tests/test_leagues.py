@@ -354,6 +354,8 @@ def test_a_table_of_three_all_stood_in_is_decided_at_once() -> None:
         decided, Result(1, (3, 4, 5), (0, 1, 2), (9.0, 5.0, 1.0))))
     assert leagues.points(lg) == {0: 0, 1: 0, 2: 0, 3: 1, 4: F(1, 2), 5: 0}
     assert leagues.finished(lg, round_)
+    games = {r.entry: r.games for r in leagues.standings(lg).rows}
+    assert games == {0: 0, 1: 0, 2: 0, 3: 1, 4: 1, 5: 1}  # nobody played at the first
 
 
 def test_a_replacement_takes_over_the_entry_and_its_points() -> None:

@@ -93,7 +93,7 @@ def standings(league: League) -> Standings:
     got = points(league)
     swiss = league.settings.format == "swiss"
     breaks = (_swiss_breaks(league, got) if swiss else _round_robin_breaks(league, got))
-    games = Counter(p for r in league.results for p in r.players)
+    games = Counter(p for r in league.results if not nobody_played(r) for p in r.players)
 
     def key(n: int) -> tuple[Fraction, ...]:
         return (got[n], *breaks[n])

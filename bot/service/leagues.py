@@ -40,6 +40,7 @@ from bot.service.league_words import Told
 from bot.service.replies import Reply, Tended
 from bot.service.table import TableError, clean_name
 from bot.store import Store
+from bot.store.engine import CLAIM
 
 log = logging.getLogger("boardroom.service")
 TRIES = 8  # conditional writes tried before a change gives up (others kept writing)
@@ -197,7 +198,7 @@ class Leagues:
         for number, entries in enumerate(round_.tables):
             board = claimed.get(number)
             if frozenset(entries) in recorded or (board is not None and (
-                    board.game_id is not None or board.claimed > self.now() - 60)):
+                    board.game_id is not None or board.claimed > self.now() - CLAIM)):
                 continue
             out.append(self.boards.board(row, held.league, held.names, round_.number, number,
                                          entries, held.table,
@@ -253,9 +254,6 @@ class Leagues:
                         await self.finished(board.game_id)
 
     # -- the deadline
-
-    async def next_due(self) -> float | None:
-        return await self.store.leagues.next_due()
 
     async def due(self, now: float) -> Delivered:
         """Do what is due by ``now`` for every league (its round's deadline); the replies
