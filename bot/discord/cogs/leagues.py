@@ -17,16 +17,18 @@ import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import words
-from bot.discord.answer import Answer, Attachment, answer, clip
+from bot.discord.answer import NOBODY, Answer, Attachment, answer, clip
 from bot.discord.choices import CLOCK_CHOICES, GAME_CHOICES
 from bot.discord.host import Host, Interaction
+from bot.discord.live import mentions, pinging
+from bot.discord.threads import ARCHIVE_AFTER, missing
 from bot.discord.words import described
 from bot.service.league_tables import Board
 from bot.service.replies import Reply
@@ -40,7 +42,6 @@ RULES = [app_commands.Choice(name=described("choices.play_on"), value="play on")
          app_commands.Choice(name=described("choices.stand_in"), value="stand-in")]
 AFTER = [app_commands.Choice(name=described("choices.forfeit"), value="forfeit"),
          app_commands.Choice(name=described("choices.stand_in_games"), value="stand-in")]
-WEEK: Literal[10080] = 10080  # minutes a table's thread stays open unused (the most)
 
 
 async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board) -> None:
@@ -52,20 +53,19 @@ async def open_in_thread(bot: Host, channel_id: int, guild_id: int, board: Board
     if thread is None:
         channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
         assert isinstance(channel, discord.TextChannel)
-        thread = await channel.create_thread(name=board.title(), auto_archive_duration=WEEK,
+        thread = await channel.create_thread(name=board.title(),
+                                             auto_archive_duration=ARCHIVE_AFTER,
                                              type=discord.ChannelType.public_thread)
         await bot.service.leagues.boards.threaded(board, thread.id)
     humans = [m for m in board.members if m is not None]
     await thread.send(words.say("leagues.table_of", league=board.league_id,
-                                round=board.round,
-                                mentions=" ".join(f"<@{m}>" for m in humans)),
-                      allowed_mentions=discord.AllowedMentions(
-                          users=[discord.Object(m) for m in humans]))
+                                round=board.round, mentions=mentions(humans)),
+                      allowed_mentions=pinging(humans))
     reply = await bot.service.leagues.seat(board, thread.id, guild_id)
     await bot.desk.deliver(thread.id, reply)
     # A table's thread from now on (bot/discord/threads.py's Keeper): reopened before
     # anything is posted in it after Discord archived it in a quiet week, archived once the
-    # game is over. Recorded after the start, so its league name stays (no rename).
+    # game is over. Recorded at the stage its game is at, so its league name stays.
     with contextlib.suppress(TableError):  # the game ended already
         await bot.service.threads.opened(thread.id, guild_id, channel_id, private=False)
 
@@ -114,7 +114,10 @@ class Leagues(commands.Cog):
         leagues.on_change = self.changed
         leagues.on_replies = self.delivered
         for row in await self.bot.service.store.leagues.running():
-            await leagues.catch_up(row.id)
+            try:  # one league's trouble does not keep the others waiting
+                await leagues.catch_up(row.id)
+            except Exception:
+                log.exception("Could not catch up league %s", row.id)
             await self.refresh(row.id)
 
     async def changed(self, league_id: int) -> None:
@@ -141,9 +144,12 @@ class Leagues(commands.Cog):
         async with lock:
             try:
                 await self._show(league_id)
+            except Exception:  # the tables open all the same; the next change shows it
+                log.exception("Could not show league %s", league_id)
+            try:
                 await self._open(league_id)
             except Exception:
-                log.exception("Could not show or open league %s", league_id)
+                log.exception("Could not open the tables of league %s", league_id)
 
     async def _show(self, league_id: int) -> None:
         leagues = self.bot.service.leagues
@@ -165,12 +171,13 @@ class Leagues(commands.Cog):
         if row.message_id is not None:
             try:
                 await channel.get_partial_message(row.message_id).edit(
-                    content=clip(text), attachments=files, view=view)
+                    content=clip(text), attachments=files, view=view, allowed_mentions=NOBODY)
                 return
             except discord.NotFound:
                 pass  # deleted: a new one
-        message = await (channel.send(clip(text), files=files) if view is None else
-                         channel.send(clip(text), files=files, view=view))
+        message = await (
+            channel.send(clip(text), files=files, allowed_mentions=NOBODY) if view is None
+            else channel.send(clip(text), files=files, view=view, allowed_mentions=NOBODY))
         await leagues.set_message(row.id, message.id)
 
     async def _open(self, league_id: int) -> None:
@@ -228,7 +235,8 @@ class Leagues(commands.Cog):
                 interaction.user.display_name, game.value, format_.value, rounds, length,
                 per_table=size, deadline="play on" if deadline is None else deadline.value,
                 table=table)
-            await self.refresh(row.id)
+            async with self._locks.setdefault(row.id, asyncio.Lock()):
+                await self._show(row.id)  # without it nobody can sign up: its error is said
             return Answer(words.say("leagues.opened", league=row.id))
         await answer(interaction, work)
 
@@ -237,9 +245,9 @@ class Leagues(commands.Cog):
     async def start(self, interaction: Interaction, league: int | None = None) -> None:
         async def work() -> Answer:
             league_id = await self._pick(interaction, league)
-            allowed = interaction.app_permissions
-            if not (allowed.create_public_threads and allowed.send_messages_in_threads):
-                raise TableError(words.say("leagues.no_threads"))
+            lacking = missing(interaction.app_permissions, private=False)
+            if lacking is not None:  # (the threads' own check: archiving needs one too)
+                raise TableError(words.say("leagues.no_threads", permission=lacking))
             await self.bot.service.leagues.start(league_id, interaction.user.id,
                                                  moderator=_manager(interaction))
             return Answer(words.say("leagues.started", league=league_id))
