@@ -216,3 +216,22 @@ async def test_a_private_thread_shows_to_its_players_and_the_server_default(
         assert w.env.backend.channels[thread_of(w, 1).id].type == 11
         said(await dave.slash(w.channel, "game new", game="block-buster", thread=False))
         assert (await w.bot.service.status(w.channel.id)).game  # this one in the channel
+
+
+async def test_a_table_whose_thread_could_not_be_recorded_does_not_stay_open(
+        tmp_path: Path, caplog: Any) -> None:
+    """The table opened in the thread but recording the thread failed: the thread and its
+    notice go again, and so does the table, so its opener is not left seated in it."""
+    async with world(tmp_path) as w:
+        async def failing(*_: Any, **__: Any) -> Any:
+            raise RuntimeError("the database went away")
+        w.bot.service.threads.opened = failing  # type: ignore[method-assign]
+        said(await w.alice.slash(w.channel, "game new", game="cube-conquest", thread=True))
+        assert w.channel.threads == []
+        deleted = [r for r in w.env.http_requests if r.method == "DELETE"]
+        assert len(deleted) == 2  # the thread and its notice
+        made = [r for r in w.env.http_requests if r.method == "POST" and "/threads" in r.path]
+        (thread_id,) = {int(r.path.split("/")[-2]) for r in made}  # a public thread's id
+        # is its notice's: /channels/{parent}/messages/{notice}/threads
+        game = await w.bot.service.store.tables.latest_game(thread_id)
+        assert game is not None and game.status == "ended"

@@ -29,6 +29,7 @@ table runs.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from typing import Any, Literal
@@ -169,8 +170,8 @@ async def open_in_thread(client: Host, parent: discord.TextChannel,
     """A table for ``game`` opened in a new thread of ``parent`` by ``opener`` (seated
     first, and added to the thread), with the parent's notice and its Join button; the
     thread. ``permissions``: the bot's in ``parent``; the first one missing is refused with
-    its name (``GameError``) and nothing is made. Also for tables a surface opens on its
-    own (a league's pairings), with the organiser's or the first player's name."""
+    its name (``GameError``) and nothing is made. (A league's tables open in threads of
+    their own: ``bot/discord/cogs/leagues.py``.)"""
     lacking = missing(permissions, private=private)
     if lacking is not None:
         raise GameError(words.say("threads.said.missing", permission=lacking,
@@ -190,13 +191,18 @@ async def open_in_thread(client: Host, parent: discord.TextChannel,
     except discord.HTTPException as error:
         await removed(notice)
         raise GameError(words.say("threads.said.failed", why=refusal(error))) from None
+    opened = False
     try:
         reply = await client.service.open(thread.id, parent.guild.id, opener.id,
                                           opener.display_name, game, options)
+        opened = True
         await client.service.threads.opened(thread.id, parent.guild.id, parent.id,
                                             private=private,
                                             notice_id=None if notice is None else notice.id)
     except Exception:  # nothing stays made: the table could not open there
+        if opened:  # (a table in a thread about to go would hold its opener's seat)
+            with contextlib.suppress(Exception):
+                await client.service.end(thread.id, opener.id, moderator=True)
         await removed(thread)
         await removed(notice)
         raise
