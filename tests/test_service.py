@@ -513,6 +513,8 @@ async def test_many_tables_at_once(service: TableService, store: Store) -> None:
     await asyncio.gather(*(run(c) for c in channels))
     for channel in channels:
         await check_log_replays(store, channel)
+        game = await store.tables.latest_game(channel)
+        assert game is not None and game.version > 2  # the member and the computer moved
 
 
 # --------------------------------------------------------------------------- the outbox
