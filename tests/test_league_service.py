@@ -273,3 +273,23 @@ async def test_a_league_tables_thread_keeps_its_name_until_the_end(
     assert await play(service, thread, random.Random(2))
     end = await service.threads.notice(thread)
     assert end is not None and end.archive and end.name is None
+
+
+async def test_a_withdrawal_before_its_table_opens_is_a_forfeit_and_opens_nothing(
+        service: TableService) -> None:
+    """A player withdrawn (forfeit) after the round was paired but before their table
+    opened (its opening failed, or the process stopped): the table is not opened with
+    them seated; it is recorded as their forfeit, and the round goes on."""
+    league_id = await league_of(service, 4)
+    await service.leagues.start(league_id, ORGANISER)
+    await service.leagues.withdraw(league_id, ORGANISER, 1, "forfeit")  # entry 0
+    opened = await open_round(service, league_id)
+    assert len(opened) == 1  # the other table alone
+    _, held = await service.leagues.held(league_id)
+    assert held.league is not None
+    (forfeit,) = [r for r in held.league.results if r.forfeited]
+    assert forfeit.round == 1 and 0 in forfeit.players and forfeit.forfeited == {0}
+    (thread,) = opened
+    assert await play(service, thread, random.Random(3))
+    _, held = await service.leagues.held(league_id)
+    assert held.league is not None and len(held.league.rounds) == 2  # round 2 is paired

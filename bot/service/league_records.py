@@ -123,3 +123,23 @@ def table_result(league: League, board: BoardRow, outcome: Outcome) -> Result:
         places = [len(kept) if n in gone else kept.index(p)
                   for n, p in zip(entries, places, strict=True)]
     return Result(board.round, entries, tuple(places), scores, gone)
+
+
+def chosen(rows: list[LeagueRow]) -> int:
+    """The league meant when none is named, among a server's (newest first): the one under
+    way or in sign-up, else the latest; a sentence when several are under way, or none."""
+    live = [r for r in rows if r.status in ("signup", "running", "paused")]
+    if len(live) == 1 or (not live and rows):
+        return (live or rows)[0].id
+    if not live:
+        raise TableError(words.say("leagues.none", command="/league new"))
+    raise TableError(words.say("leagues.which", league=live[0].id))
+
+
+def owed(league: League, round_: leagues.Round, opened: set[int]) -> list[Result]:
+    """The forfeits owed at the round's tables that hold no game yet (board numbers not in
+    ``opened``), their entries withdrawn since the round was paired, not yet recorded: such
+    a table does not open (``leagues.forfeits``, as at the pairing)."""
+    shut = {frozenset(t) for n, t in enumerate(round_.tables) if n not in opened}
+    done = {frozenset(r.players) for r in league.results if r.round == round_.number}
+    return [r for r in leagues.forfeits(league, round_) if frozenset(r.players) in shut - done]

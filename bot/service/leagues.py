@@ -27,9 +27,11 @@ from bot.service.league_records import (
     Change,
     Held,
     Shown,
+    chosen,
     entry_of,
     has_result,
     organiser,
+    owed,
     played,
     signing,
     table_result,
@@ -82,29 +84,19 @@ class Leagues:
 
     async def mine(self, guild_id: int, member: int) -> list[str]:
         """A member's leagues in the server, a line each (rank and points)."""
-        found = []
-        for row in await self.of_guild(guild_id):
-            line = self.told.mine(row, Held.loads(row.state), member)
-            if line is not None:
-                found.append(line)
-        return found
+        lines = [self.told.mine(row, Held.loads(row.state), member)
+                 for row in await self.of_guild(guild_id)]
+        return [line for line in lines if line is not None]
 
     async def set_message(self, league_id: int, message_id: int | None) -> None:
-        """The league's message in its channel (the sign-up, then the standings)."""
-        await self.store.leagues.set_message(league_id, message_id)
+        await self.store.leagues.set_message(league_id, message_id)  # (sign-up, standings)
 
     async def pick(self, guild_id: int, league_id: int | None) -> int:
         """The league meant: the one named, else the server's one under way or in sign-up,
         else its latest (a sentence when several are under way, or there is none)."""
         if league_id is not None:
             return (await self.row(league_id, guild_id)).id
-        every = await self.of_guild(guild_id)  # newest first
-        live = [r for r in every if r.status in ("signup", "running", "paused")]
-        if len(live) == 1 or (not live and every):
-            return (live or every)[0].id
-        if not live:
-            raise TableError(words.say("leagues.none", command="/league new"))
-        raise TableError(words.say("leagues.which", league=live[0].id))
+        return chosen(await self.of_guild(guild_id))
 
     # -- sign-up
 
@@ -192,8 +184,11 @@ class Leagues:
         if row.status != "running" or round_ is None or held.league is None:
             return []
         claimed = {b.board: b for b in await self.store.leagues.boards(row.id, round_.number)}
-        recorded = {frozenset(r.players) for r in held.league.results
-                    if r.round == round_.number}
+        recorded = {frozenset(r.players) for r in held.league.results if r.round == round_.number}
+        opened = {n for n, b in claimed.items() if b.game_id is not None}
+        if owed(held.league, round_, opened):  # withdrawn since the pairing, before it opened
+            await self._record(row.id, lambda lg: owed(lg, round_, opened))
+            return await self.to_open(league_id)
         out = []
         for number, entries in enumerate(round_.tables):
             board = claimed.get(number)
@@ -224,34 +219,41 @@ class Leagues:
         if board is None:
             return
         outcome = await self.boards.outcome(game_id)
-        if outcome is None:
-            return
+        if outcome is not None:
+            await self._record(board.league_id, lambda lg: [table_result(lg, board, outcome)])
+
+    async def _record(self, league_id: int,
+                      found: Callable[[leagues.League], list[leagues.Result]]) -> None:
+        """Record what ``found`` gives not yet recorded; a round so finished pairs the next."""
         now = self.now()
 
         def recorded(row: LeagueRow, held: Held) -> Change:
-            if held.league is None or row.status not in ("running", "paused"):
+            league = held.league
+            if league is None or row.status not in ("running", "paused"):
                 return Change(held, row.status, row.due)
-            found = table_result(held.league, board, outcome)
-            if any(r.round == found.round and set(r.players) == set(found.players)
-                   for r in held.league.results):
-                return Change(held, row.status, row.due)  # recorded already
-            held.league = leagues.record(held.league, found)
+            new = [r for r in found(league) if not any(
+                x.round == r.round and set(x.players) == set(r.players) for x in league.results)]
+            if not new:  # (recorded already)
+                return Change(held, row.status, row.due)
+            for result in new:
+                league = leagues.record(league, result)
+            held.league = league
             if row.status == "paused":
                 return Change(held, row.status, row.due)
             return self._advance(row, held, now)
-        await self._change(board.league_id, recorded)
-        await self._told(board.league_id)
+        await self._change(league_id, recorded)
+        await self._told(league_id)
 
     async def catch_up(self, league_id: int) -> None:
         """Record every game of the league that ended without its result being recorded
         (the process stopped in between): at start-up and at each due check."""
+        _, held = await self.held(league_id)  # (read once: recording twice keeps one)
         for board in await self.store.leagues.boards(league_id):
-            if board.game_id is not None:
-                game = await self.store.tables.game(board.game_id)
-                if game is not None and game.status in ("over", "ended"):
-                    _, held = await self.held(league_id)
-                    if held.league is not None and not has_result(held.league, board):
-                        await self.finished(board.game_id)
+            if held.league is None or board.game_id is None or has_result(held.league, board):
+                continue
+            game = await self.store.tables.game(board.game_id)
+            if game is not None and game.status in ("over", "ended"):
+                await self.finished(board.game_id)
 
     # -- the deadline
 
