@@ -157,9 +157,9 @@ async def test_games_survive_sigkill_at_random_moments(tmp_path: Path) -> None:
     committed: dict[int, dict[int, tuple[int, str]]] = defaultdict(dict)
     announced: dict[int, set[int]] = defaultdict(set)
     # The first child is killed while it is still opening and starting tables; the others
-    # after a few hundred to a thousand lines (about 1 to 3 s of play on one core: the
-    # six tables end and begin games many times over).
-    for lines in [1] + [rng.randint(200, 1200) for _ in range(6)]:
+    # after a few hundred lines (about 1 to 2 s of play on one core: the six tables end
+    # and begin games many times over).
+    for lines in [1] + [rng.randint(150, 900) for _ in range(4)]:
         for line in run_and_kill(path, lines, rng.uniform(0, 0.05)):
             kind, channel, version, *rest = line.split(" ", 4)
             if kind == "N":  # a new game in this channel: follow that one from now on
