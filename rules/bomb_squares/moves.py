@@ -281,13 +281,15 @@ class Moves(Acting):
         # an attack in reach must be made: no meeple moves before it (a do-over may come
         # first), so a move's filling reroll never takes the attack away (decision, issue 38)
         if not state.moving_over and not attack:
+            open_to: dict[int, list[int]] = {}
             if state.source < 0:
                 joined: dict[str, Any] = {}
                 for c in laid_cards(state):
                     if state.meeples[c] < 2:
                         continue
-                    near = self._destinations(state, c, yellow, False)
-                    far = self._destinations(state, c, SIZE * SIZE, True) if flying else []
+                    near = self._destinations(state, c, yellow, False, open_to)
+                    far = (self._destinations(state, c, SIZE * SIZE, True, open_to)
+                           if flying else [])
                     if near or far:  # (far holds near: a flight goes anywhere)
                         name = f"from {CELLS[c]}"
                         out[name] = c
@@ -298,11 +300,11 @@ class Moves(Acting):
                                        for d in far})
                 out.update(joined)
             elif state.meeples[state.source] >= 2:
-                near = self._destinations(state, state.source, yellow, False)
+                near = self._destinations(state, state.source, yellow, False, open_to)
                 out.update({f"to {CELLS[c]}": c for c in near})
                 if flying:
                     out.update({f"fly {CELLS[c]}": c for c in self._destinations(
-                        state, state.source, SIZE * SIZE, True)})
+                        state, state.source, SIZE * SIZE, True, open_to)})
         if not state.redo and not state.moved:
             rolled = [d for d, v in zip(DICE, (red, blue, yellow), strict=True) if v]
             for n in range(1, len(rolled) + 1):
@@ -311,12 +313,18 @@ class Moves(Acting):
                         out["reroll " + " ".join(dice)] = dice
         return out
 
-    def _destinations(self, state: BombState, source: int, reach: int, anywhere: bool
-                      ) -> list[int]:
+    def _destinations(self, state: BombState, source: int, reach: int, anywhere: bool,
+                      open_to: dict[int, list[int]]) -> list[int]:
+        """Where the meeples of ``source`` may go, in board order; ``open_to`` keeps, by
+        meeple colour, the cards that take one (worked out once for every card's moves)."""
         colour = state.meeple_colour[source]
+        if colour not in open_to:
+            open_to[colour] = [c for c in laid_cards(state) if takes(state, c, colour)]
         # cards are only ever laid beside a card (and never lifted): a flight reaches them all
-        near = laid_cards(state) if anywhere else distances(state, source, reach)
-        return sorted(c for c in near if c != source and takes(state, c, colour))
+        if anywhere:
+            return [c for c in open_to[colour] if c != source]
+        near = distances(state, source, reach)
+        return [c for c in open_to[colour] if c in near and c != source]
 
     # -- how lists show the moves
 
