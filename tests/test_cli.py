@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import io
 import os
@@ -11,7 +12,11 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import traceback
+import unittest.mock
 from pathlib import Path
+
+from bot import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -19,8 +24,29 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def boardroom(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot.cli", "try", *args], input=stdin,
-                          capture_output=True, text=True, cwd=tmp_path, env=ENV, timeout=120)
+    """``boardroom try ARGS`` run in ``tmp_path`` with ``stdin`` piped in, as the command line
+    runs it (``bot.cli.main``), in this process: a Python started for each would cost the
+    suite most of a second a call. The tests below that need a process of its own (Ctrl-C,
+    a pipe fed line by line) start one."""
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    handler = signal.getsignal(signal.SIGINT)
+    os.chdir(tmp_path)
+    try:
+        with (contextlib.redirect_stdout(out), contextlib.redirect_stderr(err),
+              unittest.mock.patch.object(sys, "stdin", io.StringIO(stdin))):
+            try:
+                code = cli.main(["try", *args])
+            except SystemExit as stop:  # argparse's refusals
+                code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+            except Exception:  # as a process would end: a traceback on stderr, status 1
+                traceback.print_exc()
+                code = 1
+    finally:
+        os.chdir(here)
+        signal.signal(signal.SIGINT, handler)
+    return subprocess.CompletedProcess(["boardroom", "try", *args], code, out.getvalue(),
+                                       err.getvalue())
 
 
 def test_a_game_against_the_computer_prints_and_saves_pictures(tmp_path: Path) -> None:
