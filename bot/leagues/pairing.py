@@ -24,8 +24,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 
-import networkx as nx
-
 from bot.leagues.ranking import points, standings
 from bot.leagues.records import League, Round
 
@@ -153,6 +151,8 @@ def _matched(ranked: Sequence[int], had_bye: set[int],
              met: Mapping[tuple[int, int], int], got: Mapping[int, Fraction], window: int
              ) -> tuple[list[tuple[int, int]], list[int], int]:
     """``swiss_pairs`` over the pairs within ``window`` (and every rematch at the last)."""
+    import networkx as nx  # (here: a tenth of a second to import, and only Swiss needs it)
+
     n = len(ranked)
     rank = {p: i for i, p in enumerate(ranked)}
     group = Counter(got[p] for p in ranked)
