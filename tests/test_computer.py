@@ -44,16 +44,15 @@ def positions(game: Game, players: int, count: int, seed: int,  # type: ignore[t
     for g in range(count):
         state = game.new(players=players, seed=1000 * seed + g)
         steps = 0 if g == 0 and start else rng.randrange(1, 60)
+        ended = False
         for _ in range(steps):
             seat = rng.choice(sorted(game.to_act(state)))
             after, _ = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))
-            if game.outcome(after) is not None:
+            ended = game.outcome(after) is not None
+            if ended:
                 break
             state = after
-        else:
-            out.append(state)
-            continue
-        if every:
+        if every or not ended:
             out.append(state)
     return out
 
