@@ -586,8 +586,8 @@ def png(image: Image.Image) -> bytes:
                                       dither=Image.Dither.NONE)
     indexed = full.quantize(palette=colours, dither=Image.Dither.NONE)
     width, height = indexed.size
-    raw = indexed.tobytes()
-    rows = b"".join(b"\0" + raw[y * width:(y + 1) * width] for y in range(height))
+    framed = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte, 0
+    framed.paste(indexed, (1, 0))                    # (none), so its bytes are PNG's rows
     palette = bytes(indexed.getpalette() or [])[: 3 * 256]
 
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -596,4 +596,4 @@ def png(image: Image.Image) -> bytes:
 
     header_ = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header_) + chunk(b"PLTE", palette)
-            + chunk(b"IDAT", isal_zlib.compress(rows, 1)) + chunk(b"IEND", b""))
+            + chunk(b"IDAT", isal_zlib.compress(framed.tobytes(), 1)) + chunk(b"IEND", b""))
