@@ -30,7 +30,8 @@ Levels, named for players by strength (``LEVELS``), each one of three ways of pl
   other seats picking at the same time as the mover make a sampled pick, chosen before
   the mover's move is applied.
 - ``expert`` (``PATIENT``, for tables whose turns may take hours, and for stand-ins) plays
-  the same search with ``EXPERT_FACTOR`` times the game's playouts, stopped after
+  the same search with ``EXPERT_FACTOR`` times the game's playouts (rolling on as far as
+  ``Thinking.expert_rollout`` where a game measured that a longer rollout pays), stopped after
   ``EXPERT_SECONDS`` of CPU time (``time.process_time``) so it never runs away. An
   explicit ``budget`` is exact instead (no clock is read): deterministic for a seed, as
   tests and benchmarks need. The bot runs it in a worker process (bot/service/computers.py).
@@ -149,9 +150,11 @@ def decide(game: Rules, state: State, seat: int, *, level: str, seed: int,
     if plays == "greedy":
         return Choice(greedy(game, sample, seat, legal, rng))
     capped = named == "expert" and budget is None
+    deeper = game.thinking.expert_rollout if named == "expert" else None
     return strong(game, sample, seat, legal, rng,
                   default_budget(game, named) if budget is None else budget,
-                  clock=clock if capped else None)
+                  clock=clock if capped else None,
+                  rollout=game.thinking.rollout if deeper is None else deeper)
 
 
 def default_budget(game: Rules, level: str = DEFAULT) -> int:
@@ -226,10 +229,12 @@ class _Node:
 
 def strong(game: Rules, sample: Callable[[], State], seat: int, legal: list[str],
            rng: random.Random, budget: int, *, clock: Callable[[], float] | None = None,
-           seconds: float = EXPERT_SECONDS) -> Choice:
+           seconds: float = EXPERT_SECONDS, rollout: int | None = None) -> Choice:
     """Information-set MCTS with ``budget`` playouts (fewer if ``clock`` is given and
-    ``seconds`` of it pass first, counted from before the greedy prior; at least one);
-    the most visited root move, with its mean reward."""
+    ``seconds`` of it pass first, counted from before the greedy prior; at least one),
+    each rolling ``rollout`` moves on (default: the game's ``Thinking.rollout``); the most
+    visited root move, with its mean reward."""
+    depth = game.thinking.rollout if rollout is None else rollout
     start = 0.0 if clock is None else clock()
     prior = one_step_values(game, sample, seat, legal, rng, worlds=2,
                             cap=PRIOR_APPLICATIONS)
@@ -246,7 +251,7 @@ def strong(game: Rules, sample: Callable[[], State], seat: int, legal: list[str]
         world = sample()
         if not base:
             base = {s: game.evaluate(world, s) for s in range(world.players)}
-        _playout(game, world, seat, root, tree, rng, base)
+        _playout(game, world, seat, root, tree, rng, base, depth)
         played += 1
         if clock is not None and clock() - start >= seconds:
             break
@@ -272,7 +277,7 @@ def _usual(game: Rules, sample: Callable[[], State], seat: int, legal: list[str]
 
 
 def _playout(game: Rules, world: State, seat: int, root: _Node, tree: dict[str, _Node],
-             rng: random.Random, base: dict[int, float]) -> None:
+             rng: random.Random, base: dict[int, float], rollout: int) -> None:
     """One playout: down the tree, one new node's move, a short rollout, back up."""
     path: list[tuple[_Node, str, int]] = []
     node: _Node | None = root
@@ -296,7 +301,7 @@ def _playout(game: Rules, world: State, seat: int, root: _Node, tree: dict[str, 
         node = None
         if new:
             break
-    for _ in range(game.thinking.rollout):
+    for _ in range(rollout):
         if game.outcome(world) is not None:
             break
         actor = rng.choice(sorted(game.to_act(world)))

@@ -130,6 +130,8 @@ class Thinking:
     budget: int = 200  # ``hard``'s playouts per move (under about a second of CPU)
     widening: float = 2.0  # a node visited n times tries at most 1 + widening * sqrt(n) moves
     rollout: int = 0  # moves the default policy (``Game.policy``) plays before ``evaluate``
+    # ``expert``'s rollout where its ten-fold time pays for a longer one (None: ``rollout``)
+    expert_rollout: int | None = None
     # How much better (mean reward in [0, 1]) the search's pick must be to overrule the
     # game's own policy at the root; 0: the search alone decides. Where chance is large and
     # playouts few, a sound policy is steadier than the search's noise.

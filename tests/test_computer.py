@@ -149,6 +149,33 @@ def test_expert_stops_when_its_cpu_time_is_spent() -> None:
                            clock=ticks(100.0)).playouts == 3
 
 
+def test_expert_rolls_on_as_far_as_its_game_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Thinking.expert_rollout``: expert's playouts roll that many moves on, hard's
+    ``Thinking.rollout`` (one playout from the start, counted by the policy's calls)."""
+    game = rules.GAMES["block-buster"]
+    assert game.thinking.expert_rollout is not None  # Block Buster's expert rolls further
+    played: list[int] = []
+    policy = type(game).policy
+
+    def counted(self: Any, state: Any, seat: int, moves: Any, rng: Any) -> Any:
+        played.append(seat)
+        return policy(self, state, seat, moves, rng)
+
+    monkeypatch.setattr(type(game), "policy", counted)
+    monkeypatch.setattr(type(game), "thinking",
+                        replace(game.thinking, rollout=3, expert_rollout=7))
+    state = game.new(players=2, seed=1)
+    seat = min(game.to_act(state))
+    for level, depth in (("hard", 3), ("expert", 7)):
+        played.clear()
+        computer.decide(game, state, seat, level=level, seed=1, budget=1)
+        assert len(played) == depth, level
+    monkeypatch.setattr(type(game), "thinking", replace(game.thinking, expert_rollout=None))
+    played.clear()
+    computer.decide(game, state, seat, level="expert", seed=1, budget=1)
+    assert len(played) == 3  # none of its own: hard's
+
+
 def test_only_the_searching_levels_estimate_their_chance() -> None:
     game = rules.GAMES["battle-tiles"]
     state = positions(game, 2, 1, seed=6)[0]
