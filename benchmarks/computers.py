@@ -4,6 +4,7 @@ the search), with win rates, 95% intervals, ratings, CPU per move and moves by k
 
     .venv/bin/python -m benchmarks.computers [--game ID ...] [--entrants hard,normal,keeper]
         [--focus hard] [--mirror] [--games 40] [--players 2] [--budget N] [--workers 2]
+        [--first-seed 0]
 
 An entrant is a level (``rules.computer.LEVELS``) or a rule-based player of the game (by its
 name in ``benchmarks/people/<game>.py``); by default every level but ``expert`` (10 s a move)
@@ -141,9 +142,10 @@ def pairings(entrants: list[str], focus: str | None, mirror: bool) -> list[tuple
 
 
 def matches(game_id: str, players: int, games: int, pairs: list[tuple[str, str]],
-            budget: int | None = None) -> list[Match]:
-    """``games`` games of every pairing, seats rotated, seeds fixed per pairing."""
-    return [Match(game_id, pairing_seats(a, b, players, g), 1000 * n + g, budget)
+            budget: int | None = None, first: int = 0) -> list[Match]:
+    """``games`` games of every pairing, seats rotated, seeds fixed per pairing (the n-th
+    pairing's from ``first + 1000 * n``: another ``first`` deals other games)."""
+    return [Match(game_id, pairing_seats(a, b, players, g), first + 1000 * n + g, budget)
             for n, (a, b) in enumerate(pairs) for g in range(games)]
 
 
@@ -264,6 +266,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=None,
                         help="hard's and expert's playouts (default: each game's thinking)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="the first pairing's first seed (another deals other games)")
     args = parser.parse_args()
     for game_id in args.game or sorted(rules.GAMES):
         game = rules.GAMES[game_id]
@@ -278,7 +282,8 @@ def main() -> None:
             if not game.min_players <= players <= game.max_players:
                 continue
             start = time.perf_counter()
-            results = run(matches(game_id, players, args.games, pairs, args.budget),
+            results = run(matches(game_id, players, args.games, pairs, args.budget,
+                                  args.first_seed),
                           args.workers)
             print(report(game.name, players, pairs, results, time.perf_counter() - start),
                   flush=True)

@@ -45,6 +45,9 @@ def test_pairings_alternate_seats_and_score_each_side() -> None:
     todo = computers.matches("battle-tiles", 2, 4, pairs)
     assert [m.seats for m in todo[:2]] == [("hard", "normal"), ("normal", "hard")]
     assert len({m.seed for m in todo}) == 8
+    later = computers.matches("battle-tiles", 2, 4, pairs, first=100)  # other deals
+    assert [m.seats for m in later] == [m.seats for m in todo]
+    assert {m.seed for m in later} == {m.seed + 100 for m in todo}
     results = [computers.Played(m, (1.0, 0.0)) for m in todo[:4]]  # seat 1 always wins
     assert computers.score(results, "hard", "normal") == (2.0, 4)
     three = computers.pairing_seats("a", "b", 3, 2)
