@@ -164,8 +164,10 @@ def test_expert_rolls_on_as_far_as_its_game_says(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(type(game), "policy", counted)
     monkeypatch.setattr(type(game), "thinking",
                         replace(game.thinking, rollout=3, expert_rollout=7))
-    state = game.new(players=2, seed=1)
-    seat = min(game.to_act(state))
+    # a choice from a short list (the root's order rates every move), many moves to come
+    state, rng = game.new(players=2, seed=1), random.Random(1)
+    while not 1 < len(game.legal_moves(state, seat := min(game.to_act(state)))) < 150:
+        state, _ = game.play(state, seat, game.policy(state, seat, game.moves(state, seat), rng))
     for level, depth in (("hard", 3), ("expert", 7)):
         played.clear()
         computer.decide(game, state, seat, level=level, seed=1, budget=1)
