@@ -150,11 +150,10 @@ def decide(game: Rules, state: State, seat: int, *, level: str, seed: int,
     if plays == "greedy":
         return Choice(greedy(game, sample, seat, legal, rng))
     capped = named == "expert" and budget is None
-    deeper = game.thinking.expert_rollout if named == "expert" else None
     return strong(game, sample, seat, legal, rng,
                   default_budget(game, named) if budget is None else budget,
                   clock=clock if capped else None,
-                  rollout=game.thinking.rollout if deeper is None else deeper)
+                  rollout=game.thinking.expert_rollout if named == "expert" else None)
 
 
 def default_budget(game: Rules, level: str = DEFAULT) -> int:

@@ -151,7 +151,7 @@ def test_expert_stops_when_its_cpu_time_is_spent() -> None:
 
 def test_expert_rolls_on_as_far_as_its_game_says(monkeypatch: pytest.MonkeyPatch) -> None:
     """``Thinking.expert_rollout``: expert's playouts roll that many moves on, hard's
-    ``Thinking.rollout`` (one playout from the start, counted by the policy's calls)."""
+    ``Thinking.rollout`` (one playout, its rollout counted by the policy's calls)."""
     game = rules.GAMES["block-buster"]
     assert game.thinking.expert_rollout is not None  # Block Buster's expert rolls further
     played: list[int] = []
