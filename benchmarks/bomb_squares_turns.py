@@ -1,9 +1,9 @@
 """How many commands a Bomb Squares player sends per turn, in random and in strong play.
 
     .venv/bin/python -m benchmarks.bomb_squares_turns [--games 20] [--players 2 3]
-        [--play random strong] [--join 0.0 0.7 1.0] [--steps 400]
+        [--play random uniform strong] [--join 0.0 0.7 1.0] [--steps 400]
 
-Rules only, no Discord. Two ways of playing, every seat alike:
+Rules only, no Discord. Three ways of playing, every seat alike:
 
 - ``random``: at each command the player picks one *single step* uniformly among its
   legal single steps (the game as it was before joined moves, whatever the list also
@@ -12,6 +12,9 @@ Rules only, no Discord. Two ways of playing, every seat alike:
   and, when the game lists the two steps joined as one move, sends that one move instead of
   two. So the choices made have the same distribution at every ``--join``; only the number
   of commands differs.
+- ``uniform``: at each command the player sends one move drawn uniformly from the whole
+  list the game offers, joined moves included, as the ``easy`` computer and the SimCord
+  conversation benchmark (``benchmarks/conversation.py``) play.
 - ``strong``: each seat is one of the rule-based players of ``benchmarks/people``
   (``builder``, ``shopper``, ``seller`` by seat), choosing among the single steps from its
   own view; it always names the step that follows with the first when the game lists the
@@ -34,6 +37,7 @@ import argparse
 import math
 import random
 import statistics
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -74,8 +78,15 @@ def forced(state: Any) -> Any:
     return state
 
 
+def kind(moves: dict[str, Any], text: str) -> str:
+    """What a command was, in a word: its first word, or its steps' ('meeple+roll')."""
+    detail = moves.get(text)
+    steps = detail.steps if isinstance(detail, Steps) else (text,)
+    return "+".join(step.split()[0] for step in steps)
+
+
 def command(state: Any, seat: int, rng: random.Random, join: float,
-            choose: Chooser = at_random) -> Any:
+            choose: Chooser = at_random) -> tuple[Any, str]:
     """One command of ``seat``: a single step, joined with the steps that follow (each
     chosen the same way, with probability ``join``) as far as a listed move joins them."""
     moves = GAME.moves(state, seat)
@@ -95,32 +106,44 @@ def command(state: Any, seat: int, rng: random.Random, join: float,
         after, _ = GAME.play(after, seat, chosen[-1])
         if tuple(chosen) in joined:
             text = joined[tuple(chosen)]
-    return GAME.play(state, seat, text)[0]  # the move sent, played as sent
+    # the move sent, played as sent
+    return GAME.play(state, seat, text)[0], kind(moves, text)
+
+
+def offered(state: Any, seat: int, rng: random.Random) -> tuple[Any, str]:
+    """One command of ``seat``: any move of the list, joined or not, drawn uniformly."""
+    moves = GAME.moves(state, seat)
+    text = rng.choice(GAME.legal_moves(state, seat))
+    return GAME.play(state, seat, text)[0], kind(moves, text)
 
 
 def game_turns(players: int, seed: int, join: float, steps: int,
-               choose: Chooser = at_random) -> list[int]:
-    """Commands per newly awaited seat per turn, over one seeded game."""
-    rng = random.Random(f"turns/{players}/{seed}/{join}")
+               choose: Chooser = at_random, *, uniform: bool = False
+               ) -> list[tuple[str, ...]]:
+    """The commands (``kind``) of each newly awaited seat in each turn, over one seeded
+    game: a turn's figure is how many there are."""
+    rng = random.Random(f"turns/{players}/{seed}/{'uniform' if uniform else join}")
     state = forced(GAME.new(players, seed))
     before = set(GAME.to_act(state))
-    holders = dict.fromkeys(before, 0)
-    figures: list[int] = []
+    holders: dict[int, list[str]] = {s: [] for s in before}
+    turns: list[tuple[str, ...]] = []
     sent = 0
     while GAME.outcome(state) is None and (not steps or sent < steps):
         seat = rng.choice(sorted(before))
+        state, said = (offered(state, seat, rng) if uniform
+                       else command(state, seat, rng, join, choose))
         if seat in holders:
-            holders[seat] += 1
-        state = forced(command(state, seat, rng, join, choose))
+            holders[seat].append(said)
+        state = forced(state)
         sent += 1
         after = set(GAME.to_act(state))
         if after - before:
-            figures.extend(holders.values())
-            holders = dict.fromkeys(after - before, 0)
+            turns.extend(tuple(c) for c in holders.values())
+            holders = {s: [] for s in after - before}
         before = after
     if GAME.outcome(state) is not None:
-        figures.extend(holders.values())
-    return figures
+        turns.extend(tuple(c) for c in holders.values())
+    return turns
 
 
 def percentile(figures: list[int], share: float) -> int:
@@ -133,22 +156,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3])
-    parser.add_argument("--play", nargs="+", default=["random", "strong"],
-                        choices=["random", "strong"])
+    parser.add_argument("--play", nargs="+", default=["random", "uniform", "strong"],
+                        choices=["random", "uniform", "strong"])
     parser.add_argument("--join", type=float, nargs="+", default=[0.0, 0.7, 1.0])
     parser.add_argument("--steps", type=int, default=400)
+    parser.add_argument("--shapes", type=int, default=0,
+                        help="also print this many of the commonest turns, by command kind")
     args = parser.parse_args()
-    print(f"{'play':>6} {'players':>7} {'join':>5} {'turns':>6} {'median':>6} {'p90':>4} "
+    print(f"{'play':>7} {'players':>7} {'join':>5} {'turns':>6} {'median':>6} {'p90':>4} "
           f"{'mean':>5}")
     for play in args.play:
         choose = at_random if play == "random" else strong
         for players in args.players:
             for join in args.join if play == "random" else [1.0]:
-                figures = [f for seed in range(args.games)
-                           for f in game_turns(players, seed, join, args.steps, choose)]
-                print(f"{play:>6} {players:>7} {join:>5.1f} {len(figures):>6} "
+                turns = [t for seed in range(args.games)
+                         for t in game_turns(players, seed, join, args.steps, choose,
+                                             uniform=play == "uniform")]
+                figures = [len(t) for t in turns]
+                joined = "all" if play == "uniform" else f"{join:.1f}"
+                print(f"{play:>7} {players:>7} {joined:>5} {len(figures):>6} "
                       f"{statistics.median(figures):>6} {percentile(figures, 0.9):>4} "
                       f"{statistics.mean(figures):>5.2f}")
+                for shape, count in Counter(turns).most_common(args.shapes):
+                    print(f"{count:>12} x {' | '.join(shape) or '(none)'}")
 
 
 if __name__ == "__main__":
