@@ -4,7 +4,7 @@ the search), with win rates, 95% intervals, ratings, CPU per move and moves by k
 
     .venv/bin/python -m benchmarks.computers [--game ID ...] [--entrants hard,normal,keeper]
         [--focus hard] [--mirror] [--games 40] [--players 2] [--budget N] [--workers 2]
-        [--first-seed 0]
+        [--first-seed 0] [--each]
 
 An entrant is a level (``rules.computer.LEVELS``) or a rule-based player of the game (by its
 name in ``benchmarks/people/<game>.py``); by default every level but ``expert`` (10 s a move)
@@ -230,13 +230,29 @@ def report(game_name: str, players: int, pairs: list[tuple[str, str]], results: 
     return "\n".join(lines)
 
 
-def run(todo: list[Match], workers: int) -> list[Played]:
-    """Play every match, in ``workers`` processes, reporting progress on stderr."""
+def told(played: Played) -> str:
+    """One finished game in a line: its seed, who sat where, who won."""
+    seats = played.match.seats
+    won = [f"{seats[s]} (seat {s + 1})" for s, p in enumerate(played.points) if p > 0]
+    if played.capped:
+        verdict = f"a draw, stopped at {MOVE_CAP} moves"
+    elif len(won) == len(seats):
+        verdict = "a tie"
+    else:
+        verdict = f"{' and '.join(won)} win{'s' if len(won) == 1 else ''}"
+    return f"  seed {played.match.seed}: {' | '.join(seats)}: {verdict}, {played.moves} moves"
+
+
+def run(todo: list[Match], workers: int, *, each: bool = False) -> list[Played]:
+    """Play every match, in ``workers`` processes, reporting progress on stderr (and each
+    game as it ends, with ``each``)."""
     start = time.perf_counter()
     results: list[Played] = []
     with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
         for played in pool.map(play, todo, chunksize=1):
             results.append(played)
+            if each:
+                print(told(played), file=sys.stderr, flush=True)
             if len(results) % 10 == 0:  # a long run shows it is getting on
                 print(f"  ({len(results)} of {len(todo)} games played, "
                       f"{time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
@@ -268,6 +284,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--first-seed", type=int, default=0,
                         help="the first pairing's first seed (another deals other games)")
+    parser.add_argument("--each", action="store_true",
+                        help="print each game as it ends: its seed, seats and winners")
     args = parser.parse_args()
     for game_id in args.game or sorted(rules.GAMES):
         game = rules.GAMES[game_id]
@@ -284,7 +302,7 @@ def main() -> None:
             start = time.perf_counter()
             results = run(matches(game_id, players, args.games, pairs, args.budget,
                                   args.first_seed),
-                          args.workers)
+                          args.workers, each=args.each)
             print(report(game.name, players, pairs, results, time.perf_counter() - start),
                   flush=True)
 

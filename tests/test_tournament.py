@@ -54,6 +54,14 @@ def test_pairings_alternate_seats_and_score_each_side() -> None:
     assert three.count("a") == 1 and three.index("a") == 1  # the lone seat moves round
 
 
+def test_each_game_is_told_with_its_seed_seats_and_winner() -> None:
+    match = computers.Match("battle-tiles", ("expert", "plays safe"), seed=203)
+    assert computers.told(computers.Played(match, (0.0, 1.0), moves=25)) == (
+        "  seed 203: expert | plays safe: plays safe (seat 2) wins, 25 moves")
+    assert "a tie" in computers.told(computers.Played(match, (0.5, 0.5), moves=25))
+    assert "a draw" in computers.told(computers.Played(match, (0.5, 0.5), capped=True))
+
+
 def test_ratings_put_the_winner_first() -> None:
     todo = computers.matches("battle-tiles", 2, 6, [("a", "b")])
     results = [computers.Played(m, tuple(1.0 if n == "a" else 0.0 for n in m.seats))
