@@ -112,8 +112,8 @@ def command(state: Any, seat: int, rng: random.Random, join: float,
 
 def offered(state: Any, seat: int, rng: random.Random) -> tuple[Any, str]:
     """One command of ``seat``: any move of the list, joined or not, drawn uniformly."""
-    moves = GAME.moves(state, seat)
-    text = rng.choice(GAME.legal_moves(state, seat))
+    moves = GAME.moves(state, seat)  # listed once: legal_moves is this list's keys
+    text = rng.choice(list(moves))
     return GAME.play(state, seat, text)[0], kind(moves, text)
 
 
