@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import (
+    ROLLOUT_TO_END,
     Event,
     Game,
     IllegalMove,
@@ -642,12 +643,6 @@ LEFT_WORDS = {"left", "ccw", "anticlockwise", "counterclockwise", "counter-clock
 RIGHT_WORDS = {"right", "cw", "clockwise"}
 FILLER = {"at", "on", "with", "the", "tile", "token", "using", "to", "use", "power", "leave",
           "stays", "stay", "tiles", "number", "and"}
-
-
-# Moves in a whole game at most: 25 placements, and each player's rotate token (once a game)
-# asks once for each tile its turn defeats (24 at most), and a chaos answer each. Random
-# play's longest of 300 games ran 30.
-ROLLOUT_TO_END = 100
 
 
 class BattleTiles(Game[TilesState]):

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.core import (
+    ROLLOUT_TO_END,
     Event,
     Game,
     IllegalMove,
@@ -60,7 +61,6 @@ EMPTY, POINT, OUTSIDE = ".", "#", "-"
 WEIGHTS = {"secured": 2.0, "room": 0.5, "reach": 0.0, "margin": 0.0, "skips": 0.0,
            "set": 0.0, "free_skip": 0.0}
 POLICY_SAMPLE = 12  # placements the playouts' default policy rates per move
-ROLLOUT_TO_END = 100  # moves: more than any game has (4 colours, 16 blocks and a pass each: 68)
 
 
 def square_name(x: int, y: int) -> str:

@@ -122,6 +122,11 @@ def load_data(game_id: str) -> dict[str, Any]:
     return loaded
 
 
+# A rollout this long plays on until the game ends (``Thinking.expert_rollout``): every game
+# that uses it ends sooner, by its rules (Block Buster at most 68 moves, Battle Tiles 75).
+ROLLOUT_TO_END = 1_000
+
+
 @dataclass(frozen=True)
 class Thinking:
     """How the search of ``rules/computer.py`` plays one game (``Game.thinking``): the
@@ -130,7 +135,8 @@ class Thinking:
     budget: int = 200  # ``hard``'s playouts per move (under about a second of CPU)
     widening: float = 2.0  # a node visited n times tries at most 1 + widening * sqrt(n) moves
     rollout: int = 0  # moves the default policy (``Game.policy``) plays before ``evaluate``
-    # ``expert``'s rollout where its ten-fold time pays for a longer one (None: ``rollout``)
+    # ``expert``'s rollout where its ten-fold time pays for a longer one (None: ``rollout``;
+    # ``ROLLOUT_TO_END``: every playout to the game's end)
     expert_rollout: int | None = None
     # How much better (mean reward in [0, 1]) the search's pick must be to overrule the
     # game's own policy at the root; 0: the search alone decides. Where chance is large and
