@@ -61,8 +61,8 @@ class Match:
 
 @dataclass
 class Played:
-    """One finished game: points per seat, the CPU seconds of each entrant's decisions and
-    the kinds of move each chose."""
+    """One finished game: points per seat, the CPU seconds of each entrant's decisions, the
+    kinds of move each chose, and the game's own scores and way of ending."""
 
     match: Match
     points: tuple[float, ...]
@@ -70,6 +70,8 @@ class Played:
     kinds: dict[str, Counter[str]] = field(default_factory=dict)
     moves: int = 0
     capped: bool = False
+    scores: tuple[int, ...] = ()  # the game's own points per seat (``Outcome.scores``)
+    ending: str = ""  # how it ended (``Outcome.ending``: 'points', 'turn limit', ...)
 
 
 def level(name: str) -> str | None:
@@ -121,7 +123,8 @@ def play(match: Match) -> Played:
         moves += 1
     share = 1.0 / max(1, len(result.winners))
     points = tuple(share if s in result.winners else 0.0 for s in range(len(match.seats)))
-    return Played(match, points, dict(cpu), dict(kinds), moves)
+    return Played(match, points, dict(cpu), dict(kinds), moves, scores=result.scores,
+                  ending=result.ending)
 
 
 def pairing_seats(a: str, b: str, players: int, g: int) -> tuple[str, ...]:
@@ -240,7 +243,10 @@ def told(played: Played) -> str:
         verdict = "a tie"
     else:
         verdict = f"{' and '.join(won)} win{'s' if len(won) == 1 else ''}"
-    return f"  seed {played.match.seed}: {' | '.join(seats)}: {verdict}, {played.moves} moves"
+    how = (f" ({played.ending}, {' to '.join(str(p) for p in played.scores)})"
+           if played.scores else "")
+    return (f"  seed {played.match.seed}: {' | '.join(seats)}: {verdict}, {played.moves} moves"
+            f"{how}")
 
 
 def run(todo: list[Match], workers: int, *, each: bool = False) -> list[Played]:

@@ -60,6 +60,8 @@ def test_each_game_is_told_with_its_seed_seats_and_winner() -> None:
         "  seed 203: expert | plays safe: plays safe (seat 2) wins, 25 moves")
     assert "a tie" in computers.told(computers.Played(match, (0.5, 0.5), moves=25))
     assert "a draw" in computers.told(computers.Played(match, (0.5, 0.5), capped=True))
+    ended = computers.Played(match, (1.0, 0.0), moves=24, scores=(7, 3), ending="points")
+    assert computers.told(ended).endswith("wins, 24 moves (points, 7 to 3)")
 
 
 def test_ratings_put_the_winner_first() -> None:
