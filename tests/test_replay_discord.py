@@ -7,13 +7,16 @@ game animated on demand, its frames the public boards."""
 
 from __future__ import annotations
 
+import io
 import random
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
+from PIL import Image, ImageChops
 
 import render
 import rules
@@ -100,6 +103,19 @@ def move_of(message: Any) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+def differ(got: bytes, wanted: bytes) -> str:
+    """Where two PNGs differ, to tell why a picture is not the one expected: their sizes
+    and the box of the pixels that differ; both are saved in the temporary folder."""
+    folder = Path(tempfile.mkdtemp(prefix="replay-mismatch-"))
+    (folder / "got.png").write_bytes(got)
+    (folder / "wanted.png").write_bytes(wanted)
+    a, b = (Image.open(io.BytesIO(png)).convert("RGB") for png in (got, wanted))
+    if a.size != b.size:
+        return f"sizes {a.size} and {b.size} (saved in {folder})"
+    box = ImageChops.difference(a, b).getbbox()
+    return f"size {a.size}, the pixels in {box} differ (saved in {folder})"
+
+
 async def assert_shows(message: Any, row: GameRow, moves: list[MoveRow], seat: int | None,
                        *, finished: bool) -> int:
     """The message shows its move as the rules have it: the board (as ``seat`` sees it;
@@ -116,7 +132,8 @@ async def assert_shows(message: Any, row: GameRow, moves: list[MoveRow], seat: i
         same = [m for m in range(last + 1) if drawn["board.png"][0] == render.pngs(
             game_id, viewed(row, state_at(row, moves, m), seat))[0]]
         pytest.fail(f"move {move}: not the rules' board but that of move(s) {same}; "
-                    f"its alt text: {drawn['board.png'][1]!r}")
+                    f"its alt text: {drawn['board.png'][1]!r}; "
+                    f"{differ(drawn['board.png'][0], expected[0])}")
     assert drawn["board.png"][1] == render.summary(game_id, view)
     if len(expected) > 1:
         assert drawn["hand.png"][0] == expected[1]
