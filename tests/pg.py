@@ -16,6 +16,7 @@ needs one), and a ``Database`` that opens stores on either engine.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import glob
 import os
@@ -168,11 +169,20 @@ class Database:
                   ) -> list[tuple[Any, ...]]:
         return await sql(store, statement, *parameters)
 
-    def in_transaction(self, store: Store) -> bool:
-        """Whether a transaction is left open on the store's connections."""
-        if is_postgres(store.path):
-            return store.pool.get_idle_size() < store.pool.get_size()
-        return store.db.in_transaction
+    async def in_transaction(self, store: Store) -> bool:
+        """Whether a transaction is left open on the store's connections. On PostgreSQL:
+        a connection that does not go back to the pool. A cancelled caller's goes back in
+        the background (asyncpg shields its release, which rolls back what it left), so it
+        is waited for, up to 5 s: under load the release may not be done when the caller's
+        cancellation is."""
+        if not is_postgres(store.path):
+            return bool(store.db.in_transaction)
+        deadline = time.monotonic() + 5
+        while store.pool.get_idle_size() < store.pool.get_size():
+            if time.monotonic() > deadline:
+                return True
+            await asyncio.sleep(0.01)
+        return False
 
 
 async def sql(store: Store, statement: str, *parameters: Any) -> list[tuple[Any, ...]]:

@@ -704,7 +704,7 @@ async def test_a_cancelled_caller_never_leaves_a_transaction_open(database: Data
         made = await store.tables.active_game(100 + attempt)
         if made is not None:  # written whole: the game and its seat
             assert [s.name for s in await store.seats.of(made.id)] == ["Ann"]
-    assert not database.in_transaction(store)
+    assert not await database.in_transaction(store)
     await store.close()
     again = await database.open()
     assert {200 + a for a in range(6)} <= {g.channel_id for g in await again.tables.games()}
