@@ -89,7 +89,9 @@ async def test_a_computer_player_takes_a_seat_with_its_level(tmp_path: Path) -> 
 
 
 async def test_a_strong_computer_thinks_in_a_worker_process(tmp_path: Path) -> None:
-    async with world(tmp_path) as w:
+    # A hard decision is some 0.4 s of CPU, in a worker process forked at the first: on a
+    # loaded machine, seconds of wall time, past SimCord's 5 s for an answer to settle.
+    async with world(tmp_path, settle_timeout=15.0) as w:
         said(await w.alice.slash(w.channel, "game new", game="cube-conquest"))
         said(await w.alice.slash(w.channel, "game computer", level="hard"))
         said(await w.alice.slash(w.channel, "game start"))
