@@ -14,11 +14,11 @@ sentences come out plain too (a time as a local date, never a Discord timestamp)
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from typing import Any, TextIO
 
+import render
 import rules
 from bot import rulebook, words
 from bot.moves import Choices
@@ -136,8 +136,9 @@ class Terminal:
 
     def write_png(self, png: bytes, name: str) -> str:
         """Save a picture in the pictures folder as ``name``, unless the same picture was
-        saved already (a hand that did not change, a board seen again): the path it is at."""
-        digest = hashlib.sha256(png).hexdigest()
+        saved already (a hand that did not change, a board seen again): the path it is at.
+        Pictures are told apart by what they show, not their bytes (``render.shown``)."""
+        digest = render.shown(png)
         path = self.saved.get(digest)
         if path is None or not os.path.exists(path):
             assert self.images is not None

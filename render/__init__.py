@@ -16,6 +16,8 @@ nothing).
 
 from __future__ import annotations
 
+import hashlib
+import io
 import struct
 from types import ModuleType
 from typing import Any
@@ -62,6 +64,15 @@ def image(game_id: str, view: dict[str, Any], *, width: int = 1000) -> Image.Ima
 def png(game_id: str, view: dict[str, Any], *, width: int = 1000) -> bytes:
     """The picture of ``view`` as PNG bytes: 1000 px wide by default, made for phones."""
     return kit.png(image(game_id, view, width=width))
+
+
+def shown(png_bytes: bytes) -> str:
+    """A digest of what a PNG shows (its size and pixels, decoded): equal for two PNGs of
+    the same picture, whatever bytes the deflater chose (``kit.png``'s ISA-L now and then
+    deflates the same rows to other valid bytes)."""
+    with Image.open(io.BytesIO(png_bytes)) as picture:
+        rgb = picture.convert("RGB")
+    return hashlib.sha256(f"{rgb.size}".encode() + rgb.tobytes()).hexdigest()
 
 
 def pngs(game_id: str, view: dict[str, Any], *, width: int = 1000,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import io
 import json
 import re
 from pathlib import Path
@@ -282,6 +283,19 @@ def test_seats_are_named_and_coloured() -> None:
     assert [s.name for s in plain] == ["Player 1", "Player 2", "Player 3"]
     assert [s.colour.letter for s in plain] == ["1", "2", "3"]
     assert {s.colour.fill for s in plain} == {kit.NUMBERED}
+
+
+def test_two_pngs_of_one_picture_are_told_the_same_whatever_their_bytes() -> None:
+    """``render.shown`` reads what a PNG shows: the same picture deflated otherwise (here by
+    Pillow's own encoder, as ISA-L now and then does) is the same; a pixel changed is not."""
+    image = kit.canvas(200, 120, kit.SHADE)
+    kit.text(image, (10, 10), "Blue to move", 30, kit.INK)
+    ours = kit.png(image)
+    other = io.BytesIO()
+    decoded(ours).save(other, format="PNG", compress_level=9)
+    assert other.getvalue() != ours and render.shown(other.getvalue()) == render.shown(ours)
+    image.putpixel((199, 119), kit.INK)
+    assert render.shown(kit.png(image)) != render.shown(ours)
 
 
 def test_pngs_split_a_picture_too_tall_for_one(monkeypatch: pytest.MonkeyPatch) -> None:
