@@ -7,16 +7,14 @@ game animated on demand, its frames the public boards."""
 
 from __future__ import annotations
 
-import io
 import random
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 import render
 import rules
@@ -25,6 +23,7 @@ from bot.discord.replays import controls
 from bot.records import GameRow, MoveRow
 from bot.service.table import private_part
 from render import animation, kit
+from tests.pictures import decoded, pixels
 from tests.test_discord import World, buttons, fixed_deal, message_text, said, world
 
 __all__ = ["fixed_deal"]  # the autouse fixture: every game here is dealt from one seed
@@ -104,16 +103,11 @@ def move_of(message: Any) -> tuple[int, int]:
 
 
 def differ(got: bytes, wanted: bytes) -> str:
-    """Where two PNGs differ, to tell why a picture is not the one expected: their sizes
-    and the box of the pixels that differ; both are saved in the temporary folder."""
-    folder = Path(tempfile.mkdtemp(prefix="replay-mismatch-"))
-    (folder / "got.png").write_bytes(got)
-    (folder / "wanted.png").write_bytes(wanted)
-    a, b = (Image.open(io.BytesIO(png)).convert("RGB") for png in (got, wanted))
+    """Where two pictures differ, to tell why one is not the picture expected."""
+    a, b = decoded(got), decoded(wanted)
     if a.size != b.size:
-        return f"sizes {a.size} and {b.size} (saved in {folder})"
-    box = ImageChops.difference(a, b).getbbox()
-    return f"size {a.size}, the pixels in {box} differ (saved in {folder})"
+        return f"sizes {a.size} and {b.size}"
+    return f"size {a.size}, the pixels in {ImageChops.difference(a, b).getbbox()} differ"
 
 
 async def assert_shows(message: Any, row: GameRow, moves: list[MoveRow], seat: int | None,
@@ -128,22 +122,24 @@ async def assert_shows(message: Any, row: GameRow, moves: list[MoveRow], seat: i
     view = viewed(row, state, seat)
     drawn = await pictures(message)
     expected = render.pngs(game_id, view)
-    if drawn["board.png"][0] != expected[0]:  # which move's board it is, to tell why
-        same = [m for m in range(last + 1) if drawn["board.png"][0] == render.pngs(
-            game_id, viewed(row, state_at(row, moves, m), seat))[0]]
+    # Pictures are compared as they show (``pixels``), not as PNG bytes: the deflater now
+    # and then encodes the same rows to other valid bytes (tests/pictures.py).
+    if pixels(drawn["board.png"][0]) != pixels(expected[0]):  # which move's, to tell why
+        same = [m for m in range(last + 1) if pixels(drawn["board.png"][0]) == pixels(
+            render.pngs(game_id, viewed(row, state_at(row, moves, m), seat))[0])]
         pytest.fail(f"move {move}: not the rules' board but that of move(s) {same}; "
                     f"its alt text: {drawn['board.png'][1]!r}; "
                     f"{differ(drawn['board.png'][0], expected[0])}")
     assert drawn["board.png"][1] == render.summary(game_id, view)
     if len(expected) > 1:
-        assert drawn["hand.png"][0] == expected[1]
+        assert pixels(drawn["hand.png"][0]) == pixels(expected[1])
     public = viewed(row, state, None)
     hidden = [v for s in (0, 1) if private_part(v := viewed(row, state, s), public)]
     # Shown to everyone: 'Ann's hand', not 'Your hand, Ann'.
     hands = [h for v in hidden
              if (h := render.renderer(game_id).hand({**v, "for_all": True}, width=1000))]
     if finished and hands:
-        assert drawn["hands.png"][0] == kit.png(kit.stack(hands))
+        assert pixels(drawn["hands.png"][0]) == pixels(kit.png(kit.stack(hands)))
         assert drawn["hands.png"][1].startswith(f"Every hand after move {move}.")
     else:
         assert "hands.png" not in drawn
