@@ -364,6 +364,23 @@ async def test_the_turn_message_mentions_who_acts_and_shows_no_move(tmp_path: Pa
         assert all(re.fullmatch(r"br:(moves|hand|text):\d+", i) for i in ids), ids
 
 
+async def test_the_bot_hears_no_chatter_and_keeps_no_message(tmp_path: Path) -> None:
+    """It asks Discord for its guilds' events alone: members' messages, typing and
+    reactions, and its own posts and edits coming back, are never sent to it, parsed or
+    cached; the game goes on through interactions."""
+    async with world(tmp_path) as w:
+        assert w.bot.intents == discord.Intents(guilds=True)
+        await seat_two(w)
+        chat = await w.carol.send(w.channel, "good luck both!")
+        await w.carol.typing(w.channel)
+        await w.carol.react(chat, "\N{THUMBS UP SIGN}")
+        awaited, before = (await w.awaited())[0], await w.version()
+        said(await awaited.slash(w.channel, "play", action=(await w.moves(awaited))[0]))
+        await w.bob.send_dm("hello bot")
+        assert list(w.bot.cached_messages) == []
+        assert await w.version() == before + 1
+
+
 async def test_a_spectator_cannot_play_or_see_a_hand(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         await seat_two(w)

@@ -36,6 +36,14 @@ log = logging.getLogger("boardroom.discord")
 
 INVALID_FORM_BODY = 50035  # Discord's code: a field of the request breaks a rule
 
+# The gateway events the bot asks for: its guilds, channels and threads, nothing more.
+# Commands, buttons and autocomplete come as interactions, which need no intent; DMs are
+# sent over REST. Discord's default set would also send every message, edit, reaction and
+# typing indicator in every channel the bot can see (its own posts and edits too), each
+# parsed and the messages cached for nothing: no code of the bot reads them, hence
+# ``max_messages=None`` as well.
+INTENTS = discord.Intents(guilds=True)
+
 # One cog per feature, loaded as extensions (``setup`` in each).
 EXTENSIONS = ("bot.discord.cogs.tables", "bot.discord.cogs.play", "bot.discord.cogs.guide",
               "bot.discord.cogs.looking_back", "bot.discord.cogs.me", "bot.discord.cogs.ranks",
@@ -86,11 +94,10 @@ class Boardroom(Host):
         # The shards this process runs (ShardedBoardroom); none named: all of them.
         sharding: dict[str, Any] = {} if shards is None else {
             "shard_ids": list(shards.ids), "shard_count": shards.count}
-        # No privileged intents: slash commands, buttons and DMs need none of them.
         # Nobody is pinged unless a message names whom it may ping (the turn line does).
-        super().__init__(command_prefix=commands.when_mentioned,
-                         intents=discord.Intents.default(), tree_cls=BoardroomTree,
-                         help_command=None, allowed_mentions=NOBODY, **sharding)
+        super().__init__(command_prefix=commands.when_mentioned, intents=INTENTS,
+                         max_messages=None, tree_cls=BoardroomTree, help_command=None,
+                         allowed_mentions=NOBODY, **sharding)
         self._database = database
         self._owns_store = database is None or isinstance(database, str)
         self._images = images
