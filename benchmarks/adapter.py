@@ -73,6 +73,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import gc
 import inspect
 import json
 import os
@@ -240,13 +241,16 @@ class Alone:
     """Moves served one at a time, seconds from each one's interaction: to the bot's first
     REST call that shows it in the channel (``None``: nothing shown there) and to its last
     REST call for it, in wall time; to the channel and to the last call in the process's
-    CPU time, and to the last call in the event loop's thread's CPU time."""
+    CPU time, and to the last call in the event loop's thread's CPU time. ``collected``:
+    the CPU of each move's full garbage collections (``Collections``): all of them, those
+    the event loop's thread made, and those that ended before the move showed."""
 
     shown: list[float | None] = field(default_factory=list)
     busy: list[float] = field(default_factory=list)
     shown_cpu: list[float | None] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     loop: list[float] = field(default_factory=list)
+    collected: list[tuple[float, float, float]] = field(default_factory=list)
 
     def extend(self, other: Alone) -> None:
         self.shown += other.shown
@@ -254,6 +258,50 @@ class Alone:
         self.shown_cpu += other.shown_cpu
         self.cpu += other.cpu
         self.loop += other.loop
+        self.collected += [tuple(c) for c in other.collected]  # type: ignore[misc]
+
+    def without_collections(self) -> Alone:
+        """The same moves, each one's full collections taken out of its clocks."""
+        if not self.collected:
+            return self
+        return Alone(self.shown, self.busy,
+                     [None if s is None else s - before
+                      for s, (_, _, before) in zip(self.shown_cpu, self.collected, strict=True)],
+                     [c - spent for c, (spent, _, _) in zip(self.cpu, self.collected,
+                                                            strict=True)],
+                     [c - loop for c, (_, loop, _) in zip(self.loop, self.collected,
+                                                          strict=True)])
+
+
+class Collections:
+    """Python's full garbage collections (generation 2) as they happen: each one's end on
+    the process's CPU clock, its CPU (the collecting thread's), and whether the event
+    loop's thread made it. A full collection scans every object the process tracks, and
+    the process here holds SimCord's simulated Discord too (its guilds, members, messages
+    and the log of every request, more objects than the bot's own tables), so its pauses
+    are longer than a bot's in production; the GIL is held meanwhile, so the event loop
+    waits whichever thread collects."""
+
+    def __init__(self) -> None:
+        self.ended: list[tuple[float, float, bool]] = []
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._began = time.thread_time()
+        else:
+            self.ended.append((time.process_time(), time.thread_time() - self._began,
+                               threading.current_thread() is threading.main_thread()))
+
+    def between(self, began: float, end: float, shown: float | None
+                ) -> tuple[float, float, float]:
+        """CPU of the full collections that ended between two process CPU stamps: all
+        of them, the event loop's thread's, and those before ``shown``."""
+        inside = [(at, cpu, loop) for at, cpu, loop in self.ended if began <= at <= end]
+        return (sum(cpu for _, cpu, _ in inside), sum(cpu for _, cpu, loop in inside if loop),
+                sum(cpu for at, cpu, _ in inside if shown is not None and at <= shown))
 
 
 @dataclass
@@ -268,6 +316,7 @@ class Bench:
     requests: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     refused: int = 0
+    collections: Collections = field(default_factory=Collections)
 
     @property
     def service(self) -> Any:
@@ -365,6 +414,8 @@ class Bench:
             result.busy.append(end[0] - began[0])
             result.cpu.append(end[1] - began[1])
             result.loop.append(end[2] - began[2])
+            result.collected.append(self.collections.between(
+                began[1], end[1], shown[0][1] if shown else None))
         self.count(since)
         self.moves += len(picks)
         await self.check(picks, before)
@@ -465,12 +516,21 @@ async def bench(tables: int, seed: int, *, warm: bool = True) -> AsyncIterator[B
                     await b.deal(t)
                 if warm:
                     await b.warm()
-                yield b
+                gc.callbacks.append(b.collections)
+                try:
+                    yield b
+                finally:
+                    gc.callbacks.remove(b.collections)
         finally:
             await store.close()
 
 
 # --------------------------------------------------------------------------- figures
+
+
+def tracked() -> int:
+    """How many objects the garbage collector tracks: what a full collection scans."""
+    return len(gc.get_objects())
 
 
 def median(values: Sequence[float] | None) -> float | None:
@@ -495,6 +555,7 @@ class Side:
     refused: int = 0
     requests: Counter[str] = field(default_factory=Counter)
     setup: float = 0.0
+    tracked: int = 0  # objects the garbage collector tracks, at the end
 
     def add(self, what: str, result: dict[str, Any], rate: float) -> None:
         if what == "cpu":
@@ -507,10 +568,13 @@ class Side:
             self.alone.extend(alone)
             for hold in ("loop", "cpu"):
                 self.queued.setdefault(hold, []).extend(queued(alone, rate, hold))
+            self.queued.setdefault("loop without", []).extend(
+                queued(alone.without_collections(), rate, "loop"))
 
     def close(self, totals: dict[str, Any]) -> None:
         self.moves, self.refused = totals["moves"], totals["refused"]
         self.requests = Counter(totals["requests"])
+        self.tracked = totals.get("tracked", 0)
 
     def rows(self, rate: float) -> list[tuple[str, float | None, str]]:
         """(label, value, format) for the table; ``None`` where nothing was measured."""
@@ -521,6 +585,7 @@ class Side:
         under = sum(n for k, n in self.requests.items() if k != "interaction")
         shown = [s for s in self.alone.shown if s is not None]
         shown_cpu = [s for s in self.alone.shown_cpu if s is not None]
+        full = [spent for spent, _, _ in self.alone.collected if spent]
         return [
             ("moves measured", float(self.moves), ".0f"),
             ("CPU ms a move (median of batches)", median(self.cpu), ".1f"),
@@ -540,6 +605,11 @@ class Side:
             (f"queued at {rate:g}/s on all CPU, one core: median ms",
              ms(self.queued.get("cpu", []), 0.5), ".0f"),
             ("  p99 ms", ms(self.queued.get("cpu", []), 0.99), ".0f"),
+            ("full garbage collections in the moves alone", float(len(full)), ".0f"),
+            ("  median ms of CPU", ms(full, 0.5), ".0f"),
+            ("  objects tracked at the end, thousands", self.tracked / 1000, ".0f"),
+            (f"queued at {rate:g}/s on the loop's CPU without them: p99 ms",
+             ms(self.queued.get("loop without", []), 0.99), ".0f"),
             ("requests a move", per(sum(self.requests.values())), ".2f"),
             ("  under the global limit", per(under), ".2f"),
             ("  channel", per(self.requests["channel"]), ".2f"),
@@ -603,7 +673,7 @@ async def measure(b: Bench, what: str, args: argparse.Namespace) -> dict[str, An
         return {"batches": [await b.cpu(args.batch) for _ in range(args.batches)]}
     alone = await b.alone(args.chunk)
     return {"shown": alone.shown, "busy": alone.busy, "shown_cpu": alone.shown_cpu,
-            "cpu": alone.cpu, "loop": alone.loop}
+            "cpu": alone.cpu, "loop": alone.loop, "collected": alone.collected}
 
 
 async def serve(args: argparse.Namespace) -> None:
@@ -617,7 +687,7 @@ async def serve(args: argparse.Namespace) -> None:
             if what in ("cpu", "alone"):
                 result = await measure(b, what, args)
             else:
-                result = {"moves": b.moves, "refused": b.refused,
+                result = {"moves": b.moves, "refused": b.refused, "tracked": tracked(),
                           "requests": dict(b.requests), "errors": len(b.env.errors)}
             print(json.dumps(result), flush=True)
             if what == "done":
@@ -708,7 +778,8 @@ async def alone(args: argparse.Namespace) -> None:
                 print(f"round {r + 1}: " + brief(what, result, args.rate), flush=True)
         if args.profile:
             await profiled(b, args.batch)
-        side.close({"moves": b.moves, "refused": b.refused, "requests": b.requests})
+        side.close({"moves": b.moves, "refused": b.refused, "requests": b.requests,
+                    "tracked": tracked()})
     print()
     print(report([side], args.rate))
 
