@@ -42,6 +42,11 @@ between timed parts.
   bound), and reaches the channel its CPU to the channel after it starts: median and p99 of
   arrival to channel. Under overload (what a move holds above ``1 / rate`` on average) the
   wait grows through a chunk, and the figures then depend on ``--chunk``.
+- Python's full garbage collections during the moves alone: how many, the CPU of each,
+  and the objects tracked at the end (what each one scans); and the queue's p99 again with
+  their pauses taken out of the moves they fell in. A full collection holds the GIL, and
+  here it scans SimCord's objects too (its messages and the log of every request grow
+  with each move), more than the bot's own: the two p99s bound what a bot would see.
 - Requests a move makes, all of them and those under Discord's global rate limit (all but
   interaction callbacks and interaction webhooks), with the channel's, the DMs' (and DM
   channels opened) and user look-ups apart.

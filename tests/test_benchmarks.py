@@ -10,7 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import rules
+from benchmarks.adapter import Alone, Collections, queued
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,6 +68,28 @@ def test_the_adapter_benchmark_runs_and_prints_its_figures() -> None:
     assert float(figures["queued at 40/s on all CPU, one core: median ms"][0]) > 0
     assert float(figures["channel"][0]) >= 1  # each move shows in its channel
     assert figures["moves refused (should be 0)"] == ["0"]
+    assert int(figures["full garbage collections in the moves alone"][0]) >= 0
+    assert int(figures["objects tracked at the end, thousands"][0]) > 10  # the modules alone
+    assert float(figures["queued at 40/s on the loop's CPU without them: p99 ms"][0]) > 0
+
+
+def test_the_adapter_benchmark_takes_a_full_collection_out_of_the_move_it_fell_in() -> None:
+    seen = Collections()
+    seen.ended = [(1.30, 0.40, True), (2.05, 0.10, False), (9.0, 1.0, True)]
+    # Two moves: the first [1.0, 1.5] s of CPU, shown at 1.2 (before the collection that
+    # ended at 1.3); the second [2.0, 2.2], shown at 2.1, after one in a picture thread.
+    first, second = seen.between(1.0, 1.5, 1.2), seen.between(2.0, 2.2, 2.1)
+    assert first == (0.40, 0.40, 0.0) and second == (0.10, 0.0, 0.10)
+    alone = Alone(shown=[0.03, 0.03], busy=[0.5, 0.2], shown_cpu=[0.2, 0.1], cpu=[0.5, 0.2],
+                  loop=[0.45, 0.05], collected=[first, second])
+    without = alone.without_collections()
+    assert without.loop == [pytest.approx(0.05), 0.05]
+    assert without.cpu == [pytest.approx(0.1), pytest.approx(0.1)]
+    assert without.shown_cpu == [0.2, pytest.approx(0.0)]
+    # At 40 moves a second the second move waits behind the first's loop CPU, less
+    # without the collection: 0.45 - 0.025 + 0.1 against 0.05 - 0.025 + 0.0.
+    assert queued(alone, 40, "loop")[1] == pytest.approx(0.525)
+    assert queued(without, 40, "loop")[1] == pytest.approx(0.025)
 
 
 def test_the_commands_benchmark_prints_a_row_per_game_and_kind() -> None:
