@@ -93,7 +93,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -263,19 +263,17 @@ class Alone:
         self.shown_cpu += other.shown_cpu
         self.cpu += other.cpu
         self.loop += other.loop
-        self.collected += [tuple(c) for c in other.collected]  # type: ignore[misc]
+        self.collected += [(spent, loop, before) for spent, loop, before in other.collected]
 
     def without_collections(self) -> Alone:
         """The same moves, each one's full collections taken out of its clocks."""
-        if not self.collected:
-            return self
-        return Alone(self.shown, self.busy,
-                     [None if s is None else s - before
-                      for s, (_, _, before) in zip(self.shown_cpu, self.collected, strict=True)],
-                     [c - spent for c, (spent, _, _) in zip(self.cpu, self.collected,
-                                                            strict=True)],
-                     [c - loop for c, (_, loop, _) in zip(self.loop, self.collected,
-                                                          strict=True)])
+        spent, loop, before = zip(*self.collected, strict=True) if self.collected else ((),) * 3
+        return replace(
+            self,
+            shown_cpu=[None if s is None else s - b
+                       for s, b in zip(self.shown_cpu, before, strict=True)],
+            cpu=[c - g for c, g in zip(self.cpu, spent, strict=True)],
+            loop=[c - g for c, g in zip(self.loop, loop, strict=True)])
 
 
 class Collections:

@@ -124,8 +124,9 @@ async def assert_shows(message: Any, row: GameRow, moves: list[MoveRow], seat: i
     expected = render.pngs(game_id, view)
     # Pictures are compared as they show (``pixels``), not as PNG bytes: the deflater now
     # and then encodes the same rows to other valid bytes (tests/pictures.py).
-    if pixels(drawn["board.png"][0]) != pixels(expected[0]):  # which move's, to tell why
-        same = [m for m in range(last + 1) if pixels(drawn["board.png"][0]) == pixels(
+    board = pixels(drawn["board.png"][0])
+    if board != pixels(expected[0]):  # which move's board it is, to tell why
+        same = [m for m in range(last + 1) if board == pixels(
             render.pngs(game_id, viewed(row, state_at(row, moves, m), seat))[0])]
         pytest.fail(f"move {move}: not the rules' board but that of move(s) {same}; "
                     f"its alt text: {drawn['board.png'][1]!r}; "
