@@ -147,10 +147,11 @@ class Boardroom(Host):
         guild_from_env()
         await self.load_commands()
         problems = command_problems(self.registration())
-        if problems:
-            raise StartRefused(*problems, "Discord would refuse these commands, so the bot "
-                               "stopped before asking it anything; this version of Boardroom "
-                               "cannot register them: run another one, or report it.")
+        if problems:  # one sentence each, the last saying what it means
+            *others, last = problems
+            raise StartRefused(*others, last.removesuffix(".") + ", so the bot stopped before "
+                               "asking Discord anything (this version of Boardroom cannot "
+                               "register its commands: run another one, or report it).")
         await super().login(token)
 
     async def setup_hook(self) -> None:
