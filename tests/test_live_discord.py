@@ -209,6 +209,28 @@ async def test_a_refused_edit_posts_the_turn_anew_at_once_and_carries_it_on(
                 assert told_in(w.public()[-1])[:len(lines)] == lines
 
 
+async def test_a_turn_message_gone_after_a_restart_is_posted_anew_and_logged(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """After a restart the turn message is read back from Discord; one deleted meanwhile
+    (Discord answers 10008) is posted anew at once, pinging nobody, and the log says why."""
+    async with world(tmp_path) as w:
+        await start(w)
+        rng = random.Random(6)
+        await mid_turn(w, rng)
+        turn, count = w.public()[-1], len(w.public())
+        await w.restart()
+        w.env.inject_error("GET", MESSAGES.format(w.channel.id) + "/*", status=404,
+                           code=10008, message="Unknown Message")
+        _, _, answer = await step(w, rng)
+        assert answer.startswith("Played") and "saved" not in answer
+        anew = w.public()[-1]
+        assert anew.id != turn.id and len(w.public()) == count + 1 and anew.attachments
+        assert not pinged(w, anew)
+        assert not [e for e in requests_to(w, turn.id) if e.method == "PATCH"]
+        assert any("HTTP 404, error code 10008" in r.getMessage() and str(turn.id)
+                   in r.getMessage() for r in caplog.records if r.name == "boardroom.discord")
+
+
 async def test_an_edit_keeps_the_board_already_uploaded_where_it_did_not_change(
         tmp_path: Path) -> None:
     async with world(tmp_path) as w:

@@ -276,7 +276,9 @@ class TurnMessages:
             return known, False
         try:
             message = await channel.fetch_message(message_id)
-        except discord.HTTPException:
+        except discord.HTTPException as error:
+            log.warning("Could not read game %s's turn message %s back from Discord (%s)",
+                        game, message_id, refusal(error))
             return None, False
         turn = self._turns[channel.id] = Turn(game, message_id, told_in(message),
                                               list(message.attachments))
