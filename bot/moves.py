@@ -51,12 +51,31 @@ class Choices:
 
     @classmethod
     def of(cls, legal: list[str], costs: dict[str, str],
-           notes: dict[str, str] | None = None) -> Choices:
+           notes: dict[str, str] | None = None, *, beside: bool = False) -> Choices:
+        """``beside`` (the game's ``costly_beside``): a costly move that begins with a free
+        move ('meeple e5 buy meeple e5 roll', 'meeple e5') follows the free moves that begin
+        so, instead of going after every free move."""
         notes = notes or {}
         known = set(legal)
         order = [m for m in notes if m in known] + [m for m in legal if m not in notes]
         free = [m for m in order if m not in costs]
-        return cls(free + [m for m in order if m in costs], costs, notes)
+        costly = [m for m in order if m in costs]
+        if not beside:
+            return cls(free + costly, costs, notes)
+        heads = set(free)
+        after: dict[int, list[str]] = {}  # index in ``free`` -> costly moves that follow it
+        apart = []
+        for move in costly:
+            words = move.split()
+            head = next((h for n in range(len(words) - 1, 0, -1)
+                         if (h := " ".join(words[:n])) in heads), None)
+            if head is None:
+                apart.append(move)
+                continue
+            last = max(i for i, f in enumerate(free) if f == head or f.startswith(head + " "))
+            after.setdefault(last, []).append(move)
+        listed = [m for i, f in enumerate(free) for m in (f, *after.get(i, ()))]
+        return cls(listed + apart, costs, notes)
 
     def entry(self, move: str) -> Entry:
         return Entry(move, 1, self.costs.get(move, ""), self.notes.get(move, ""))

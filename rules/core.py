@@ -208,6 +208,10 @@ class Game(ABC, Generic[S]):
     # What the game hides from a player, in the game's words, as the guide says it to them
     # ("your hand of tiles and both stacks"); empty when nothing is hidden.
     hidden: ClassVar[str] = ""
+    # Lists show free moves first; a game whose moves go by the thing they act on (Bomb
+    # Squares: a card's meeple moves) keeps a costly move that begins with a free one
+    # ('meeple e5 buy meeple e5 roll' after 'meeple e5') beside it instead.
+    costly_beside: ClassVar[bool] = False
 
     def __init__(self) -> None:
         # ``evaluate``'s weights, if the game has any; a tuner tries others on a copy
@@ -278,7 +282,8 @@ class Game(ABC, Generic[S]):
     def costs(self, state: S, seat: int) -> dict[str, str]:
         """What each legal move of ``seat`` that costs something costs, in a few words a
         player reads beside the move ('2 skips: -4 points'); free moves are left out. Every
-        list of moves shows it, free moves first; playing such a move says what it cost."""
+        list of moves shows it, free moves first (``costly_beside``: a costly move that begins
+        with a free one right after it); playing such a move says what it cost."""
         return {}
 
     def notes(self, state: S, seat: int) -> dict[str, str]:

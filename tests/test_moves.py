@@ -129,3 +129,40 @@ def test_a_games_notes_order_the_list_and_go_beside_each_move() -> None:
         "a a1 · covers a1", "b a2 · covers a2 b2", "pass", "b a1 · covers a1 b1 · skips 1: -2"]
     assert plain("b a1 · covers a1 b1 · skips 1: -2") == "b a1"
     assert Choices.of(legal, {}).moves == legal  # no notes: the game's order
+
+
+def test_a_costly_move_that_extends_a_free_one_goes_beside_it_where_the_game_says() -> None:
+    """``costly_beside``: 'meeple e5 buy meeple e5 roll' follows the free moves beginning
+    'meeple e5', not every free move; a costly move that extends none goes last."""
+    legal = ["meeple e5", "meeple e5 done", "meeple e5 buy meeple e5 done", "meeple f5",
+             "meeple f5 done", "redraw meeple"]
+    costs = {"meeple e5 buy meeple e5 done": "1 crystal", "redraw meeple": "1 crystal"}
+    beside = Choices.of(legal, costs, beside=True)
+    assert beside.moves == legal
+    assert Choices.of(legal, costs).moves == [
+        "meeple e5", "meeple e5 done", "meeple f5", "meeple f5 done",
+        "meeple e5 buy meeple e5 done", "redraw meeple"]
+
+
+def test_bomb_squares_lists_each_cards_meeple_moves_together() -> None:
+    """In random play, the moves naming a card's meeple ('meeple e5 ...') are one run of
+    the list a player sees, the extra meeple bought with it included."""
+    game = rules.GAMES["bomb-squares"]
+    assert game.costly_beside
+    rng = random.Random(5)
+    met = 0
+    for deal in range(6):
+        state = game.new(2, deal)
+        for _ in range(400):
+            if game.outcome(state) is not None:
+                break
+            seat = min(game.to_act(state))
+            moves = game.legal_moves(state, seat)
+            listed = Choices.of(moves, game.costs(state, seat), game.notes(state, seat),
+                                beside=game.costly_beside).moves
+            cards = [m.split()[1] for m in listed if m.startswith("meeple ")]
+            runs = [c for i, c in enumerate(cards) if i == 0 or cards[i - 1] != c]
+            assert len(runs) == len(set(runs)), listed
+            met += any(" buy meeple " in m for m in listed if m.startswith("meeple "))
+            state, _ = game.play(state, seat, rng.choice(moves))
+    assert met, "random play met an extra meeple bought with a meeple"

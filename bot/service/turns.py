@@ -41,7 +41,8 @@ Said = list[tuple[int | None, rules.Event]]  # events, each with the seat that c
 def choices(table: Table, seat: int) -> Choices:
     """The seat's legal moves, free ones first, with what the costly ones cost and what
     each does (``game.notes``, which also orders them)."""
-    return Choices.of(list(table.moves(seat)), table.costs(seat), table.notes(seat))
+    return Choices.of(list(table.moves(seat)), table.costs(seat), table.notes(seat),
+                      beside=table.game.costly_beside)
 
 
 def not_your_turn(table: Table, *, retried: bool = False) -> str:

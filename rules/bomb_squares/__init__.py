@@ -90,6 +90,7 @@ class BombSquares(Reading):
     state_type = BombState
     hidden = ("the square card you drew, the mint tin "
               "cards and what the deck and the bags hold")
+    costly_beside = True  # the extra meeple bought with a meeple: listed with its card
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> BombState:
