@@ -377,16 +377,26 @@ def _seat_lines(view: dict[str, Any]) -> list[str]:
 def _seat_rows(view: dict[str, Any], at: kit.Layout) -> Image.Image:
     """The kit's seat rows, each line followed by the seat's discard pile, face up on a
     tray: a disc per card, lowest first, alike cards fanned together, the front one showing
-    its pips (closer where the line leaves less room; its size in words where even that
-    does not fit and the words do). No row grows: the board keeps its size."""
-    lines, piles, d = _seat_lines(view), view["discards"], at.px(36)
+    its pips (closer where the line leaves less room), named '· discards' where that fits
+    too; its size in words where no tray fits and the words do. No row grows: the board
+    keeps its size."""
+    plain, piles, d = _seat_lines(view), view["discards"], at.px(36)
     column, size, width = kit.seat_column(view, at, least=0), at.px(kit.TEXT), at.width - at.margin
-    fans = [_fan(pile, at, width - column - kit.text_width(line, size) - at.px(18))
-            for line, pile in zip(lines, piles, strict=True)]
-    said = [f"{line} · {_plural(len(pile), 'discard')}" for line, pile in zip(lines, piles,
-                                                                              strict=True)]
-    lines = [more if pile and fan is None and kit.text_width(more, size) <= width - column
-             else line for line, more, pile, fan in zip(lines, said, piles, fans, strict=True)]
+
+    def tray_for(line: str, pile: list[str]) -> tuple[int, int, int] | None:
+        return _fan(pile, at, width - column - kit.text_width(line, size) - at.px(18))
+
+    lines, fans = [], []
+    for line, pile in zip(plain, piles, strict=True):
+        named = f"{line} · discards"  # the tray says what it holds, where there is room
+        said = f"{line} · {_plural(len(pile), 'discard')}"
+        if (tray := tray_for(named, pile)) is not None:
+            line = named
+        elif (tray := tray_for(line, pile)) is None and pile and kit.text_width(
+                said, size) <= width - column:
+            line = said
+        lines.append(line)
+        fans.append(tray)
     block, top = kit.seat_rows(view, at, lines, least=0), at.px(6)
     draw = ImageDraw.Draw(block)
     for line, pile, fan in zip(lines, piles, fans, strict=True):

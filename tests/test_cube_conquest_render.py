@@ -406,3 +406,24 @@ def test_every_discard_pile_is_shown_to_everyone_in_the_picture_and_in_words() -
             assert cube_conquest._seat_rows(piled, at).height == rows
     empty = {**view, "discards": [[] for _ in range(view["players"])]}
     assert "discard pile, face up: empty." in render.describe("cube-conquest", empty)
+
+
+def test_each_discard_tray_in_the_picture_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's row names the tray of discs beside it ('· discards') where the row has room
+    for both; a row with an empty pile names none."""
+    drawn: list[list[str]] = []
+    rows = kit.seat_rows
+
+    def seen(view: dict[str, Any], at: kit.Layout, lines: list[str], **kw: Any) -> Any:
+        drawn.append(list(lines))
+        return rows(view, at, lines, **kw)
+
+    monkeypatch.setattr(kit, "seat_rows", seen)
+    view = GAME.view(samples(2)["move"], None)
+    at = kit.Layout(1000)
+    piles = {**view, "discards": [["drop", "arrow"], []]}
+    cube_conquest._seat_rows(piles, at)
+    assert drawn[-1][0].endswith(" · discards") and "discard" not in drawn[-1][1]
+    cube_conquest._seat_rows({**view, "discards": [["drop", "crown", "arrow"] * 2,
+                                                   ["arrow"] * 3]}, at)
+    assert all(line.endswith(" · discards") for line in drawn[-1])
