@@ -805,6 +805,10 @@ def test_attacking_a_square_none_of_your_cubes_touches_says_so() -> None:
     with pytest.raises(InvalidMove, match=r"^Say which cube attacks 'c2': b2 or c3, e\.g\. "
                                           r"'attack c2 from b2'\.$"):
         GAME.play(state, BLUE, "attack c2")
+    # An empty square two of Blue's cubes touch (b2, c3): what it lacks, not which cube.
+    with pytest.raises(InvalidMove, match=r"^'b3' holds no enemy cube: an attack is on a "
+                                          r"square with another player's cube\.$"):
+        GAME.play(state, BLUE, "attack b3")
     outpost = position(cubes={"a1": (BLUE, 2), "a2": (RED, 1)}, hands=[["crown"], []])
     with pytest.raises(InvalidMove, match=r"^Only your Outpost on a1 touches 'a2', and an "
                                           r"Outpost cannot attack\.$"):
