@@ -75,7 +75,9 @@ def test_remarks_name_only_what_the_table_sees() -> None:
     public = GAME.view(state, None)
     line = GAME.remark(public, 0, "second card", None)
     assert line is not None and "second square card" in line
-    assert GAME.remark(public, 0, "sell", None) is not None
+    sold = GAME.remark(public, 0, "sell", None)
+    assert sold is not None and "rather sell than draw" in sold
+    assert "sells mint tin cards" not in sold  # the sale's own line says that, just before
     state.phase, state.dice = "rolled", [4, 2, 1, 0]
     line = GAME.remark(GAME.view(state, None), 0, "attack f5 from e5", 0.7)
     assert line == ("Player 1 attacks the 6-meeple card on f5 with power 4: at least 4 "

@@ -159,8 +159,8 @@ class BombSquares(Reading):
         verb = move.split()[0]
         odds = f" (it rates its chances {round(100 * chance)}%)" if chance is not None else ""
         if verb == "sell":
-            return (f"{player(seat)} sells mint tin cards: a crystal for each card bought, "
-                    "without placing a square card this turn.")
+            return (f"{player(seat)} would rather sell than draw: a crystal for each card "
+                    "bought, for no square card this turn.")
         if verb == "attack":
             cards = {c["cell"]: c for c in public["board"]}
             target, power = cards[move.split()[1]], public["dice"]["red"]
