@@ -345,9 +345,10 @@ class Reading(Moves):
         def example(verb: str, found: list[str]) -> str:
             if verb == "bet" and len(found) > 1:
                 return f"'{found[0]}' to '{found[-1]}'"
+            shown = next((m for m in found if m not in costs), found[0])  # a free one first
             extra = [f"1 of {len(found)}"] if len(found) > 1 else []
-            extra += [costs[found[0]]] if found[0] in costs else []
-            return f"'{found[0]}'" + (f" ({'; '.join(extra)})" if extra else "")
+            extra += [costs[shown]] if shown in costs else []
+            return f"'{shown}'" + (f" ({'; '.join(extra)})" if extra else "")
 
         shown = [example(verb, found) for verb, found in kinds.items()]
         lead = LEADS.get(state.phase, "")
