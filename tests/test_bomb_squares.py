@@ -242,6 +242,28 @@ def test_a_card_takes_only_the_colour_of_its_first_meeple() -> None:
     card(state, "e6", "green", 3)
     moves = GAME.legal_moves(state, 0)
     assert "meeple e6" in moves and "meeple e5" not in moves
+    hint = " The meeple drawn: type 'meeple e6' (1 of 4) or 'redraw meeple' (costs 1 crystal)."
+    refused(state, 0, "meeple e5", IllegalMove, "e5 holds blue meeples, and a card takes "
+            "meeples of one colour only: your red meeple goes on a blank card or one of its "
+            "colour." + hint)
+    card(state, "e4", "green", 2, meeples=2, meeple="red")
+    refused(state, 0, "meeple e4", IllegalMove, "e4 is full: a meeple in every section." + hint)
+    card(state, "d5", "red", 4, token=1)
+    refused(state, 0, "meeple d5", IllegalMove, "d5 carries a token: a token card takes no "
+            "meeple." + hint)
+
+
+def test_the_bomb_drawn_goes_on_a_card_without_one() -> None:
+    state = table(phase="bomb", pending=C["red"])
+    card(state, "e5", "green", 3, bomb="blue")
+    card(state, "e6", "green", 3)
+    card(state, "d5", "red", 4, token=1)
+    assert [m for m in GAME.legal_moves(state, 0) if m.startswith("bomb ")] == ["bomb e6"]
+    hint = " The bomb drawn: type 'bomb e6' or 'redraw bomb' (costs 1 crystal)."
+    refused(state, 0, "bomb e5", IllegalMove, "e5 already carries a bomb: the bomb you drew "
+            "goes on a card without one." + hint)
+    refused(state, 0, "bomb d5", IllegalMove, "d5 carries a token, which stands for its bomb: "
+            "the bomb you drew goes on a card without one." + hint)
 
 
 def test_filling_a_card_earns_its_sections() -> None:

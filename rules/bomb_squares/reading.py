@@ -169,6 +169,12 @@ class Reading(Moves):
                 return IllegalMove(f"{words[1]} is not next to a card.")
             return IllegalMove(f"Placing there costs {spots[cell]} crystals (1 for each "
                                f"neighbour with fewer sections); you hold {cash}.")
+        if verb == "bomb" and state.phase == "bomb" and cell >= 0:
+            return IllegalMove((f"{words[1]} carries a token, which stands for its bomb"
+                                if state.token[cell] else f"{words[1]} already carries a bomb")
+                               + ": the bomb you drew goes on a card without one. " + hint)
+        if verb == "meeple" and state.phase == "meeple" and cell >= 0:
+            return IllegalMove(self._meeple_place_refusal(state, cell) + " " + hint)
         if verb == "keep" and state.phase == "place":
             return IllegalMove(f"Your square card fits somewhere for free, so it must be "
                                f"placed. {hint}")
@@ -214,6 +220,20 @@ class Reading(Moves):
             return IllegalMove(f"{self._meeple_move_refusal(state, seat, verb, cell)} {hint}")
         return out_of_step(move, STEPS.get(state.phase, "it is another step of the game"),
                            hint)
+
+    @staticmethod
+    def _meeple_place_refusal(state: BombState, cell: int) -> str:
+        """Why the meeple drawn may not go on ``cell``."""
+        where = CELLS[cell]
+        if state.token[cell]:
+            return f"{where} carries a token: a token card takes no meeple."
+        if free(state, cell) <= 0:
+            return f"{where} is full: " + ("a landmine blocks one section and meeples "
+                                           "fill the rest." if state.mine[cell] else
+                                           "a meeple in every section.")
+        return (f"{where} holds {MEEPLES[state.meeple_colour[cell]]} meeples, and a card takes "
+                f"meeples of one colour only: your {MEEPLES[state.pending]} meeple goes on a "
+                "blank card or one of its colour.")
 
     def _attack_refusal(self, state: BombState, seat: int, target: int, source: int) -> str:
         """Why an attack after the roll is not one the dice allow."""
