@@ -726,6 +726,18 @@ def _action_policy(state: CubeState, seat: int, moves: dict[str, Any],
 # --------------------------------------------------------------------------- the game
 
 
+# How each move is written, for a text that names a move's word but not the rest of it.
+FORMS = {
+    "place": "with a square of your edge: 'place b1'",
+    "move": "with the cube's square, where it goes and a card: 'move b1 b3 with crown'",
+    "reinforce": "with your cube's square and a card: 'reinforce c2 with bricks'",
+    "outpost": "with your cube's square and a card: 'outpost b1 with drop'",
+    "attack": "with the square attacked and your cube's: 'attack c3 from c2'",
+    "use": "with one of your two cards: 'use crown'",
+    "pass": "alone: 'pass'",
+}
+
+
 class CubeConquest(Game[CubeState]):
     id = "cube-conquest"
     # A narrow tree: with 130 playouts over some 30 moves, widening 2 gave each move a few
@@ -1070,7 +1082,9 @@ class CubeConquest(Game[CubeState]):
                 raise InvalidMove(f"Say which cube attacks {quote(squares[0])}: "
                                   f"{listing(able, 'or')}, e.g. 'attack {squares[0]} from "
                                   f"{able[0]}'.")
-        if verb not in shape or shape[verb] != (len(squares), len(cards)):
+        if verb in shape and shape[verb] != (len(squares), len(cards)):
+            raise InvalidMove(f"{quote(verb)} is written {FORMS[verb]}. {hint}")
+        if verb not in shape:
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if via is not None:
             if verb != "move":

@@ -4,6 +4,8 @@ reasons, and the notation hint.
 
 from __future__ import annotations
 
+import re
+
 from rules.bomb_squares.dice import attackers
 from rules.bomb_squares.moves import Moves
 from rules.bomb_squares.notation import (
@@ -11,6 +13,7 @@ from rules.bomb_squares.notation import (
     ANSWERS,
     ENDS,
     FILLERS,
+    FORMS,
     LEADS,
     MOST_STEPS,
     REVEALS,
@@ -50,6 +53,13 @@ class Reading(Moves):
             hint = self.notation_hint(state, seat)
             if len(words) == 1 and CELL_RE.match(words[0]):
                 raise InvalidMove(f"Say what to do on {words[0]}. {hint}")
+            verb = ALIASES.get(words[0], words[0])
+            if verb in FORMS:
+                strange = [w for w in words[1:] if re.fullmatch(r"[a-z]\d+", w)
+                           and not CELL_RE.match(w)]
+                where = (f"{quote(strange[0])} is not a place on the table (a1 to i9); "
+                         if strange else "")
+                raise InvalidMove(f"{where}{quote(verb)} is written {FORMS[verb]}. {hint}")
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if len(steps) > 1 and steps[0] in ANSWERS and state.phase in ("sale", "challenge"):
             return " ".join(steps[1:])  # 'no buy, draw': the turn's move says no buy
