@@ -842,6 +842,10 @@ class BattleTiles(Game[TilesState]):
         hint = self.notation_hint(state, seat)
         if not words:
             raise InvalidMove(f"That is not a move I understand. {hint}")
+        asks_rotate = words in (["no", "rotate"], ["no"], ["skip"], ["don't", "rotate"],
+                                ["pass"]) or words[0] in ("rotate", "turn")
+        if asks_rotate and state.phase != "rotate":  # the step is the reason, in their words
+            raise out_of_step(" ".join(words), STEPS[state.phase], hint)
         if words in (["no", "rotate"], ["no"], ["skip"], ["don't", "rotate"], ["pass"]):
             return "no rotate"
         squares = [w for w in words if SQUARE_RE.match(w)]
