@@ -994,6 +994,11 @@ class BlockBuster(Game[BlockState]):
             raise InvalidMove(f"That is not a move I understand. {hint}")
         block = _block_word(words[0])
         kit = _kit(state)
+        if block is None and words[0] in ("skip", "skips", "skipping"):
+            raise InvalidMove("A skip is not a move of its own: a block placed apart from "
+                              "your colour's previous block skips the spaces between, one -2 "
+                              "token each, and the move list says what each placement "
+                              f"skips. {hint}")
         if block is None:
             raise InvalidMove(f"There is no block called {quote(words[0])}. Blocks are "
                               f"{listing(kit, 'or')}. {hint}")

@@ -669,6 +669,16 @@ def _four_words(key: str) -> str:
     return f"{colour}, {SQUARES[start]} to {SQUARES[start + 3 * stride]}"
 
 
+# How each move is written, for a text that names a move's word but not the rest of it.
+FORMS = {"take": "with a stone's number: 'take 3'",
+         "place": "with two adjacent empty squares: 'place c4 c5'",
+         "move": "with the stone's square and where it goes: 'move b2 to f7'",
+         "rotate": "with the crystal's square and where it swings: 'rotate b3 to c2'",
+         "skip": "alone: 'skip'", "ready": "alone: 'ready'", "set": "'set aside'",
+         "gain": "with a colour: 'gain red'", "talisman": "with a colour: 'talisman blue'",
+         "flip": "with a platform's colour: 'flip red'"}
+
+
 def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = False) -> None:
     seat = state.turn
     if state.loser < 0 and state.gained >= BLACK_AT:
@@ -1319,6 +1329,9 @@ class Crystallia(Game[CrystalliaState]):
         colours = [w for w in rest if w in COLOURS]
         unknown = [w for w in rest if w not in squares and w.lstrip("#") not in numbers
                    and w not in colours]
+        if unknown and verb in ("gain", "talisman", "flip") and not colours:
+            raise InvalidMove(f"{quote(unknown[0])} is not a colour of the game: the colours "
+                              f"are {listing(COLOURS, 'and')}. {hint}")
         if unknown:
             raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
         shape = (len(squares), len(numbers), len(colours))
@@ -1327,7 +1340,7 @@ class Crystallia(Game[CrystalliaState]):
                   "talisman": (0, 0, 1), "flip": (0, 0, 1), "ready": (0, 0, 0),
                   "set": (0, 0, 0)}
         if shape != wanted[verb]:
-            raise InvalidMove(f"That is not a move I understand. {hint}")
+            raise InvalidMove(f"{quote(verb)} is written {FORMS[verb]}. {hint}")
         if verb == "take":
             return f"take {int(numbers[0])}"
         if verb in ("gain", "talisman", "flip"):

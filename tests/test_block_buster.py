@@ -531,6 +531,10 @@ def test_notation_is_forgiving_and_refuses_nonsense_with_a_sentence() -> None:
     refused(state, BLUE, "9x e5", InvalidMove,
             "There is no block called '9x'. Blocks are 5i, 5l, 5p, 5t, 5u, 4i, 4l, "
             f"4o, 4s, 4t, 3i, 3l, 2i or 1i. {hint}")
+    refused(state, BLUE, "skip", InvalidMove,
+            "A skip is not a move of its own: a block placed apart from your colour's previous "
+            "block skips the spaces between, one -2 token each, and the move list says what "
+            f"each placement skips. {hint}")
     refused(state, BLUE, "5l r45 e5", InvalidMove, f"I don't know 'r45'. {hint}")
     refused(state, BLUE, "5l r90", InvalidMove, f"Name one square for the block. {hint}")
     refused(state, BLUE, "5z e5", InvalidMove,
