@@ -873,11 +873,14 @@ class BlockBuster(Game[BlockState]):
                     for n, (seat, tokens) in enumerate(held)]
             events.append(Event(f"Going first is an advantage, so {listing(said)} (points "
                                 "off at the end)."))
+        first = self.legal_moves(state, state.owners[state.turn])  # an example it may play
+        example = next((m for m in first if m.startswith("5p r0 ")), first[0] if first else "")
         events.append(Event(
             "A move names a block (its size and shape letter: '5p' is the P of 5 squares), "
             "how it lies ('r0' as your pieces picture draws it; r90, r180, r270 turn it "
             "clockwise, f0 to f270 mirror it) and the square of its anchor, the leftmost "
-            "square of its lowest row: '5p r0 at l3'."))
+            "square of its lowest row" + (f": '{example}', a first move" if example else "")
+            + "."))
         events.append(Event(
             "The 2 x 2 point blocks (circle, triangle, diamond, star, hexagon) are named by "
             "shape and lower-left square, 'the star point block on j10'; at the end each "

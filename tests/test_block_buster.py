@@ -842,3 +842,15 @@ def test_lists_go_by_block_then_turn_then_square_in_board_order_naming_the_squar
         "1i r0 e7 · covers e7 · skips 1 space: -2 (1 token)")
     assert notes["pass"] == "" and list(notes)[-1] == "pass"
     assert GAME.notes(blocked, RED) == {}  # not Red's turn
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_openings_example_move_is_one_the_first_colour_may_play(players: int) -> None:
+    """The start message's example of a move is legal for the colour that starts, whatever
+    the player count shrinks the placing area to."""
+    for seed in range(3):
+        state = GAME.new(players, seed)
+        (line,) = [e.text for e in GAME.opening(state) if "A move names a block" in e.text]
+        example = re.search(r"'(5p r0 [a-t]\d+)', a first move", line)
+        assert example, line
+        assert example.group(1) in GAME.legal_moves(state, state.owners[state.turn])

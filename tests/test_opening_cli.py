@@ -19,7 +19,7 @@ from tests.test_cli import boardroom
 
 OPENING = {  # a word of each game's notation its opening defines
     "battle-tiles": "north-east-south-west: a tile 4-2-5-3",
-    "block-buster": "'5p r0 at l3'",
+    "block-buster": "the leftmost square of its lowest row: '5p r0 ",
     "bomb-squares": "mint tin cards, face down",
     "crystallia": "'take 3'",
     "cube-conquest": "drop 1, hammers 2, circles 3",
