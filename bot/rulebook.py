@@ -91,6 +91,7 @@ def speak(game_id: str, text: str, surface: str) -> str:
                  say("rulebook.when_later", game=game.name, count=found.step)),
         "costs": (say("rulebook.costs", move=found.cost) if found.cost else
                   say("rulebook.costs_none", game=game.name)),
+        "board_colours": game.board_colours,
     }
     return _FILLED.sub(lambda m: filled.get(m[1], m[0]), text)
 

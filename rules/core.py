@@ -212,6 +212,10 @@ class Game(ABC, Generic[S]):
     # Squares: a card's meeple moves) keeps a costly move that begins with a free one
     # ('meeple e5 buy meeple e5 roll' after 'meeple e5') beside it instead.
     costly_beside: ClassVar[bool] = False
+    # How the picture tells colours apart, as the guide's shared 'board' topic says it.
+    board_colours: ClassVar[str] = (
+        "Every coloured piece also carries its letter, so you never need to tell colours "
+        "apart: the seat rows under the board say which letter is whose.")
 
     def __init__(self) -> None:
         # ``evaluate``'s weights, if the game has any; a tuner tries others on a copy

@@ -1122,6 +1122,10 @@ class Crystallia(Game[CrystalliaState]):
     max_players = 4
     state_type = CrystalliaState
     hidden = "the face-down stones of the pyramid and those left in the box"
+    board_colours = ("Every crystal and printed square also carries its colour's letter (R "
+                     "red, B blue, G green, P purple, Y yellow, K black), so you never need to "
+                     "tell colours apart; players own no colour: the seat rows are numbered "
+                     "grey chips, each with its crystals under the supply's colour chips.")
     summary = (
         "Take an available stone from the pyramid and lay it on two squares of the 6x9 board. "
         "Take a crystal for each colour you cover, use abilities you cover (move or rotate a "

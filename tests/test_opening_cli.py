@@ -48,6 +48,11 @@ def test_the_first_block_says_who_starts_and_the_first_words(tmp_path: Path,
     assert f"`moves {found.narrow}` narrows your {found.offered:,} moves to " \
            f"{found.narrowed}" in out
     assert "--level hard" in out and "`board text`" in out
+    # the board topic says how this game's picture tells colours apart (no seat owns a
+    # colour in Bomb Squares or Crystallia)
+    assert rules.GAMES[game_id].board_colours in out
+    owned = game_id not in ("bomb-squares", "crystallia")
+    assert ("which letter is whose" in out) == owned
 
 
 @pytest.mark.parametrize("game_id", sorted(rules.GAMES))

@@ -91,6 +91,10 @@ class BombSquares(Reading):
     hidden = ("the square card you drew, the mint tin "
               "cards and what the deck and the bags hold")
     costly_beside = True  # the extra meeple bought with a meeple: listed with its card
+    board_colours = ("Every card, bomb and meeple also carries its colour's letter (R red, "
+                     "G green, B blue, O orange, Y yellow, P purple), so you never need to "
+                     "tell colours apart; players own no colour: the seat rows are numbered "
+                     "grey chips.")
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> BombState:
