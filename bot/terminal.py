@@ -238,7 +238,7 @@ class Terminal:
                 for text in lines:
                     self.say(text)
         elif word == "board" and not rest:
-            board = await self.service.board(self.channel_id)
+            board = await self.service.board(self.channel_id, clocks=False)  # none here
             self.say(board.public)
             if board.picture is not None and self.images is not None:
                 self.say("  " + self._save(board.picture, f"t{-self.channel_id}-board.png"))

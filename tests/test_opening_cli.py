@@ -98,3 +98,23 @@ def test_a_line_names_its_topic_once_as_the_terminal_asks(tmp_path: Path) -> Non
                       stdin="".join(f"rules {key}\n" for key in named) + "quit\n").stdout
     assert "has no topic" not in asked  # each names a topic the terminal's 'rules' finds
     assert asked.count("Battle Tiles: ") >= len(named)
+
+
+@pytest.mark.parametrize(("game_id", "topic", "said", "not_said"), [
+    ("crystallia", "advanced", "`--options advanced`", None),
+    ("crystallia", "symbols", "`board text` in the terminal", None),
+    ("battle-tiles", "drawing", "you alone are told", "the bot tells you privately"),
+    ("block-buster", "blocks", "comes to you alone", None),
+])
+def test_a_topic_read_in_the_terminal_names_the_terminals_way(
+        game_id: str, topic: str, said: str, not_said: str | None) -> None:
+    text = rulebook.page(game_id, topic, ask="rules", surface="terminal")
+    assert said in text and (not_said is None or not_said not in text)
+
+
+def test_the_terminals_board_names_no_clock(tmp_path: Path) -> None:
+    """The try-it mode has no turn time or time bank: 'board' does not speak of them."""
+    out = boardroom(tmp_path, "cube-conquest", "--computers", "1", "--no-images", "--seed",
+                    "4", stdin="board\nquit\n").stdout
+    assert "Cube Conquest, move" in out.split("your move: ")[1]  # the board's own line
+    assert "Settings:" not in out and "turn time" not in out

@@ -284,8 +284,8 @@ class TableService:
 
     # -- looking (``Looking``)
 
-    async def board(self, channel_id: int) -> Reply:
-        return await self.looking.board(channel_id)
+    async def board(self, channel_id: int, *, clocks: bool = True) -> Reply:
+        return await self.looking.board(channel_id, clocks=clocks)
 
     async def board_text(self, channel_id: int, user_id: int | None) -> str:
         return await self.looking.board_text(channel_id, user_id)

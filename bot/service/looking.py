@@ -23,14 +23,15 @@ class Looking:
         self.pictures = pictures
         self.clocks = clocks
 
-    async def board(self, channel_id: int) -> Reply:
-        """The board as spectators see it, and whose turn it is (no mentions)."""
+    async def board(self, channel_id: int, *, clocks: bool = True) -> Reply:
+        """The board as spectators see it, and whose turn it is (no mentions); with
+        ``clocks`` (not in the terminal, which has none) its settings and time banks."""
         async with self.tables.lock(channel_id):
             table = await self.tables.latest(channel_id)
             text = table.situation()
-            if table.status in ("open", "playing"):
+            if clocks and table.status in ("open", "playing"):
                 text += f"\n{table.settings()}"
-            if banks := await self.clocks.banks(table):
+            if clocks and (banks := await self.clocks.banks(table)):
                 text += f"\n{banks}"
             if table.state is None:
                 return Reply(public=text, version=table.version, game=table.id)
