@@ -59,3 +59,13 @@ def test_terms_are_the_games_own_words_each_of_one_topic(game_id: str) -> None:
     assert len(terms) == len(set(terms)), "a term names one topic"
     for ordinary in ("tile", "card", "stone", "cube", "block", "move", "turn", "player"):
         assert ordinary not in terms, ordinary
+
+
+def test_bomb_squares_dice_lines_name_the_dice_topics() -> None:
+    """The first roll names the dice step's topic, a yellow roll or a move of meeples the
+    yellow die's."""
+    book = guide("bomb-squares")
+    assert [t.key for t in book.cites("Ann rolls red 5, blue 1 and yellow 4.")][:1] == ["dice"]
+    assert "yellow die" in [t.key for t in book.cites("Ann rolls yellow 2.")]
+    assert "yellow die" in [t.key for t in book.cites(
+        "Ann moves meeples from f5, leaving at least one behind.")]
