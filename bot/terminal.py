@@ -14,8 +14,10 @@ sentences come out plain too (a time as a local date, never a Discord timestamp)
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
+from pathlib import Path
 from typing import Any, TextIO
 
 import render
@@ -93,7 +95,8 @@ class Terminal:
                  logs: str = "") -> None:
         self.service = service
         self.logs = logs  # the folder move logs are saved in: the database's
-        self.saved: dict[str, str] = {}  # each picture written, by its bytes' digest
+        self.saved: dict[str, str] = {}  # each picture written, by what it shows
+        self.on_disk: dict[str, str] | None = None  # the folder's pictures, by their bytes
         self.log_path: str | None = None  # where this game's move log was saved
         self.game = game
         self.channel_id = channel_id
@@ -136,16 +139,31 @@ class Terminal:
 
     def write_png(self, png: bytes, name: str) -> str:
         """Save a picture in the pictures folder as ``name``, unless the same picture was
-        saved already (a hand that did not change, a board seen again): the path it is at.
-        Pictures are told apart by what they show, not their bytes (``render.shown``)."""
+        saved already (a hand that did not change, a board seen again, by this game or an
+        earlier one into the same folder): the path it is at. Pictures of this run are told
+        apart by what they show (``render.shown``), the folder's others by their bytes; a
+        name an earlier game took gets a number ('-2'), so no picture is written over."""
+        assert self.images is not None
+        if self.on_disk is None:  # saved by an earlier game or run into the same folder
+            folder = Path(self.images)
+            self.on_disk = {hashlib.sha256(f.read_bytes()).hexdigest(): str(f)
+                            for f in sorted(folder.glob("*.png"))} if folder.is_dir() else {}
+        same = self.on_disk.get(hashlib.sha256(png).hexdigest())
+        if same is not None and os.path.exists(same):
+            return same
         digest = render.shown(png)
         path = self.saved.get(digest)
         if path is None or not os.path.exists(path):
-            assert self.images is not None
             os.makedirs(self.images, exist_ok=True)
-            path = self.saved[digest] = os.path.join(self.images, name)
+            path = os.path.join(self.images, name)
+            stem, n = path.removesuffix(".png"), 1
+            while os.path.exists(path):  # another picture of an earlier game: kept
+                n += 1
+                path = f"{stem}-{n}.png"
+            self.saved[digest] = path
             with open(path, "wb") as file:
                 file.write(png)
+            self.on_disk[hashlib.sha256(png).hexdigest()] = path
         return path
 
     def _save(self, picture: Picture, name: str) -> str:

@@ -239,6 +239,33 @@ def test_a_picture_is_saved_once(tmp_path: Path) -> None:
     assert len(shown) > len(written) == len(set(shown))
     contents = [p.read_bytes() for p in (tmp_path / "boardroom-images").iterdir()]
     assert len(set(contents)) == len(contents)
+    # Resumed, a board and a hand already in the folder are not written again.
+    resumed = boardroom(tmp_path, "cube-conquest", "--resume", stdin="board\nhand\nquit\n")
+    again = re.findall(r"\[picture (\S+)\]", resumed.stdout)
+    assert again and set(again) <= set(shown), resumed.stdout
+    assert sorted(p.name for p in (tmp_path / "boardroom-images").iterdir()) == written
+
+
+def test_a_new_game_in_the_same_folder_writes_over_no_picture(tmp_path: Path) -> None:
+    """Two games into one pictures folder from two databases: a picture the first game
+    saved is reused where the second's is the same, and a file of the same name holding
+    another picture is never written over (the new one gets a number)."""
+    def play(db: str) -> list[str]:
+        done = boardroom(tmp_path, "cube-conquest", "--players", "2", "--computers", "1",
+                         "--db", db, "--level", "easy", "--seed", "3", stdin="place b1\nquit\n")
+        return re.findall(r"\[picture (\S+)\]", done.stdout)
+
+    folder = tmp_path / "boardroom-images"
+    first = play("one.db")
+    assert play("two.db") == first  # the same game again: every picture reused
+    kept = folder / Path(first[-1]).name
+    kept.write_bytes(b"another game's picture")  # a name the next game will want
+    third = play("three.db")
+    assert kept.read_bytes() == b"another game's picture"
+    assert third[-1].endswith("-2.png")
+    assert (tmp_path / third[-1]).read_bytes().startswith(b"\x89PNG")
+    contents = [p.read_bytes() for p in folder.iterdir()]
+    assert len(set(contents)) == len(contents)
 
 
 def test_hot_seat_shows_each_player_only_their_own_secrets(tmp_path: Path) -> None:
