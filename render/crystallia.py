@@ -116,7 +116,7 @@ def summary(view: dict[str, Any]) -> str:
     if view["streak"] == 2 and view.get("result") is None:
         head += " (second turn in a row)"
     scores = ", ".join(f"{who[s]} {p}" for s, p in enumerate(view["scores"]))
-    parts = [f"{NAME}: {head}.", f"Points: {scores}."]
+    parts = [f"{NAME}: {head}.", f"Points as the platforms stand now: {scores}."]
     if view.get("holding"):
         parts.append(f"In hand: {'/'.join(view['holding'])}.")
     action = view.get("last_action")

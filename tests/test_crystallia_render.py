@@ -175,7 +175,7 @@ def test_summaries_say_who_acts_the_points_and_the_last_action() -> None:
     first = ["Alice", "Zoe"][state.turn]
     line = render.summary("crystallia", view)
     assert line.startswith(f"Crystallia: {first}: take a stone or a talisman.")
-    assert "Points: Alice 0, Zoe 0." in line
+    assert "Points as the platforms stand now: Alice 0, Zoe 0." in line
     state, _ = GAME.play(state, state.turn, "take 1")
     view = GAME.view(state, None) | {"names": ["Alice", "Bob"]}
     line = render.summary("crystallia", view)
@@ -184,7 +184,7 @@ def test_summaries_say_who_acts_the_points_and_the_last_action() -> None:
         view = GAME.view(sample, None)
         line = render.summary("crystallia", view)
         scores = ", ".join(f"Player {s + 1} {p}" for s, p in enumerate(view["scores"]))
-        assert f"Points: {scores}." in line
+        assert f"Points as the platforms stand now: {scores}." in line
         if view["result"] is None:
             assert line.startswith(f"Crystallia: Player {view['turn'] + 1}: ")
         else:
