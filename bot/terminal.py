@@ -57,9 +57,14 @@ def listed(choices: Choices, typed: str = "") -> list[str]:
     to type, each group with its count, so that typing more narrows the list."""
     found = choices.matching(typed)
     quoted = quote(typed, 40)
+    if not found and choices.moves and typed.strip():  # what their moves start with now
+        starts = list(dict.fromkeys(m.split()[0] for m in choices.moves))
+        return [words.say("terminal.no_move_matching", quoted=quoted,
+                          count=len(choices.moves),
+                          starts=rules.core.listing([quote(w, 20) for w in starts[:8]], "or")
+                          + (", ..." if len(starts) > 8 else ""))]
     if not found:
-        return [words.say("terminal.no_move_matching", quoted=quoted) if typed.strip()
-                else words.say("terminal.no_legal_move")]
+        return [words.say("terminal.no_legal_move")]
     entries = choices.narrow(typed, LISTED)
     lines = [words.say("terminal.legal_moves_matching", count=len(found), quoted=quoted)
              if typed.strip() else words.say("terminal.legal_moves", count=len(found))]

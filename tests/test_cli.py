@@ -299,7 +299,7 @@ def test_the_guide_and_moves_that_narrow(tmp_path: Path) -> None:
     done = boardroom(tmp_path, "block-buster", "--players", "2", "--computers", "1",
                      "--level", "easy", "--seed", "1", "--no-images",
                      stdin="rules\nrules penalty\nrules 5l\nrules nonsense\nmoves\n"
-                           "moves 5l\nmoves 5l r90\nboard text\nexport\nquit\n")
+                           "moves 5l\nmoves 5l r90\nmoves prepare\nboard text\nexport\nquit\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Block Buster (2-4 players)\n" in out and "**" not in out
@@ -317,6 +317,9 @@ def test_the_guide_and_moves_that_narrow(tmp_path: Path) -> None:
     assert "5l r90 … " in deeper and deeper != listing
     filtered = out.split("your move: moves 5l r90\n", 1)[1].splitlines()[0]
     assert re.match(r"\d+ legal moves matching '5l r90':", filtered)
+    nothing = out.split("your move: moves prepare\n", 1)[1].splitlines()[0]
+    assert re.fullmatch(r"No legal move of yours starts with 'prepare' now: your [\d,]+ legal "
+                        r"moves start with '5i', '5l', .*\.", nothing), nothing
     text = out.split("your move: board text\n", 1)[1].split("your move:", 1)[0]
     assert "Block Buster, move " in text and len(text.splitlines()) >= 3
     assert "The move log is given once the game is over" in out  # export, too early

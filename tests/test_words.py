@@ -72,6 +72,7 @@ SAMPLES: dict[str, object] = {
     "won": "1 win",  # wins, said (ratings.one_win, ratings.wins)
     "wins": "1.5",  # how many wins (half a win for a shared one)
     "nexts": "'at' or 'on'",  # the words that may follow, each quoted short
+    "starts": "'draw' or 'sell'",  # the first words of a seat's legal moves, quoted short
     "example": "'place 1 at b2'",  # a move, quoted short
     "more": 3,  # how many more there are
     "move": "buy · costs 1 crystal",  # a move (with what it costs, as a list shows it)
