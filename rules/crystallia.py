@@ -1154,7 +1154,8 @@ class Crystallia(Game[CrystalliaState]):
             "and lay it on two empty squares side by side ('place c4 c5' puts its first "
             "crystal on c4)."), Event(
             "Colour squares you cover pay a crystal of their colour, and a move, rotate or "
-            "again square gives you that ability. Your crystals go on four platforms, red, "
+            "again square gives you that ability, used at once or let go ('skip'). Your "
+            "crystals go on four platforms, red, "
             "blue, green and purple: a point each up to 9 of a colour, a point off for each "
             "over 9, and 13 of one colour loses at once."), Event(
             f"Instead of taking a stone you may use a talisman ({TALISMANS} for the whole "

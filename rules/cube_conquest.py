@@ -776,7 +776,11 @@ class CubeConquest(Game[CubeState]):
             "a cube up to its pips and counts them in a fight; a tile's symbol lets a "
             "matching card reinforce there, and defend it at +1."), Event(
             f"First, in turn, each player places {STARTING_CUBES} starting cubes on their "
-            "home edge ('place b1').")]
+            "home edge ('place b1')."), Event(
+            "Then a turn is a draw up to 4 cards and one action: move a cube, prepare "
+            "(discard two cards, take one back), reinforce (a new cube), build an outpost (a "
+            "second cube on one), attack an enemy cube next to yours, or pass when none is "
+            "possible.")]
 
     def to_act(self, state: CubeState) -> frozenset[int]:
         if state.phase == "over":

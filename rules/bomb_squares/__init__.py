@@ -111,6 +111,13 @@ class BombSquares(Reading):
             f"{CELLS[START_CELL]}. A square card has 1 to 6 sections and a colour: on your "
             "turn you draw one and place it beside a card ('place d5'), then put a bomb on "
             "a card and a meeple in a section; a card filled with meeples earns crystals."),
+            Event("Then comes the dice step: a filled card's bomb attacks an opposite bomb "
+                  "with the dice ('roll'), or you move meeples with the yellow die ('roll "
+                  "yellow', then 'from e5' and 'to f6') or end the turn ('done'); instead "
+                  "of the dice you may lay a 'second card' or 'switch' a bomb, and before "
+                  "them shop for a landmine, a "
+                  "lookout tower or an airplane. Once a turn a crystal buys a do-over: "
+                  "'redraw' the bomb or meeple drawn, or 'reroll' dice."),
             Event(f"Everyone starts with {crystals(DATA['starting_crystals'])} and holds 3 "
                   "mint tin cards, face down: instead of drawing, a player may sell them "
                   "('sell'), and each other player may buy one, unseen, for 1 crystal "
