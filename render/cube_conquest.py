@@ -378,21 +378,16 @@ def _seat_rows(view: dict[str, Any], at: kit.Layout) -> Image.Image:
     """The kit's seat rows, each line followed by the seat's discard pile, face up on a
     tray: a disc per card, lowest first, alike cards fanned together, the front one showing
     its pips (closer where the line leaves less room), named '· discards' where that fits
-    too; its size in words where no tray fits and the words do. No row grows: the board
-    keeps its size."""
-    plain, piles, d = _seat_lines(view), view["discards"], at.px(36)
+    too; its size in words where no tray fits and the words do. No row grows."""
+    piles, d = view["discards"], at.px(36)
     column, size, width = kit.seat_column(view, at, least=0), at.px(kit.TEXT), at.width - at.margin
-
-    def tray_for(line: str, pile: list[str]) -> tuple[int, int, int] | None:
-        return _fan(pile, at, width - column - kit.text_width(line, size) - at.px(18))
-
     lines, fans = [], []
-    for line, pile in zip(plain, piles, strict=True):
-        named = f"{line} · discards"  # the tray says what it holds, where there is room
-        said = f"{line} · {_plural(len(pile), 'discard')}"
-        if (tray := tray_for(named, pile)) is not None:
+    for line, pile in zip(_seat_lines(view), piles, strict=True):
+        named, said = f"{line} · discards", f"{line} · {_plural(len(pile), 'discard')}"
+        room = [width - column - kit.text_width(t, size) - at.px(18) for t in (named, line)]
+        if (tray := _fan(pile, at, room[0])) is not None:  # the tray named, where it fits
             line = named
-        elif (tray := tray_for(line, pile)) is None and pile and kit.text_width(
+        elif (tray := _fan(pile, at, room[1])) is None and pile and kit.text_width(
                 said, size) <= width - column:
             line = said
         lines.append(line)

@@ -674,7 +674,6 @@ FORMS = {"take": "with a stone's number: 'take 3'",
          "place": "with two adjacent empty squares: 'place c4 c5'",
          "move": "with the stone's square and where it goes: 'move b2 to f7'",
          "rotate": "with the crystal's square and where it swings: 'rotate b3 to c2'",
-         "skip": "alone: 'skip'", "ready": "alone: 'ready'", "set": "'set aside'",
          "gain": "with a colour: 'gain red'", "talisman": "with a colour: 'talisman blue'",
          "flip": "with a platform's colour: 'flip red'"}
 
@@ -1335,8 +1334,8 @@ class Crystallia(Game[CrystalliaState]):
         unknown = [w for w in rest if w not in squares and w.lstrip("#") not in numbers
                    and w not in colours]
         if unknown and verb in ("gain", "talisman", "flip") and not colours:
-            raise InvalidMove(f"{quote(unknown[0])} is not a colour of the game: the colours "
-                              f"are {listing(COLOURS, 'and')}. {hint}")
+            raise InvalidMove(f"There is no colour {quote(unknown[0])} in the game: the "
+                              f"colours are {listing(COLOURS, 'and')}. {hint}")
         if unknown:
             raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
         shape = (len(squares), len(numbers), len(colours))
@@ -1344,8 +1343,11 @@ class Crystallia(Game[CrystalliaState]):
                   "rotate": (2, 0, 0), "skip": (0, 0, 0), "gain": (0, 0, 1),
                   "talisman": (0, 0, 1), "flip": (0, 0, 1), "ready": (0, 0, 0),
                   "set": (0, 0, 0)}
+        if shape != wanted[verb] and all(n <= w for n, w in zip(shape, wanted[verb],
+                                                                strict=True)):
+            raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")  # the rest left out
         if shape != wanted[verb]:
-            raise InvalidMove(f"{quote(verb)} is written {FORMS[verb]}. {hint}")
+            raise InvalidMove(f"That is not a move I understand. {hint}")
         if verb == "take":
             return f"take {int(numbers[0])}"
         if verb in ("gain", "talisman", "flip"):

@@ -734,7 +734,6 @@ FORMS = {
     "outpost": "with your cube's square and a card: 'outpost b1 with drop'",
     "attack": "with the square attacked and your cube's: 'attack c3 from c2'",
     "use": "with one of your two cards: 'use crown'",
-    "pass": "alone: 'pass'",
 }
 
 
@@ -1086,9 +1085,10 @@ class CubeConquest(Game[CubeState]):
                 raise InvalidMove(f"Say which cube attacks {quote(squares[0])}: "
                                   f"{listing(able, 'or')}, e.g. 'attack {squares[0]} from "
                                   f"{able[0]}'.")
-        if verb in shape and shape[verb] != (len(squares), len(cards)):
-            raise InvalidMove(f"{quote(verb)} is written {FORMS[verb]}. {hint}")
-        if verb not in shape:
+        if verb in shape and len(squares) <= shape[verb][0] and len(cards) <= shape[verb][1] \
+                and shape[verb] != (len(squares), len(cards)):  # the rest left out
+            raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
+        if verb not in shape or shape[verb] != (len(squares), len(cards)):
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if via is not None:
             if verb != "move":

@@ -518,11 +518,12 @@ def test_one_do_over_a_turn_and_never_the_green_die() -> None:
     force(fresh, 6, 6)
     fresh, _ = play(fresh, 0, "reroll red yellow")
     assert fresh.dice[:3] == [6, 3, 6] and fresh.crystals[0] == 3
-    refused(fresh, 0, "reroll green", InvalidMove, "'reroll' is written with red, blue or "
-            "yellow ('reroll red blue'; the green die is never rerolled). After the roll: "
-            "type 'done'.")
-    refused(fresh, 0, "attack z9 from e5", InvalidMove, "'z9' is not a place on the table "
-            "(a1 to i9); 'attack' is written 'attack f5 from e5'. After the roll: type 'done'.")
+    refused(fresh, 0, "reroll green", InvalidMove, "The green die is never rerolled. After "
+            "the roll: type 'done'.")
+    refused(fresh, 0, "attack z9 from e5", InvalidMove, "There is no place 'z9' on the table: "
+            "places run a1 to i9. After the roll: type 'done'.")
+    refused(fresh, 0, "attack e5 from", InvalidMove, "Write 'attack' as 'attack f5 from e5'. "
+            "After the roll: type 'done'.")
     refused(fresh, 0, "frob e5", InvalidMove, "That is not a move I understand. After the "
             "roll: type 'done'.")
 

@@ -237,7 +237,8 @@ async def test_a_session_on_simcord_is_checked_and_a_refused_request_fails_it(
         # The bot now refuses to start with it (boardroom check's limits); the contract
         # catches the registration it would have sent.
         with pytest.raises(StartRefused, match=re.escape(
-                "/tally: the description is 107 characters; Discord allows 1-100.")):
+                "/tally: the description is 107 characters; Discord allows 1-100, so the bot "
+                "stopped before asking Discord anything")):
             async with contract.run(bot):
                 pass
         await bot.load_commands()

@@ -218,11 +218,11 @@ def test_a_stone_goes_on_two_adjacent_empty_squares_either_way_round() -> None:
     refused(state, 0, "take 3", IllegalMove, "You can't 'take 3' now: your turn is at placing the "
             "stone you took. Place your stone on two "
             "adjacent empty squares, e.g. 'place c4 c5' (the first crystal goes on c4).")
-    refused(state, 0, "place a1", InvalidMove, "'place' is written with two adjacent empty "
+    refused(state, 0, "place a1", InvalidMove, "Write 'place' with two adjacent empty "
             "squares: 'place c4 c5'. Place your stone on two adjacent empty squares, e.g. "
             "'place c4 c5' (the first crystal goes on c4).")
-    refused(state, 0, "talisman yellow", InvalidMove, "'yellow' is not a colour of the game: "
-            "the colours are red, blue, green and purple. Place your stone on two adjacent "
+    refused(state, 0, "talisman yellow", InvalidMove, "There is no colour 'yellow' in the "
+            "game: the colours are red, blue, green and purple. Place your stone on two adjacent "
             "empty squares, e.g. 'place c4 c5' (the first crystal goes on c4).")
     after, _said = play(state, "place a2 a1")
     assert after.crystal[INDEX["a2"]] == "red" and after.crystal[INDEX["a1"]] == "blue"

@@ -805,8 +805,8 @@ def test_attacking_a_square_none_of_your_cubes_touches_says_so() -> None:
     with pytest.raises(InvalidMove, match=r"^Say which cube attacks 'c2': b2 or c3, e\.g\. "
                                           r"'attack c2 from b2'\.$"):
         GAME.play(state, BLUE, "attack c2")
-    with pytest.raises(InvalidMove, match=r"^'move' is written with the cube's square, where "
-                                          r"it goes and a card: 'move b1 b3 with crown'\. "):
+    with pytest.raises(InvalidMove, match=r"^Write 'move' with the cube's square, where it "
+                                          r"goes and a card: 'move b1 b3 with crown'\. "):
         GAME.play(state, BLUE, "move c3")
     # An empty square two of Blue's cubes touch (b2, c3): what it lacks, not which cube.
     with pytest.raises(InvalidMove, match=r"^'b3' holds no enemy cube: an attack is on a "

@@ -34,21 +34,21 @@ ALIASES = {"pass": "done", "end": "done", "plane": "airplane", "mine": "landmine
            "play": "card", "use": "card", "put": "place", "remove": "unmine", "guess": "bet",
            "lay": "place"}
 FILLERS = {"on", "the", "a", "an", "at", "of", "then", "and"}
-# How each step is written, for a text that names a step's word but not the rest of it.
-FORMS = {"place": "'place d5'", "bomb": "'bomb e5'", "meeple": "'meeple e5'",
-         "clear": "'clear e5'", "switch": "'switch' or 'switch e5'",
-         "with": "'with bag' or 'with f6'", "landmine": "'landmine' or 'landmine e5'",
-         "tower": "'tower' or 'tower e5'", "unmine": "'unmine e5'", "from": "'from e5'",
-         "to": "'to f6'", "fly": "'fly f6'", "token": "'token c3'",
-         "redraw": "'redraw bomb' or 'redraw meeple'", "roll": "'roll' or 'roll yellow'",
-         "second": "'second card'", "no": "'no buy' or 'no challenge'",
-         "buy": "'buy' (at a sale) or 'buy meeple e5'", "bonus": "'bonus red'",
-         "card": "'card crystals'", "arm": "'arm skip player 2'",
-         "attack": "'attack f5 from e5'",
-         "reroll": "with red, blue or yellow ('reroll red blue'; the green die is never "
-                   "rerolled)",
-         "bet": "'bet 3'", **{plain: f"alone: '{plain}'" for plain in (
-             "draw", "sell", "continue", "keep", "done", "airplane", "challenge")}}
+# How each step is written, for a text that begins one of the step's examples ('buy
+# meeple') and leaves out the rest.
+FORMS: dict[str, str] = {
+    "place": "as 'place d5'", "bomb": "as 'bomb e5'",
+    "meeple": "as 'meeple e5'", "clear": "as 'clear e5'",
+    "switch": "as 'switch' or 'switch e5'", "with": "as 'with bag' or 'with f6'",
+    "landmine": "as 'landmine' or 'landmine e5'",
+    "tower": "as 'tower' or 'tower e5'", "unmine": "as 'unmine e5'",
+    "from": "as 'from e5'", "to": "as 'to f6'", "fly": "as 'fly f6'",
+    "token": "as 'token c3'", "redraw": "as 'redraw bomb' or 'redraw meeple'",
+    "second": "as 'second card'", "no": "as 'no buy' or 'no challenge'",
+    "buy": "as 'buy' (at a sale) or 'buy meeple e5'", "bonus": "as 'bonus red'",
+    "card": "as 'card crystals'", "arm": "as 'arm skip player 2'",
+    "attack": "as 'attack f5 from e5'",
+    "reroll": "with red, blue or yellow: 'reroll red blue'", "bet": "as 'bet 3'"}
 # what the game draws, rolls or shows after a step, so that no choice is named with it
 MOST_STEPS = 3  # steps read from one text; the joined moves listed have 2
 REVEALS = {"draw": "the square card is drawn", "place": "the bomb is drawn",

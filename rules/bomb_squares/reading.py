@@ -42,6 +42,11 @@ from rules.bomb_squares.state import (
 from rules.core import IllegalMove, InvalidMove, clone, listing, out_of_step, quote
 
 
+def shape(words: list[str]) -> list[str]:
+    """Words with every place and number made alike, to compare a text with an example."""
+    return ["#" if CELL_RE.match(w) or w.isdigit() else w for w in words]
+
+
 class Reading(Moves):
     """Reading text into a move (``Game.parse``), refusing with a reason (``Game.refuse``),
     and the notation hint."""
@@ -53,13 +58,19 @@ class Reading(Moves):
             hint = self.notation_hint(state, seat)
             if len(words) == 1 and CELL_RE.match(words[0]):
                 raise InvalidMove(f"Say what to do on {words[0]}. {hint}")
-            verb = ALIASES.get(words[0], words[0])
-            if verb in FORMS:
-                strange = [w for w in words[1:] if re.fullmatch(r"[a-z]\d+", w)
-                           and not CELL_RE.match(w)]
-                where = (f"{quote(strange[0])} is not a place on the table (a1 to i9); "
-                         if strange else "")
-                raise InvalidMove(f"{where}{quote(verb)} is written {FORMS[verb]}. {hint}")
+            verb = ALIASES.get(words[0], words[0]) if words else ""
+            strange = [w for w in words[1:] if re.fullmatch(r"[a-z]\d+", w)
+                       and not CELL_RE.match(w)]
+            if strange:
+                raise InvalidMove(f"There is no place {quote(strange[0])} on the table: "
+                                  f"places run a1 to i9. {hint}")
+            if verb == "reroll" and "green" in words:
+                raise InvalidMove(f"The green die is never rerolled. {hint}")
+            form = FORMS.get(verb, "")
+            if verb in FORMS and any(  # the start of one of the step's examples: the rest
+                    len(words) < len(shown) and shape(words) == shape(shown)[:len(words)]
+                    for shown in (e.split() for e in re.findall(r"'([^']+)'", form))):
+                raise InvalidMove(f"Write {quote(verb)} {form}. {hint}")
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if len(steps) > 1 and steps[0] in ANSWERS and state.phase in ("sale", "challenge"):
             return " ".join(steps[1:])  # 'no buy, draw': the turn's move says no buy
