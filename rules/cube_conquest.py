@@ -1078,8 +1078,8 @@ class CubeConquest(Game[CubeState]):
                 raise InvalidMove(f"None of your cubes touches {quote(squares[0])}: a cube "
                                   "attacks a square up, down, left or right of it.")
             elif state.owner[target] in (-1, seat):
-                raise InvalidMove(f"{quote(squares[0])} holds no enemy cube: an attack is on a "
-                                  "square with another player's cube.")
+                raise InvalidMove(f"There is no enemy cube on {quote(squares[0])}: an attack "
+                                  "is on a square with another player's cube.")
             else:
                 able = [SQUARES[i] for i in sorted(sources)]
                 raise InvalidMove(f"Say which cube attacks {quote(squares[0])}: "
