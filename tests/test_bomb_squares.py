@@ -1119,3 +1119,40 @@ def test_the_hints_example_of_a_word_is_a_free_move_where_one_is_free() -> None:
                     assert f"'{free[0]}'" in hint and f"'{found[0]}'" not in hint, hint
             state, _ = GAME.play(state, seat, rng.choice(moves))
     assert met, "random play met a word whose first move costs and another is free"
+
+
+def test_what_is_laid_bought_or_switched_says_why_a_card_will_not_take_it() -> None:
+    """At the step that lays a landmine or a tower, or picks the bomb to switch with, a
+    card that will not take it is refused for the card, not for the step; a bet is refused
+    for the step where no bet is on; a sale nobody can buy from says so."""
+    mine = table(phase="landmine")
+    card(mine, "e5", "green", 3, bomb="red", tower=True)
+    card(mine, "e6", "green", 3)
+    refused(mine, 0, "landmine e5", IllegalMove, "A landmine goes on a card with a free "
+            "section, no landmine and no lookout tower, and e5 has a lookout tower. Your "
+            "landmine: type 'landmine e6'.")
+    tower = table(phase="tower")
+    card(tower, "e5", "green", 3, bomb="red")
+    card(tower, "e6", "green", 3)
+    refused(tower, 0, "tower e6", IllegalMove, "A lookout tower stands on a card's bomb, one a "
+            "card and none on a token card, and e6 has no bomb. Your lookout tower: type "
+            "'tower e5'.")
+    bomb = table(phase="bomb", pending=C["red"])
+    card(bomb, "e6", "green", 3)
+    refused(bomb, 0, "bet 2", IllegalMove, "You can't 'bet 2' now: your turn is at putting "
+            "the bomb you drew on a card. The bomb drawn: type 'bomb e6' or 'redraw bomb' "
+            "(costs 1 crystal).")
+    start = table(phase="start")
+    start.crystals = [5, 0]
+    refused(start, 0, "sell", IllegalMove, "Nobody can buy from you now (a buyer needs a "
+            "crystal and fewer than 2 bought cards, and you need cards for sale), so there is "
+            "no sale this turn. Start your turn: type 'continue'.")
+    switch = table(phase="switch", source=INDEX["e5"])
+    card(switch, "e5", "green", 3, bomb="red")
+    card(switch, "e6", "green", 3, bomb="red")
+    card(switch, "d5", "green", 3, bomb="blue")
+    refused(switch, 0, "with e6", IllegalMove, "The bomb on e6 is red like yours: a switch "
+            "takes a bomb of another colour from another card, or one from the bag ('with "
+            "bag'). The bomb switch: type 'with d5' (1 of 2).")
+    refused(switch, 0, "switch d5", IllegalMove, "You are switching the bomb on e5: say what "
+            "with ('with f6' or 'with bag'). The bomb switch: type 'with d5' (1 of 2).")

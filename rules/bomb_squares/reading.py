@@ -177,7 +177,7 @@ class Reading(Moves):
         cell = INDEX.get(words[-1], -1)
         if cell >= 0 and not state.sections[cell] and verb not in ("place",):
             return IllegalMove(f"There is no card on {words[-1]}. {hint}")
-        if verb == "bet":
+        if verb == "bet" and state.phase == "bets":
             n = int(words[1])
             if not 1 <= n <= 6:
                 return IllegalMove("A bet is a guess of the green die, 1 to 6.")
@@ -196,6 +196,19 @@ class Reading(Moves):
                                + ": the bomb you drew goes on a card without one. " + hint)
         if verb == "meeple" and state.phase == "meeple" and cell >= 0:
             return IllegalMove(self._meeple_place_refusal(state, cell) + " " + hint)
+        if state.phase == "switch" and verb == "switch" and state.source >= 0:
+            return IllegalMove(f"You are switching the bomb on {CELLS[state.source]}: say what "
+                               f"with ('with f6' or 'with bag'). {hint}")
+        if state.phase == "switch" and verb == "with" and state.source < 0:
+            return IllegalMove(f"Choose first the bomb to switch ('switch e5'). {hint}")
+        if state.phase in ("landmine", "tower", "tokens", "switch") and cell >= 0 and (
+                verb == {"tokens": "token"}.get(state.phase, state.phase)
+                or (state.phase == "switch" and verb == "with")):
+            return IllegalMove(f"{self._laying_refusal(state, verb, cell)} {hint}")
+        if verb == "sell" and state.phase == "start" and not self._buyers(state, seat):
+            return IllegalMove("Nobody can buy from you now (a buyer needs a crystal and "
+                               "fewer than 2 bought cards, and you need cards for sale), so "
+                               f"there is no sale this turn. {hint}")
         if verb == "keep" and state.phase == "place":
             return IllegalMove(f"Your square card fits somewhere for free, so it must be "
                                f"placed. {hint}")
@@ -241,6 +254,34 @@ class Reading(Moves):
             return IllegalMove(f"{self._meeple_move_refusal(state, seat, verb, cell)} {hint}")
         return out_of_step(move, STEPS.get(state.phase, "it is another step of the game"),
                            hint)
+
+    @staticmethod
+    def _laying_refusal(state: BombState, verb: str, cell: int) -> str:
+        """Why what was bought, won or chosen may not go on ``cell`` (a card is there)."""
+        where = CELLS[cell]
+        if verb == "landmine":
+            return (f"A landmine goes on a card with a free section, no landmine and no "
+                    f"lookout tower, and {where} has " + (
+                        "a landmine" if state.mine[cell] else "a lookout tower"
+                        if state.tower[cell] else "no free section") + ".")
+        if verb == "tower":
+            return (f"A lookout tower stands on a card's bomb, one a card and none on a "
+                    f"token card, and {where} " + (
+                        "has a tower already" if state.tower[cell] else "is a token card"
+                        if state.token[cell] else "has no bomb") + ".")
+        if verb == "token":
+            return (f"A token goes on an empty card (no meeple, bomb, landmine or token) of "
+                    f"a colour still to lay, and {where} is not one.")
+        if verb == "switch":
+            return (f"The bomb switched is one of your choice on a card, and {where} has no "
+                    "bomb of its own (a token card keeps its token).")
+        rule = ("a switch takes a bomb of another colour from another card, or one from "
+                "the bag ('with bag').")
+        if cell == state.source:
+            return f"{where} holds the bomb you are switching: {rule}"
+        if state.bomb[cell] >= 0 and not state.token[cell]:
+            return f"The bomb on {where} is {COLOURS[state.bomb[cell]]} like yours: {rule}"
+        return f"{where} has no bomb to switch with: {rule}"
 
     @staticmethod
     def _meeple_place_refusal(state: BombState, cell: int) -> str:
