@@ -1334,8 +1334,13 @@ class Crystallia(Game[CrystalliaState]):
         unknown = [w for w in rest if w not in squares and w.lstrip("#") not in numbers
                    and w not in colours]
         if unknown and verb in ("gain", "talisman", "flip") and not colours:
-            raise InvalidMove(f"There is no colour {quote(unknown[0])} in the game: the "
-                              f"colours are {listing(COLOURS, 'and')}. {hint}")
+            named = listing(COLOURS, "or")
+            if unknown[0] in ("yellow", "black"):  # colours of the game, never named so
+                raise InvalidMove(f"A {verb} names a platform's colour, "
+                                  f"{named}: yellow is wild, on stones only, and black "
+                                  f"crystals are penalties. {hint}")
+            raise InvalidMove(f"There is no colour {quote(unknown[0])} in the game: "
+                              f"{quote(verb)} names {named}. {hint}")
         if unknown:
             raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
         shape = (len(squares), len(numbers), len(colours))

@@ -221,9 +221,13 @@ def test_a_stone_goes_on_two_adjacent_empty_squares_either_way_round() -> None:
     refused(state, 0, "place a1", InvalidMove, "Write 'place' with two adjacent empty "
             "squares: 'place c4 c5'. Place your stone on two adjacent empty squares, e.g. "
             "'place c4 c5' (the first crystal goes on c4).")
-    refused(state, 0, "talisman yellow", InvalidMove, "There is no colour 'yellow' in the "
-            "game: the colours are red, blue, green and purple. Place your stone on two adjacent "
-            "empty squares, e.g. 'place c4 c5' (the first crystal goes on c4).")
+    hint = "Place your stone on two adjacent empty squares, e.g. 'place c4 c5' (the first " \
+           "crystal goes on c4)."
+    refused(state, 0, "talisman yellow", InvalidMove, "A talisman names a platform's colour, "
+            "red, blue, green or purple: yellow is wild, on stones only, and black crystals "
+            "are penalties. " + hint)
+    refused(state, 0, "talisman orange", InvalidMove, "There is no colour 'orange' in the "
+            "game: 'talisman' names red, blue, green or purple. " + hint)
     after, _said = play(state, "place a2 a1")
     assert after.crystal[INDEX["a2"]] == "red" and after.crystal[INDEX["a1"]] == "blue"
 
