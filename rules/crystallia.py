@@ -1349,8 +1349,10 @@ class Crystallia(Game[CrystalliaState]):
                   "talisman": (0, 0, 1), "flip": (0, 0, 1), "ready": (0, 0, 0),
                   "set": (0, 0, 0)}
         if shape != wanted[verb] and all(n <= w for n, w in zip(shape, wanted[verb],
-                                                                strict=True)):
-            raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")  # the rest left out
+                                                                strict=True)):  # the rest left out
+            if verb not in {m.split()[0] for m in self.legal_moves(state, seat)}:
+                raise out_of_step(" ".join(words), self._step(state), hint)
+            raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
         if shape != wanted[verb]:
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if verb == "take":
@@ -1380,6 +1382,14 @@ class Crystallia(Game[CrystalliaState]):
             return f"move {SQUARES[a]} to {SQUARES[b]}"
         return f"rotate {SQUARES[a]} to {SQUARES[b]}"
 
+    @staticmethod
+    def _step(state: CrystalliaState) -> str:
+        """The step the game is at, as a refusal of another step's move says it."""
+        if state.phase != "ability":
+            return STEPS[state.phase]
+        return (f"your turn is at the {state.board[state.pending[0]]} ability you covered "
+                "(use it or skip it first)")
+
     def refuse(self, state: CrystalliaState, seat: int, move: str) -> IllegalMove:
         """Why a well-formed move is not allowed now."""
         words = move.split()
@@ -1389,10 +1399,7 @@ class Crystallia(Game[CrystalliaState]):
                     "ability": ("move", "skip") if state.phase == "ability"
                     and state.board[state.pending[0]] == "move" else ("rotate", "skip")}
         if verb not in expected[state.phase]:
-            step = STEPS[state.phase] if state.phase != "ability" else (
-                f"your turn is at the {state.board[state.pending[0]]} ability you covered "
-                "(use it or skip it first)")
-            return out_of_step(move, step, self.notation_hint(state, seat))
+            return out_of_step(move, self._step(state), self.notation_hint(state, seat))
         if verb == "flip":
             return IllegalMove(f"Your {words[1]} platform is already flipped.")
         if verb == "take":

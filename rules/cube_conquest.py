@@ -1087,6 +1087,8 @@ class CubeConquest(Game[CubeState]):
                                   f"{able[0]}'.")
         if verb in shape and len(squares) <= shape[verb][0] and len(cards) <= shape[verb][1] \
                 and shape[verb] != (len(squares), len(cards)):  # the rest left out
+            if verb not in {m.split()[0] for m in self.legal_moves(state, seat)}:
+                raise out_of_step(" ".join(words), self._step(state, seat), hint)
             raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
         if verb not in shape or shape[verb] != (len(squares), len(cards)):
             raise InvalidMove(f"That is not a move I understand. {hint}")

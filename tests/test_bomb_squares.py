@@ -522,8 +522,10 @@ def test_one_do_over_a_turn_and_never_the_green_die() -> None:
             "the roll: type 'done'.")
     refused(fresh, 0, "attack z9 from e5", InvalidMove, "There is no place 'z9' on the table: "
             "places run a1 to i9. After the roll: type 'done'.")
-    refused(fresh, 0, "attack e5 from", InvalidMove, "Write 'attack' as 'attack f5 from e5'. "
-            "After the roll: type 'done'.")
+    refused(fresh, 0, "attack e5 from", IllegalMove, "No target is in reach of the blue die, "
+            "so there is no attack this turn. After the roll: type 'done'.")
+    refused(fresh, 0, "bomb", IllegalMove, "You can't 'bomb' now: your turn is after the roll "
+            "(attack, or move meeples with the yellow die). After the roll: type 'done'.")
     refused(fresh, 0, "frob e5", InvalidMove, "That is not a move I understand. After the "
             "roll: type 'done'.")
 

@@ -226,6 +226,8 @@ def test_a_stone_goes_on_two_adjacent_empty_squares_either_way_round() -> None:
     refused(state, 0, "talisman yellow", InvalidMove, "A talisman names a platform's colour, "
             "red, blue, green or purple: yellow is wild, on stones only, and black crystals "
             "are penalties. " + hint)
+    refused(state, 0, "take", IllegalMove, "You can't 'take' now: your turn is at placing the "
+            "stone you took. " + hint)
     refused(state, 0, "talisman orange", InvalidMove, "There is no colour 'orange' in the "
             "game: 'talisman' names red, blue, green or purple. " + hint)
     after, _said = play(state, "place a2 a1")

@@ -820,3 +820,16 @@ def test_attacking_a_square_none_of_your_cubes_touches_says_so() -> None:
     assert events[0].text.startswith("Blue attacks from b2: Red's cube on b1.")
     with pytest.raises(IllegalMove, match=r"^You can't 'attack e5' now: a fight is on"):
         GAME.play(fighting, BLUE, "attack e5")  # during the picks the step is the reason
+
+
+def test_a_move_word_of_another_step_names_the_step_not_its_missing_squares() -> None:
+    """'attack' alone during the setup is refused for the step, not as a move left half
+    typed; 'place' alone then says how it is written."""
+    state = GAME.new(2, 1)
+    seat = min(GAME.to_act(state))
+    with pytest.raises(IllegalMove) as refused:
+        GAME.play(state, seat, "attack")
+    assert str(refused.value).startswith("You can't 'attack' now: the game is at the setup")
+    with pytest.raises(InvalidMove) as refused:
+        GAME.play(state, seat, "place")
+    assert str(refused.value).startswith("Write 'place' with a square of your edge")

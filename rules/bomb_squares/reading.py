@@ -67,6 +67,13 @@ class Reading(Moves):
             if verb == "reroll" and "green" in words:
                 raise InvalidMove(f"The green die is never rerolled. {hint}")
             form = FORMS.get(verb, "")
+            if verb == "attack" and state.phase == "rolled" and not any(
+                    m.startswith("attack ") for m in self.moves(state, seat)):
+                raise IllegalMove(f"No target is in reach of the blue die, so there is no "
+                                  f"attack this turn. {hint}")
+            if verb in FORMS and verb not in {m.split()[0] for m in self.moves(state, seat)}:
+                raise out_of_step(" ".join(words), STEPS.get(
+                    state.phase, "it is another step of the game"), hint)  # not now at all
             if verb in FORMS and any(  # the start of one of the step's examples: the rest
                     len(words) < len(shown) and shape(words) == shape(shown)[:len(words)]
                     for shown in (e.split() for e in re.findall(r"'([^']+)'", form))):
