@@ -31,8 +31,8 @@ from rules.core import (
     counted,
     listing,
     load_data,
+    not_known,
     out_of_step,
-    quote,
     starts,
 )
 
@@ -859,7 +859,7 @@ class BattleTiles(Game[TilesState]):
             unknown = [w for w in rest if not (SQUARE_RE.match(w) or w.isdigit()
                                                or w in TOKEN_WORDS)]
             if unknown:
-                raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
+                raise not_known(unknown[0], SQUARES, hint)
             if len(powers) > 1:
                 raise InvalidMove(f"Only one power token can be used in a turn. {hint}")
             if len(squares) != 1 or len(numbers) != 1:
@@ -871,7 +871,7 @@ class BattleTiles(Game[TilesState]):
             unknown = [w for w in rest if w not in LEFT_WORDS | RIGHT_WORDS
                        and not SQUARE_RE.match(w)]
             if unknown:
-                raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
+                raise not_known(unknown[0], SQUARES, hint)
             if len(ways) != 1 or len(squares) > 1:
                 raise InvalidMove(f"Say which way to turn it. {hint}")
             if not squares:

@@ -34,6 +34,7 @@ from rules.core import (
     Thinking,
     listing,
     load_data,
+    not_known,
     plural,
     quote,
     starts,
@@ -1002,6 +1003,13 @@ class BlockBuster(Game[BlockState]):
                               "your colour's previous block skips the spaces between, one -2 "
                               "token each, and the move list says what each placement "
                               f"skips. {hint}")
+        if block is None and SQUARE_RE.match(words[0]):
+            raise InvalidMove(f"Name the block and how it lies before the square: "
+                              f"'5l r0 {words[0]}'. {hint}")
+        if block is None and words[0].isalpha():
+            raise InvalidMove(f"Block Buster has no move {quote(words[0])}: a move is a "
+                              f"block, how it lies and a square, or 'pass' when no block "
+                              f"fits. {hint}")
         if block is None:
             raise InvalidMove(f"There is no block called {quote(words[0])}. Blocks are "
                               f"{listing(kit, 'or')}. {hint}")
@@ -1018,8 +1026,11 @@ class BlockBuster(Game[BlockState]):
             elif (m := re.fullmatch(r"(f|flip|m|mirror)?(r|rot|turn)?(0|90|180|270)", word)):
                 flip = flip or bool(m.group(1))
                 turned = m.group(3)
+            elif re.fullmatch(r"[rf]\d+", word):
+                raise InvalidMove(f"A block turns r0, r90, r180 or r270 (f0 to f270: "
+                                  f"mirrored first), not {quote(word)}. {hint}")
             else:
-                raise InvalidMove(f"I don't know {quote(word)}. {hint}")
+                raise not_known(word, ["a1", f"{FILES[-1]}{RANKS_N}"], hint)
         if len(squares) != 1:
             raise InvalidMove(f"Name one square for the block. {hint}")
         orientation = ("f" if flip else "r") + (turned or "0")

@@ -155,7 +155,8 @@ def load_weights(game_id: str) -> dict[str, float]:
 
 
 MOVE_LIMIT = 100  # characters: longer text is no move of any game, and is never echoed
-QUOTE_LIMIT = 24  # characters of what a player typed that a sentence quotes back
+QUOTE_LIMIT = 30  # characters of what a player typed that a sentence quotes back (a whole
+# move of every game's usual length: 'move c4 e3 via e2 with circles')
 
 
 def quote(typed: object, limit: int = QUOTE_LIMIT) -> str:
@@ -168,6 +169,15 @@ def starts(who: str, how: str = "drawn at random") -> Event:
     """The opening's first line: who moves first and how they were chosen, e.g. 'Blue
     starts: drawn at random.'"""
     return Event(f"{who} starts: {how}.", kind="start")
+
+
+def not_known(word: str, squares: list[str], hint: str) -> InvalidMove:
+    """A word of what was typed that no move of the game uses: a square off the board says
+    where the board runs (``squares``, first to last), anything else that it is unknown."""
+    if re.fullmatch(r"[a-z]\d{1,2}", word):
+        return InvalidMove(f"There is no square {quote(word)} on the board: it runs "
+                           f"{squares[0]} to {squares[-1]}. {hint}")
+    return InvalidMove(f"I don't know {quote(word)}. {hint}")
 
 
 def out_of_step(move: str, step: str, hint: str) -> IllegalMove:

@@ -35,6 +35,7 @@ from rules.core import (
     counted,
     listing,
     load_data,
+    not_known,
     out_of_step,
     plural,
     quote,
@@ -1342,7 +1343,7 @@ class Crystallia(Game[CrystalliaState]):
             raise InvalidMove(f"There is no colour {quote(unknown[0])} in the game: "
                               f"{quote(verb)} names {named}. {hint}")
         if unknown:
-            raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
+            raise not_known(unknown[0], SQUARES, hint)
         shape = (len(squares), len(numbers), len(colours))
         wanted = {"take": (0, 1, 0), "place": (2, 0, 0), "move": (2, 0, 0),
                   "rotate": (2, 0, 0), "skip": (0, 0, 0), "gain": (0, 0, 1),

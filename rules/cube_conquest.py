@@ -29,6 +29,7 @@ from rules.core import (
     counted,
     listing,
     load_data,
+    not_known,
     out_of_step,
     quote,
     starts,
@@ -1052,7 +1053,7 @@ class CubeConquest(Game[CubeState]):
                    and w not in ("take", "for", "get")]
         hint = self.notation_hint(state, seat)
         if unknown:
-            raise InvalidMove(f"I don't know {quote(unknown[0])}. {hint}")
+            raise not_known(unknown[0], SQUARES, hint)
         shape = {"place": (1, 0), "move": (2, 1), "reinforce": (1, 1), "outpost": (1, 1),
                  "attack": (2, 0), "use": (0, 1), "pass": (0, 0)}
         if verb == "pick" and not squares and cards:

@@ -535,7 +535,14 @@ def test_notation_is_forgiving_and_refuses_nonsense_with_a_sentence() -> None:
             "A skip is not a move of its own: a block placed apart from your colour's previous "
             "block skips the spaces between, one -2 token each, and the move list says what "
             f"each placement skips. {hint}")
-    refused(state, BLUE, "5l r45 e5", InvalidMove, f"I don't know 'r45'. {hint}")
+    refused(state, BLUE, "5l r45 e5", InvalidMove, "A block turns r0, r90, r180 or r270 (f0 "
+            f"to f270: mirrored first), not 'r45'. {hint}")
+    refused(state, BLUE, "5l r0 u1", InvalidMove,
+            f"There is no square 'u1' on the board: it runs a1 to t20. {hint}")
+    refused(state, BLUE, "e8", InvalidMove,
+            f"Name the block and how it lies before the square: '5l r0 e8'. {hint}")
+    refused(state, BLUE, "done", InvalidMove, "Block Buster has no move 'done': a move is a "
+            f"block, how it lies and a square, or 'pass' when no block fits. {hint}")
     refused(state, BLUE, "5l r90", InvalidMove, f"Name one square for the block. {hint}")
     refused(state, BLUE, "5z e5", InvalidMove,
             "The 5z is not used with 2 players; the blocks are 5i, 5l, 5p, 5t, 5u, 4i, 4l, "

@@ -112,3 +112,20 @@ def test_the_reason_check_catches_the_old_fallbacks() -> None:
         game.play(state, seat, "bomb e5")
     assert has_reason(game, state, seat, str(refused.value))
     assert "your turn is at its start" in str(refused.value)
+
+
+@pytest.mark.parametrize(("game_id", "typed", "said"), [
+    ("cube-conquest", "place f1", "There is no square 'f1' on the board: it runs a1 to e5."),
+    ("crystallia", "place a9 a10", "There is no square 'a10' on the board: it runs a1 to f9."),
+    ("battle-tiles", "place 1 at f1", "There is no square 'f1' on the board: it runs a1 to e5."),
+    ("block-buster", "5l r0 u1", "There is no square 'u1' on the board: it runs a1 to t20."),
+    ("bomb-squares", "bomb z9", "There is no place 'z9' on the table: places run a1 to i9."),
+])
+def test_a_square_off_the_board_is_named_as_such(game_id: str, typed: str, said: str) -> None:
+    """A new player's slip of a square beyond the board says where the board runs, in
+    every game, rather than that the word is unknown."""
+    game = rules.GAMES[game_id]
+    state = game.new(2, 1)
+    with pytest.raises(GameError) as refused:
+        game.play(state, min(game.to_act(state)), typed)
+    assert str(refused.value).startswith(said)
