@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import logging
 import signal
 from collections.abc import Callable
@@ -77,6 +78,12 @@ async def run(token: str, shards: Shards | None = None, *, first_wait: float = F
     and exits with status 1."""
     check_file()  # a damaged database stops the bot before it connects (StoreError)
     bot = create_bot(None) if shards is None else create_bot(None, shards=shards)
+    # What exists now (the modules, the rules' tables, the bot) lives as long as the
+    # process: frozen out of the collector's way, a full collection scans only the tables
+    # and what moves make (1,000 tables: 74,000 objects, 58 ms, instead of 107,000 and 79
+    # ms; docs/scale.md). Thawed when the bot stops, for a process that goes on.
+    gc.collect()
+    gc.freeze()
     loop = asyncio.get_running_loop()
     signals = (signal.SIGTERM, signal.SIGINT)
     for signum in signals:
@@ -98,6 +105,7 @@ async def run(token: str, shards: Shards | None = None, *, first_wait: float = F
                     await asyncio.sleep(wait)
                     wait = min(longest_wait, wait * 2)
     finally:
+        gc.unfreeze()
         for signum in signals:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
