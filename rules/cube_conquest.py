@@ -735,6 +735,9 @@ FORMS = {
     "outpost": "with your cube's square and a card: 'outpost b1 with drop'",
     "attack": "with the square attacked and your cube's: 'attack c3 from c2'",
     "use": "with one of your two cards: 'use crown'",
+    "prepare": "with the two cards you discard, then the one you take back: 'prepare drop "
+               "hammers take arrow'",
+    "pick": "with the card you play in secret: 'pick crown'",
 }
 
 
@@ -1061,6 +1064,11 @@ class CubeConquest(Game[CubeState]):
         if verb == "prepare" and not squares and len(cards) == 3:
             spent = sorted(cards[:2])
             return f"prepare {SYMBOLS[spent[0]]} {SYMBOLS[spent[1]]} take {SYMBOLS[cards[2]]}"
+        if verb in ("prepare", "pick") and not squares and len(cards) < (
+                3 if verb == "prepare" else 1):  # the rest left out
+            if verb not in {m.split()[0] for m in self.legal_moves(state, seat)}:
+                raise out_of_step(" ".join(words), self._step(state, seat), hint)
+            raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
         if verb == "attack" and len(squares) == 1 and not cards:
             if state.phase != "action":  # the step is the reason, not the cubes
                 raise self.refuse(state, seat, f"attack {squares[0]}")

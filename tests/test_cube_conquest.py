@@ -6,6 +6,7 @@ Board pictures in the docstrings put row 5 at the top, like the image players se
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from functools import partial
 from typing import Any
@@ -833,3 +834,12 @@ def test_a_move_word_of_another_step_names_the_step_not_its_missing_squares() ->
     with pytest.raises(InvalidMove) as refused:
         GAME.play(state, seat, "place")
     assert str(refused.value).startswith("Write 'place' with a square of your edge")
+    rng = random.Random(2)
+    while state.phase != "action":
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+    with pytest.raises(InvalidMove) as refused:
+        GAME.play(state, state.turn, "prepare drop hammers")
+    assert str(refused.value).startswith("Write 'prepare' with the two cards you discard, "
+                                         "then the one you take back: 'prepare drop hammers "
+                                         "take arrow'.")
