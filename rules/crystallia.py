@@ -833,6 +833,8 @@ def _shift(state: CrystalliaState, seat: int, kind: str, stone: int, squares: li
 def _skip(state: CrystalliaState, seat: int) -> list[Event]:
     square = state.pending.pop(0)
     state.used.append(square)
+    state.last_action = {"seat": seat, "kind": "skip", "text": f"let the "
+                         f"{state.board[square]} ability on {SQUARES[square]} go"}
     events = [Event(f"{player(seat)} does not use the {state.board[square]} ability on "
                     f"{SQUARES[square]}.", kind="skip")]
     _go_on(state, seat, events)
@@ -1294,6 +1296,8 @@ class Crystallia(Game[CrystalliaState]):
         if kind == "skip":
             return _skip(state, seat)
         events: list[Event] = []
+        state.last_action = {"seat": seat, "kind": "gain",
+                             "text": f"took a {detail[1]} crystal for a stone touching no other"}
         _give(state, seat, detail[1], 1, events,
               f"the {stone_name(state.played)} stone, touching no other")
         _end_turn(state, events)

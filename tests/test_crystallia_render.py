@@ -263,3 +263,26 @@ def test_the_text_alternative_reads_the_board_the_pyramid_and_the_seats() -> Non
     assert all(f"{p['number']} {'/'.join(p['stone'])}" in text for p in free)
     assert "face down" in text and "Supply: red " in text
     assert drawing.describe(view) == text
+
+
+def test_the_last_action_is_the_last_step_even_a_skip_or_a_lone_stones_gain() -> None:
+    """The picture's 'Last:' follows every step of a turn: letting an ability go and the
+    crystal a lone stone gives are steps too (before, 'Last:' still told the step before)."""
+    rng = random.Random(4)
+    seen: set[str] = set()
+    for seed in range(30):
+        state = GAME.new(2, seed)
+        while GAME.outcome(state) is None and len(seen) < 2:
+            seat = min(GAME.to_act(state))
+            move = rng.choice(GAME.legal_moves(state, seat))
+            state, _ = GAME.play(state, seat, move)
+            line = render.summary("crystallia", GAME.view(state, None))
+            if move == "skip":
+                seen.add("skip")
+                assert "ability on" in line and " go." in line, line
+            elif move.startswith("gain "):
+                seen.add("gain")
+                assert f"took a {move.split()[1]} crystal for a stone touching no other" in line
+        if len(seen) == 2:
+            break
+    assert seen == {"skip", "gain"}
