@@ -47,7 +47,7 @@ DEFAULT_IMAGES = "boardroom-images"
 # and the move log is saved with 'export' (a clause of the catalogue's). Commands are
 # spellings: a sentence gives them the code role, which the terminal shows in quotes.
 TERMINAL = Commands(join="", start="", export=words.say("cli.export"), end="",
-                    topic="rules {}", log="", replay="replay {}")
+                    topic="rules {}", log="", replay="replay {}", undo="", guide="rules")
 
 
 def parser() -> argparse.ArgumentParser:

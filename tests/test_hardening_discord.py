@@ -168,3 +168,19 @@ async def test_a_huge_move_is_refused_short_with_the_hint(tmp_path: Path) -> Non
         assert len(answer) < 200 and "e.g. 'place " in answer
         assert "frobnicate" * 3 not in answer
         assert await version(env, channel) == before
+
+
+async def test_a_surface_command_typed_as_a_move_points_to_the_command(tmp_path: Path) -> None:
+    """'undo' or 'help' typed in /play is no move of any game: the answer names the command
+    that does it, then what to type now, and nothing changes."""
+    async with guild(tmp_path) as (env, channel, alice, bob, _carol):
+        await open_and_start(channel, alice, bob)
+        mover = await first_mover(env, channel, alice, bob)
+        before = await version(env, channel)
+        answer = said(await mover.slash(channel, "play", action="undo"))
+        assert answer.startswith("'undo' is not a move: /game undo asks the table to take your "
+                                 "last move back. Place a starting cube on your edge"), answer
+        answer = said(await mover.slash(channel, "play", action="Help"))
+        assert answer.startswith("'help' is not a move: /rules game:cube-conquest gives the "
+                                 "game's guide."), answer
+        assert await version(env, channel) == before

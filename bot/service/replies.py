@@ -44,6 +44,10 @@ class Commands:
     # the surface lists none), and the replay of move {}
     log: str = "/log {}"
     replay: str = "/game replay move:{}"
+    # what a member typed as a move but is a command of the surface ('undo', 'help'):
+    # taking a move back, and the game's guide (empty: the surface has none)
+    undo: str = "/game undo"
+    guide: str = "/rules game:{}"
 
 
 DISCORD = Commands()

@@ -156,14 +156,30 @@ class Turns:
             state, events = table.game.play(table.state, seat, text, legal=table.moves(seat))
         except (rules.InvalidMove, rules.IllegalMove):
             unfinished = choices(table, seat).unfinished(text)
-            if unfinished is None:
+            if unfinished is not None:
+                raise rules.InvalidMove(unfinished) from None
+            command = self._command(table, text)
+            if command is None:
                 raise
-            raise rules.InvalidMove(unfinished) from None
+            hint = table.game.notation_hint(table.state, seat)
+            raise rules.InvalidMove(f"{command} {hint}") from None
         move = table.canonical(seat, text)
         if undo.is_entry(move):  # the log's word for taking moves back (``TakeBack``)
             raise TableError(words.say("turns.not_a_move", typed=quote(move),
                                        game=table.game.name))
         return state, events, move
+
+    def _command(self, table: Table, text: str) -> str | None:
+        """A sentence for a word the game refused that is a command of the surface, typed
+        as a move ('undo', 'help'): where that command is; None for any other text."""
+        word = text.strip().lower()
+        spelt = self.narrator.commands
+        if word in ("undo", "takeback", "take back") and spelt.undo:
+            return words.say("turns.undo_command", typed=quote(word), command=spelt.undo)
+        if word in ("help", "rules", "guide", "?") and spelt.guide:
+            return words.say("turns.guide_command", typed=quote(word),
+                             command=spelt.guide.format(table.game.id))
+        return None
 
     async def button_move(self, channel_id: int, user_id: int, game: int, version: int,
                           digest: str) -> str:
