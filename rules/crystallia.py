@@ -1323,8 +1323,11 @@ class Crystallia(Game[CrystalliaState]):
                "e.g. 'talisman blue'."
 
     def parse(self, state: CrystalliaState, seat: int, text: str) -> str:
-        words = [w for w in text.replace("-", " ").replace("/", " ").split()]
         hint = self.notation_hint(state, seat)
+        if re.search(r"(^|\s)-\d", text):  # a dash joins colours ('green-yellow'), never a number
+            raise InvalidMove(f"Numbers here are 1 or more: a stone is taken by its number, "
+                              f"'take 3'. {hint}")
+        words = [w for w in text.replace("-", " ").replace("/", " ").split()]
         if not words:
             raise InvalidMove(f"That is not a move I understand. {hint}")
         verb = ALIASES.get(words[0], words[0])

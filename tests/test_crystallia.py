@@ -228,6 +228,8 @@ def test_a_stone_goes_on_two_adjacent_empty_squares_either_way_round() -> None:
             "are penalties. " + hint)
     refused(state, 0, "take", IllegalMove, "You can't 'take' now: your turn is at placing the "
             "stone you took. " + hint)
+    refused(state, 0, "take -1", InvalidMove, "Numbers here are 1 or more: a stone is taken "
+            "by its number, 'take 3'. " + hint)
     refused(state, 0, "talisman orange", InvalidMove, "There is no colour 'orange' in the "
             "game: 'talisman' names red, blue, green or purple. " + hint)
     after, _said = play(state, "place a2 a1")
