@@ -842,6 +842,12 @@ class BattleTiles(Game[TilesState]):
         hint = self.notation_hint(state, seat)
         if not words:
             raise InvalidMove(f"That is not a move I understand. {hint}")
+        if words == ["yes"] and state.phase == "rotate":
+            raise InvalidMove(f"Say which way to turn the defeated tile, left or right. {hint}")
+        if words in (["end"], ["done"], ["end", "turn"]) and state.phase == "place":
+            raise InvalidMove(f"A turn ends with its tile placed; nobody passes. {hint}")
+        if words in (["yes"], ["end"], ["done"], ["end", "turn"]):
+            raise out_of_step(" ".join(words), STEPS[state.phase], hint)
         asks_rotate = words in (["no", "rotate"], ["no"], ["skip"], ["don't", "rotate"],
                                 ["pass"]) or words[0] in ("rotate", "turn")
         if asks_rotate and state.phase != "rotate":  # the step is the reason, in their words

@@ -1043,6 +1043,13 @@ class CubeConquest(Game[CubeState]):
                 via = raw[n + 1]
                 del raw[n:n + 2]
                 break
+        if [w.lower() for w in raw] in (["end"], ["done"], ["skip"], ["end", "turn"]):
+            if state.phase != "action":
+                raise out_of_step(" ".join(raw), self._step(state, seat),
+                                  self.notation_hint(state, seat))
+            raise InvalidMove("A turn ends with its one action (a move, prepare, reinforce, "
+                              "outpost or attack); 'pass' only when none is possible. "
+                              + self.notation_hint(state, seat))
         words = [w for w in raw if w not in ("to", "with", "using", "and", "from",
                                              "on", "the", "card", "cards")]
         if not words:

@@ -328,6 +328,12 @@ def test_rotate_turns_a_defeated_tile_before_its_chain_goes_on_straight(hand_til
     state = position({"c4": "1 1 1 6 *B", "c5": "1 1 5 1 *B"}, hands=[[red], [1]])
     paused, _ = GAME.play(state, RED, "place 1 at c3 with rotate")
     assert paused.phase == "rotate" and GAME.to_act(paused) == {RED}
+    refused(state, RED, "done", InvalidMove, "A turn ends with its tile placed; nobody "
+            "passes. Place a tile from your hand by its number, e.g. 'place 2 at c3', or with "
+            "a power token: 'place 2 at c3 with death'.")
+    refused(paused, RED, "yes", InvalidMove, "Say which way to turn the defeated tile, left or "
+            "right. Turn the defeated tile or not: 'rotate c4 left', 'rotate c4 right' or 'no "
+            "rotate'.")
     for typed in ("no", "rotate left"):  # before any rotate token asks: in their own words
         refused(state, RED, typed, IllegalMove,
                 f"You can't '{typed}' now: your turn is at placing a tile (the rotate and "

@@ -843,3 +843,22 @@ def test_a_move_word_of_another_step_names_the_step_not_its_missing_squares() ->
     assert str(refused.value).startswith("Write 'prepare' with the two cards you discard, "
                                          "then the one you take back: 'prepare drop hammers "
                                          "take arrow'.")
+
+
+def test_ending_a_turn_by_word_says_how_a_turn_ends() -> None:
+    """'end' or 'done' is no move: at the action it says a turn ends with its one action,
+    during the setup it names the setup."""
+    state = GAME.new(2, 1)
+    seat = min(GAME.to_act(state))
+    with pytest.raises(IllegalMove) as refused:
+        GAME.play(state, seat, "end")
+    assert str(refused.value).startswith("You can't 'end' now: the game is at the setup")
+    rng = random.Random(2)
+    while state.phase != "action":
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+    with pytest.raises(InvalidMove) as refused:
+        GAME.play(state, state.turn, "end turn")
+    assert str(refused.value).startswith("A turn ends with its one action (a move, prepare, "
+                                         "reinforce, outpost or attack); 'pass' only when "
+                                         "none is possible.")
