@@ -59,23 +59,19 @@ class Choices:
         known = set(legal)
         order = [m for m in notes if m in known] + [m for m in legal if m not in notes]
         free = [m for m in order if m not in costs]
-        costly = [m for m in order if m in costs]
         if not beside:
-            return cls(free + costly, costs, notes)
-        heads = set(free)
-        after: dict[int, list[str]] = {}  # index in ``free`` -> costly moves that follow it
-        apart = []
-        for move in costly:
+            return cls(free + [m for m in order if m in costs], costs, notes)
+        rank = {m: i for i, m in enumerate(free)}
+
+        def place(move: str) -> tuple[int, int]:  # after the last free move of its head
+            if move in rank:
+                return rank[move], 0
             words = move.split()
             head = next((h for n in range(len(words) - 1, 0, -1)
-                         if (h := " ".join(words[:n])) in heads), None)
-            if head is None:
-                apart.append(move)
-                continue
-            last = max(i for i, f in enumerate(free) if f == head or f.startswith(head + " "))
-            after.setdefault(last, []).append(move)
-        listed = [m for i, f in enumerate(free) for m in (f, *after.get(i, ()))]
-        return cls(listed + apart, costs, notes)
+                         if (h := " ".join(words[:n])) in rank), None)
+            return (len(free) if head is None else max(
+                i for f, i in rank.items() if f == head or f.startswith(head + " ")), 1)
+        return cls(sorted(order, key=place), costs, notes)  # stable: ties keep their order
 
     def entry(self, move: str) -> Entry:
         return Entry(move, 1, self.costs.get(move, ""), self.notes.get(move, ""))
