@@ -153,7 +153,8 @@ class Terminal:
             folder = Path(self.images)
             self.on_disk = {hashlib.sha256(f.read_bytes()).hexdigest(): str(f)
                             for f in sorted(folder.glob("*.png"))} if folder.is_dir() else {}
-        same = self.on_disk.get(hashlib.sha256(png).hexdigest())
+        sha = hashlib.sha256(png).hexdigest()
+        same = self.on_disk.get(sha)
         if same is not None and os.path.exists(same):
             return same
         digest = render.shown(png)
@@ -168,7 +169,7 @@ class Terminal:
             self.saved[digest] = path
             with open(path, "wb") as file:
                 file.write(png)
-            self.on_disk[hashlib.sha256(png).hexdigest()] = path
+            self.on_disk[sha] = path
         return path
 
     def _save(self, picture: Picture, name: str) -> str:

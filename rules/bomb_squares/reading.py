@@ -66,18 +66,8 @@ class Reading(Moves):
                                   f"places run a1 to i9. {hint}")
             if verb == "reroll" and "green" in words:
                 raise InvalidMove(f"The green die is never rerolled. {hint}")
-            form = FORMS.get(verb, "")
-            if verb == "attack" and state.phase == "rolled" and not any(
-                    m.startswith("attack ") for m in self.moves(state, seat)):
-                raise IllegalMove(f"No target is in reach of the blue die, so there is no "
-                                  f"attack this turn. {hint}")
-            if verb in FORMS and verb not in {m.split()[0] for m in self.moves(state, seat)}:
-                raise out_of_step(" ".join(words), STEPS.get(
-                    state.phase, "it is another step of the game"), hint)  # not now at all
-            if verb in FORMS and any(  # the start of one of the step's examples: the rest
-                    len(words) < len(shown) and shape(words) == shape(shown)[:len(words)]
-                    for shown in (e.split() for e in re.findall(r"'([^']+)'", form))):
-                raise InvalidMove(f"Write {quote(verb)} {form}. {hint}")
+            if verb in FORMS:  # a step's word, the rest of it wrong or left out
+                self._refuse_form(state, seat, verb, words, hint)
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if len(steps) > 1 and steps[0] in ANSWERS and state.phase in ("sale", "challenge"):
             return " ".join(steps[1:])  # 'no buy, draw': the turn's move says no buy
@@ -261,6 +251,22 @@ class Reading(Moves):
             return IllegalMove(f"{self._meeple_move_refusal(state, seat, verb, cell)} {hint}")
         return out_of_step(move, STEPS.get(state.phase, "it is another step of the game"),
                            hint)
+
+    def _refuse_form(self, state: BombState, seat: int, verb: str, words: list[str],
+                     hint: str) -> None:
+        """Raise the refusal of a text that names a step's word (``FORMS``) but reads as no
+        move: a word of no step now names the step the game is at; the start of one of the
+        step's examples says how it is written. Returns where neither applies."""
+        firsts = {m.split()[0] for m in self.moves(state, seat)}
+        if verb == "attack" and state.phase == "rolled" and "attack" not in firsts:
+            raise IllegalMove(f"No target is in reach of the blue die, so there is no attack "
+                              f"this turn. {hint}")
+        if verb not in firsts:
+            raise out_of_step(" ".join(words), STEPS.get(
+                state.phase, "it is another step of the game"), hint)
+        if any(len(words) < len(shown) and shape(words) == shape(shown)[:len(words)]
+               for shown in (e.split() for e in re.findall(r"'([^']+)'", FORMS[verb]))):
+            raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
 
     @staticmethod
     def _laying_refusal(state: BombState, verb: str, cell: int) -> str:
