@@ -823,42 +823,30 @@ def test_attacking_a_square_none_of_your_cubes_touches_says_so() -> None:
         GAME.play(fighting, BLUE, "attack e5")  # during the picks the step is the reason
 
 
-def test_a_move_word_of_another_step_names_the_step_not_its_missing_squares() -> None:
-    """'attack' alone during the setup is refused for the step, not as a move left half
-    typed; 'place' alone then says how it is written."""
-    state = GAME.new(2, 1)
-    seat = min(GAME.to_act(state))
-    with pytest.raises(IllegalMove) as refused:
-        GAME.play(state, seat, "attack")
-    assert str(refused.value).startswith("You can't 'attack' now: the game is at the setup")
-    with pytest.raises(InvalidMove) as refused:
-        GAME.play(state, seat, "place")
-    assert str(refused.value).startswith("Write 'place' with a square of your edge")
-    rng = random.Random(2)
+def first_action() -> CubeState:
+    """A 2-player game played at random through its setup, at its first action."""
+    state, rng = GAME.new(2, 1), random.Random(2)
     while state.phase != "action":
         seat = min(GAME.to_act(state))
         state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
-    with pytest.raises(InvalidMove) as refused:
-        GAME.play(state, state.turn, "prepare drop hammers")
-    assert str(refused.value).startswith("Write 'prepare' with the two cards you discard, "
-                                         "then the one you take back: 'prepare drop hammers "
-                                         "take arrow'.")
+    return state
 
 
-def test_ending_a_turn_by_word_says_how_a_turn_ends() -> None:
-    """'end' or 'done' is no move: at the action it says a turn ends with its one action,
-    during the setup it names the setup."""
-    state = GAME.new(2, 1)
-    seat = min(GAME.to_act(state))
-    with pytest.raises(IllegalMove) as refused:
-        GAME.play(state, seat, "end")
-    assert str(refused.value).startswith("You can't 'end' now: the game is at the setup")
-    rng = random.Random(2)
-    while state.phase != "action":
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
-    with pytest.raises(InvalidMove) as refused:
-        GAME.play(state, state.turn, "end turn")
-    assert str(refused.value).startswith("A turn ends with its one action (a move, prepare, "
-                                         "reinforce, outpost or attack); 'pass' only when "
-                                         "none is possible.")
+@pytest.mark.parametrize(("action", "typed", "error", "said"), [
+    # a move's word of another step names that step, not the squares it lacks
+    (False, "attack", IllegalMove, "You can't 'attack' now: the game is at the setup"),
+    (False, "place", InvalidMove, "Write 'place' with a square of your edge"),
+    (True, "prepare drop hammers", InvalidMove, "Write 'prepare' with the two cards you "
+     "discard, then the one you take back: 'prepare drop hammers take arrow'."),
+    # 'end' or 'done' is no move: during the setup it names the setup, at the action it
+    # says a turn ends with its one action
+    (False, "end", IllegalMove, "You can't 'end' now: the game is at the setup"),
+    (True, "end turn", InvalidMove, "A turn ends with its one action (a move, prepare, "
+     "reinforce, outpost or attack); 'pass' only when none is possible."),
+])
+def test_a_word_of_another_step_or_a_move_half_typed_says_which(
+        action: bool, typed: str, error: type[Exception], said: str) -> None:
+    state = first_action() if action else GAME.new(2, 1)
+    with pytest.raises(error) as refused:
+        GAME.play(state, min(GAME.to_act(state)), typed)
+    assert str(refused.value).startswith(said)
