@@ -1330,11 +1330,15 @@ class Crystallia(Game[CrystalliaState]):
         words = [w for w in text.replace("-", " ").replace("/", " ").split()]
         if not words:
             raise InvalidMove(f"That is not a move I understand. {hint}")
-        verb = ALIASES.get(words[0], words[0])
+        typed, verb = " ".join(words), ALIASES.get(words[0], words[0])
         if verb in COLOURS and len(words) == 1:
             verb, words = "gain", ["gain", *words]
         if verb not in VERBS:
             raise InvalidMove(f"I don't know {quote(words[0])}. {hint}")
+        other_words = typed != " ".join(words) or verb != words[0]
+        if other_words and verb not in {m.split()[0] for m in self.legal_moves(state, seat)}:
+            # a move of another step said in other words: refused in the player's own
+            raise out_of_step(typed, self._step(state), hint)
         rest = [w for w in words[1:] if w not in FILLER and w != "#"]
         squares = [w for w in rest if SQUARE_RE.match(w)]
         numbers = [w.lstrip("#") for w in rest if w.lstrip("#").isdigit()]

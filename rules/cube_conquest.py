@@ -740,6 +740,15 @@ FORMS = {
     "pick": "with the card you play in secret: 'pick crown'",
 }
 
+# Words of other games a player may bring to this one, and what this game does instead.
+NOT_HERE = {
+    "roll": "There are no dice here: a fight is won by the cards both sides pick in secret.",
+    "draw": "Cards are drawn for you at the start of your turn, up to 4; 'prepare' takes "
+            "one back from your discard pile.",
+    "yes": "Nothing in this game is answered yes or no.",
+    "no": "Nothing in this game is answered yes or no.",
+}
+
 
 class CubeConquest(Game[CubeState]):
     id = "cube-conquest"
@@ -1106,6 +1115,8 @@ class CubeConquest(Game[CubeState]):
             if verb not in {m.split()[0] for m in self.legal_moves(state, seat)}:
                 raise out_of_step(" ".join(words), self._step(state, seat), hint)
             raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
+        if verb in NOT_HERE and not squares and not cards:
+            raise InvalidMove(f"{NOT_HERE[verb]} {hint}")
         if verb not in shape or shape[verb] != (len(squares), len(cards)):
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if via is not None:

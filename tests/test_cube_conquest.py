@@ -843,6 +843,13 @@ def first_action() -> CubeState:
     (False, "end", IllegalMove, "You can't 'end' now: the game is at the setup"),
     (True, "end turn", InvalidMove, "A turn ends with its one action (a move, prepare, "
      "reinforce, outpost or attack); 'pass' only when none is possible."),
+    # another game's words get what this game does instead, not "not a move I understand"
+    (True, "roll", InvalidMove, "There are no dice here: a fight is won by the cards both "
+     "sides pick in secret. Moves look like"),
+    (True, "draw", InvalidMove, "Cards are drawn for you at the start of your turn, up to 4; "
+     "'prepare' takes one back from your discard pile."),
+    (False, "yes", InvalidMove, "Nothing in this game is answered yes or no. "),
+    (True, "No", InvalidMove, "Nothing in this game is answered yes or no. "),
 ])
 def test_a_word_of_another_step_or_a_move_half_typed_says_which(
         action: bool, typed: str, error: type[Exception], said: str) -> None:
