@@ -134,3 +134,17 @@ def test_a_guide_is_read_as_written() -> None:
         guides.parse("# Game\nx\n## no colon here\ntext")
     with pytest.raises(ValueError, match="no text"):
         guides.parse("# Game\nx\n## empty: Nothing\n")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_see_names_a_topic_and_no_surface_s_command(game_id: str) -> None:
+    """'see `bet`' names a topic of the guide, as both surfaces read it; 'see `rules bet`'
+    would be the terminal's command on Discord too (a guide's own lines are shared)."""
+    guide = guides.guide(game_id)
+    texts = [guide.overview, *(topic.text for topic in guide.topics)]
+    seen = [m for text in texts
+            for m in re.findall(r"\b(?:[Ss]ee|type) `([^`]+)`", text)]
+    assert seen, f"{game_id}: no topic is pointed to"
+    for named in seen:
+        assert not named.startswith(("rules ", "/rules")), named
+        assert guide.find(named) is not None, named
