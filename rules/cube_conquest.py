@@ -727,6 +727,13 @@ def _action_policy(state: CubeState, seat: int, moves: dict[str, Any],
 # --------------------------------------------------------------------------- the game
 
 
+def _edge_example(state: CubeState, seat: int) -> str:
+    """A free square of the seat's home edge, nearest its middle: an example it may play."""
+    edge = EDGE_SQUARES[EDGES[seat]]
+    free = [i for i in edge if state.owner[i] < 0] or edge
+    return SQUARES[min(free, key=lambda i: abs(edge.index(i) - SIZE // 2))]
+
+
 # How each move is written, for a text that names a move's word but not the rest of it.
 FORMS = {
     "place": "with a square of your edge: 'place b1'",
@@ -780,6 +787,8 @@ class CubeConquest(Game[CubeState]):
 
     def opening(self, state: CubeState) -> list[Event]:
         cards = listing([f"{name} {pips}" for name, pips in zip(SYMBOLS, PIPS, strict=True)])
+        edges = listing([f"{colour(seat)} the {EDGES[seat]} edge ({EDGE_WORDS[EDGES[seat]]})"
+                         for seat in range(state.players)])
         return [starts(colour(state.start)), Event(
             f"The field is {SIZE * SIZE} face-down tiles, a1 at the bottom left to "
             f"{SQUARES[-1]} at the top right; a tile turns face up when a cube arrives, "
@@ -788,7 +797,8 @@ class CubeConquest(Game[CubeState]):
             "a cube up to its pips and counts them in a fight; a tile's symbol lets a "
             "matching card reinforce there, and defend it at +1."), Event(
             f"First, in turn, each player places {STARTING_CUBES} starting cubes on their "
-            "home edge ('place b1')."), Event(
+            f"home edge: {edges}; {colour(state.start)} begins, e.g. "
+            f"'place {_edge_example(state, state.start)}'."), Event(
             "Then a turn is a draw up to 4 cards and one action: move a cube, prepare "
             "(discard two cards, take one back), reinforce (a new cube), build an outpost (a "
             "second cube on one), attack an enemy cube next to yours, or pass when none is "
@@ -1024,7 +1034,9 @@ class CubeConquest(Game[CubeState]):
 
     def notation_hint(self, state: CubeState, seat: int) -> str:
         if state.phase == "setup":
-            return "Place a starting cube on your edge, e.g. 'place b1'."
+            edge = EDGES[seat]
+            return (f"Place a starting cube on your edge, the {edge} edge ({EDGE_WORDS[edge]}), "
+                    f"e.g. 'place {_edge_example(state, seat)}'.")
         if state.phase == "attack":
             if (state.attack and seat == state.attack["defender"]
                     and _defender_cards_most(state) == 2):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from functools import partial
 from typing import Any
@@ -857,3 +858,22 @@ def test_a_word_of_another_step_or_a_move_half_typed_says_which(
     with pytest.raises(error) as refused:
         GAME.play(state, min(GAME.to_act(state)), typed)
     assert str(refused.value).startswith(said)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_opening_says_whose_edge_is_which_and_its_example_is_the_starter_s(
+        players: int) -> None:
+    for seed in range(4):
+        state = GAME.new(players, seed)
+        text = " ".join(e.text for e in GAME.opening(state))
+        example = re.search(r"begins, e\.g\. '(place [a-e]\d)'", text)
+        assert example is not None, text
+        assert example[1] in GAME.legal_moves(state, state.start)
+        for seat, (edge, line) in enumerate((("south", "row 1"), ("north", "row 5"),
+                                             ("west", "column a"),
+                                             ("east", "column e"))[:players]):
+            assert f"the {edge} edge ({line})" in text
+            hint = GAME.notation_hint(state, seat)
+            assert f"your edge, the {edge} edge ({line})" in hint
+        hinted = re.search(r"'(place [a-e]\d)'", GAME.notation_hint(state, state.start))
+        assert hinted is not None and hinted[1] in GAME.legal_moves(state, state.start)
