@@ -15,7 +15,10 @@ from typing import Any
 import pytest
 
 import rules
+from bot import rulebook
+from bot.service.computers import Levels
 from rules import guide as guides
+from rules.computer import LEVELS
 from rules.core import load_data, normalize
 
 GAME_IDS = sorted(rules.GAMES)
@@ -148,3 +151,16 @@ def test_a_see_names_a_topic_and_no_surface_s_command(game_id: str) -> None:
     for named in seen:
         assert not named.startswith(("rules ", "/rules")), named
         assert guide.find(named) is not None, named
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_computer_topic_names_every_level_and_who_stands_in(game_id: str) -> None:
+    text = rulebook.page(game_id, "computer", ask="/rules topic:<topic>")
+    for level in LEVELS:
+        assert f"**{level}**" in text, level
+    assert f"an **{Levels().patient}** computer plays that one turn for you" in text
+    assert "table's level" not in text
+    clock = rulebook.page(game_id, "clock", ask="/rules topic:<topic>")
+    assert f"an **{Levels().patient}** computer plays that one turn" in clock
+    # what it cannot see is guessed only where something is hidden
+    assert ("guessed" in text) == bool(rules.GAMES[game_id].hidden)
