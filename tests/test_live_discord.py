@@ -17,7 +17,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord.live import EVENTS, TurnMessages, told_in
+from bot.discord.live import EVENTS, TurnMessages, earlier, told, told_in
 from bot.service.replies import Reply
 from render import kit
 from rules.bomb_squares import state as bs_state
@@ -522,3 +522,18 @@ async def test_a_step_that_reads_like_the_one_before_is_told_all_the_same() -> N
                   if isinstance(item, discord.ui.TextDisplay) and item.id == EVENTS)
     assert events.content.split("\n") == ["Ann draws a card.", "Ann draws a card.",
                                           "Ann takes 2 and Bob takes 1.", "Bob takes 1."]
+
+
+def test_a_message_too_long_gives_way_by_whole_lines_and_never_opens_mid_sentence() -> None:
+    # one element of many lines (a game's end: its last steps, then the count)
+    steps = [f"Green places block {n} at a{n}, and holds {n} of the 12 spaces there."
+             for n in range(80)]
+    count = ["At the count, Blue wins 3 point blocks.", "Blue wins with 41 points."]
+    text = told(["\n".join([*steps, *count])], 1000)
+    assert len(text) <= 1000
+    lines = text.split("\n")
+    assert lines[0] == earlier() and lines[-2:] == count
+    assert set(lines[1:-2]) <= set(steps) and lines[-3] == steps[-1]
+    # a line too long alone keeps its beginning, cut after a word
+    alone = told(["word " * 300], 100)
+    assert len(alone) <= 100 and alone.startswith("word word") and alone.endswith("word…")

@@ -76,13 +76,17 @@ def turn_line(reply: Reply) -> str:
 
 
 def told(lines: list[str], limit: int) -> str:
-    """The events told, the oldest lines giving way (and saying so) if they would not fit."""
-    kept = [line for line in lines if line]
+    """The events told, the oldest lines giving way (and saying so) if they would not fit;
+    a line too long alone keeps its beginning, cut after a word."""
+    kept = [part for line in lines if line for part in line.split("\n") if part]
     text = "\n".join(kept)
     while len(text) > limit and len(kept) > 1:
         kept = kept[1:]
         text = "\n".join([earlier(), *kept])
-    return text if len(text) <= limit else text[-limit:]
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    return head[:head.rfind(" ")].rstrip(" ,;:") + "…" if " " in head else head + "…"
 
 
 def layout(channel_id: int, lines: list[str], reply: Reply,
