@@ -32,12 +32,23 @@ class Entry:
     def whole(self) -> bool:
         return self.count == 1
 
-    def label(self) -> str:
+    def label(self, limit: int | None = None) -> str:
         """'place 1 … 120 moves', 'place 4o at a1 · 1 skip: -2', '4o r0 a1 · covers a1 a2
-        b1 b2', or the move itself."""
+        b1 b2', or the move itself. Within ``limit`` characters (a suggestion's, a
+        button's) the note gives way, cut after a word, so that the move and its cost are
+        always read whole."""
         if not self.whole:
             return say("moves.group", move=self.text, count=self.count)
-        return PRICE.join(part for part in (self.text, self.note, self.cost) if part)
+        whole = PRICE.join(part for part in (self.text, self.note, self.cost) if part)
+        if limit is None or len(whole) <= limit:
+            return whole
+        bare = PRICE.join(part for part in (self.text, self.cost) if part)
+        room = limit - len(bare) - len(PRICE) - 1  # for the note and its ellipsis
+        if room < 8:
+            return bare[:limit]
+        note = self.note[:room + 1]
+        note = (note[:note.rfind(" ")] if " " in note else note[:room]).rstrip(" ,;:") + "…"
+        return PRICE.join(part for part in (self.text, note, self.cost) if part)
 
 
 @dataclass(frozen=True)

@@ -169,3 +169,19 @@ def test_bomb_squares_lists_each_cards_meeple_moves_together() -> None:
             met += any(" buy meeple " in m for m in listed if m.startswith("meeple "))
             state, _ = game.play(state, seat, rng.choice(moves))
     assert met, "random play met an extra meeple bought with a meeple"
+
+
+def test_a_label_cut_to_discord_s_length_keeps_the_move_and_its_cost_whole() -> None:
+    # Bomb Squares' longest joined meeple moves: a suggestion (100) or a button (80) cut at
+    # its end lost the price
+    entry = Entry("meeple e5 buy meeple e5 second card", cost="costs 1 crystal",
+                  note="fills e5: +3 crystals; no bomb or meeple for it; ends your turn")
+    assert entry.label() == ("meeple e5 buy meeple e5 second card · fills e5: +3 crystals; "
+                             "no bomb or meeple for it; ends your turn · costs 1 crystal")
+    for limit in (100, 80, 70):
+        cut = entry.label(limit)
+        assert len(cut) <= limit and cut.endswith("… · costs 1 crystal"), cut
+        assert cut.startswith("meeple e5 buy meeple e5 second card · fills")
+    assert entry.label(200) == entry.label()
+    # no room for a note: the move and its cost alone
+    assert entry.label(56) == "meeple e5 buy meeple e5 second card · costs 1 crystal"

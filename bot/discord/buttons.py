@@ -233,7 +233,7 @@ def choice_view(channel_id: int, game: int, version: int, choices: Choices
     view = discord.ui.View(timeout=None)
     for move in choices.moves:
         view.add_item(ActButton(channel_id, game, version, move_digest(game, version, move),
-                                choices.entry(move).label()))
+                                choices.entry(move).label(LABEL_LIMIT)))
     return view
 
 

@@ -46,7 +46,7 @@ class Play(commands.Cog):
         except Exception:
             log.exception("Autocomplete failed in channel %s", interaction.channel_id)
             return []
-        return [app_commands.Choice(name=e.label()[:CHOICE_LIMIT], value=e.text[:CHOICE_LIMIT])
+        return [app_commands.Choice(name=e.label(CHOICE_LIMIT), value=e.text[:CHOICE_LIMIT])
                 for e in choices.narrow(current, SUGGESTIONS)]
 
 
