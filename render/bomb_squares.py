@@ -513,9 +513,9 @@ def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     """What everyone sees: the header, the cards as large as fits, the dice, the seats and
     the legend, or the end. Where the cards would be too small to read, the legend
     shortens to the marks of every turn, then the last move leaves the header (its cards
-    stay framed), the supplies go, the legend takes one row, the seats' rows tighten and
-    the dice go (the header says the power); the legend goes last (never in the gallery).
-    At the end, the breakdown of the final crystals goes first (the message has it)."""
+    stay framed), the supplies go, the legend takes one row, the seats' rows tighten, the
+    dice go (the header says the power), the header cuts long names ('Maximili…'); the legend
+    last (never in the gallery). At the end, the crystals' breakdown first (the message has it)."""
     at, who = Layout(width), _names(view)
     chips = len(view.get("to_act") or []) * at.px(66) + at.px(8)
     first = kit.text_width(status(view, who)[0], at.px(kit.TITLE), bold=True) > \
@@ -529,13 +529,14 @@ def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
             if readable:
                 break
         return kit.stack([top, _board(view, at, cw, ch), end])
+    names = who, [kit.fit(name, at.px(kit.TITLE), at.px(200), bold=True) for name in who]
     head, strip, rows = (functools.cache(make) for make in (  # each drawn once at most
-        lambda last: kit.header(view, at, *status(view, who, first=first, last=last)),
+        lambda last, cut: kit.header(view, at, *status(view, names[cut], first=first, last=last)),
         lambda supplies: _strip(view, at, supplies=supplies),
         lambda row: kit.seat_rows(view, at, _seat_lines(view), row=row)))
-    for n in range(8):  # each step leaves out one more thing, as the docstring says
-        parts = [head(n < 2), strip(n < 3) if n < 6 else None, rows(60 if n < 5 else 48),
-                 _legend(at, 0 if n < 1 else 1 if n < 4 else 2) if n < 7 else None]
+    for n in range(9):  # each step leaves out one more thing, as the docstring says
+        parts = [head(n < 2, n > 6), strip(n < 3) if n < 6 else None, rows(60 if n < 5 else 48),
+                 _legend(at, 0 if n < 1 else 1 if n < 4 else 2) if n < 8 else None]
         cw, ch, readable = _cell(view, at, sum(b.height for b in parts if b is not None))
         if readable:
             break

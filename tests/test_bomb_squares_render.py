@@ -413,6 +413,30 @@ def test_the_legend_stays_at_nine_columns_and_more() -> None:
                        .tobytes() == legend.tobytes() for legend in legends), (n, width)
 
 
+def test_the_legend_stays_when_a_bettor_has_a_long_name() -> None:
+    """An audit's report: four seats betting on the green die over a full 9 x 9 table, one
+    named with 30 characters (Discord allows 32): the headline took three lines and the
+    legend was left out. Now the names in the header are cut with an ellipsis first."""
+    from tests import test_bomb_squares as tbs
+    state = tbs.battle(4)  # e5 may attack f5; every other place holds a card
+    for n, cell in enumerate(c for c in (f"{f}{r}" for r in range(1, 10) for f in "abcdefghi")
+                             if c not in ("e5", "f5")):
+        tbs.card(state, cell, list(bs.LETTER)[n % 6], n % 6 + 1,
+                 bomb=list(bs.LETTER)[n * 5 % 6] if n % 3 else None, meeples=n % 6 // 2,
+                 meeple=bs.MEEPLES[n % 4])
+    state, _ = tbs.play(state, 0, "attack f5 from e5")
+    assert state.phase == "bets" and len(GAME.to_act(state)) == 3
+    for name in ("Maximilian_the_Magnificent_XIV", "W" * 32):
+        shown = GAME.view(state, None) | {"names": ["Alice", "Bob", "Carol", name]}
+        assert bs._bounds(shown) == (0, 8, 0, 8)
+        for width in (1000, 600):
+            table = bs.table(shown, width=width)
+            legend = bs._legend(kit.Layout(width), 2)
+            assert kit.fits(table) and table.crop((0, table.height - legend.height, width,
+                                                   table.height)).tobytes() == \
+                legend.tobytes(), (name, width)
+
+
 def test_dice_are_drawn_as_dice_not_as_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """A card's chip reads 'R4'; a die shows its pips on a square of its colour, no letter
     and no number, with the word for what it decides beside it."""
