@@ -1036,6 +1036,11 @@ def test_an_attack_in_reach_is_made_before_any_meeple_moves() -> None:
             "must be made: attack first (meeples do not move before it), or reroll as your "
             "do-over. After the roll: type 'attack f5 from e5' or 'reroll red' (1 of 7; costs "
             "1 crystal).")
+    # a move of another step names this one as it is: the attack first, no meeple move
+    refused(state, 0, "roll yellow", IllegalMove, "You can't 'roll yellow' now: your turn is "
+            "after the roll, with a target in reach: an attack in reach must be made (a "
+            "do-over may come first). After the roll: type 'attack f5 from e5' or 'reroll "
+            "red' (1 of 7; costs 1 crystal).")
     out_of_reach = table(phase="act")
     card(out_of_reach, "e5", "red", 2, bomb="red", meeples=2, meeple="blue")
     card(out_of_reach, "f5", "blue", 3, meeples=2, meeple="blue")

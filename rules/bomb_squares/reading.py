@@ -249,8 +249,16 @@ class Reading(Moves):
                                f"{hint}")
         if state.phase == "rolled" and verb in ("from", "to", "fly"):
             return IllegalMove(f"{self._meeple_move_refusal(state, seat, verb, cell)} {hint}")
-        return out_of_step(move, STEPS.get(state.phase, "it is another step of the game"),
-                           hint)
+        return out_of_step(move, self._step_now(state, seat), hint)
+
+    def _step_now(self, state: BombState, seat: int) -> str:
+        """The step the game is at, as a refusal of another step's move names it; after a
+        roll with a target in reach, that the attack comes first (no meeple move then)."""
+        if state.phase == "rolled" and any(m.startswith("attack ")
+                                           for m in self.moves(state, seat)):
+            return ("your turn is after the roll, with a target in reach: an attack in reach "
+                    "must be made (a do-over may come first)")
+        return STEPS.get(state.phase, "it is another step of the game")
 
     def _refuse_form(self, state: BombState, seat: int, verb: str, words: list[str],
                      hint: str) -> None:
@@ -262,8 +270,7 @@ class Reading(Moves):
             raise IllegalMove(f"No target is in reach of the blue die, so there is no attack "
                               f"this turn. {hint}")
         if verb not in firsts:
-            raise out_of_step(" ".join(words), STEPS.get(
-                state.phase, "it is another step of the game"), hint)
+            raise out_of_step(" ".join(words), self._step_now(state, seat), hint)
         if any(len(words) < len(shown) and shape(words) == shape(shown)[:len(words)]
                for shown in (e.split() for e in re.findall(r"'([^']+)'", FORMS[verb]))):
             raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
