@@ -371,13 +371,12 @@ def _black(state: CrystalliaState, seat: int, events: list[Event], why: str,
                         data={"seat": seat, "platform": COLOURS[where]}))
 
 
-def _gained(state: CrystalliaState, seat: int, colour: str, count: int, why: str) -> Event:
-    """The sentence for ``count`` crystals of ``colour`` just taken, saying what they paid
-    for and what they cost when they lie over 9 on a regular platform."""
+def _gained(state: CrystalliaState, seat: int, colour: str, count: int, what: str) -> Event:
+    """The sentence for ``count`` crystals of ``colour`` just taken: ``what`` they are and
+    paid for (``_share``), and what they cost when they lie over 9 on a regular platform."""
     c = COLOURS.index(colour)
     have = state.crystals[seat][c]
-    said = f"{player(seat)} gains {count} {colour} crystal{'s' if count != 1 else ''} " \
-           f"for {why}: {have} {colour} now"
+    said = f"{player(seat)} gains {what}: {have} {colour} now"
     over = 0 if state.flipped[seat][c] else min(count, have - RING)
     if over > 0:  # the platform's total, what lies over 9, and what its points became
         now = platform_points(state, seat, c)
@@ -391,25 +390,46 @@ def _gained(state: CrystalliaState, seat: int, colour: str, count: int, why: str
                        "now": have})
 
 
+def _share(colour: str, count: int, why: str, done: int, part: int) -> str:
+    """What a sentence of a payment of ``count`` crystals for ``why`` pays for, when
+    ``done`` of them were told before it and it tells ``part`` more: the whole payment
+    ('2 red crystals for a row of 3 red, ... (3 - 1)'), its first share ('1 of the 3 red
+    crystals for a row of 4 red, ... (4 - 1)'), the rest of it ('the other 2') or a share
+    between ('the next 1'), so each line's arithmetic is true on its own."""
+    if part == count:
+        return f"{count} {colour} crystal{'s' if count != 1 else ''} for {why}"
+    if not done:
+        return f"{part} of the {count} {colour} crystals for {why}"
+    return f"the {'other' if done + part == count else 'next'} {part}"
+
+
 def _give(state: CrystalliaState, seat: int, colour: str, count: int, events: list[Event],
           why: str) -> None:
     """``seat`` takes ``count`` crystals of ``colour`` (mandatory) for ``why``, one at a
     time: each may find the supply empty (a black one instead), burst a flipped platform,
-    reach the supercrystal or the 13 that lose. One sentence per run of plain gains."""
+    reach the supercrystal or the 13 that lose. One sentence per run of plain gains; where
+    something comes between, each part says its share of the payment (``_share``)."""
     c = COLOURS.index(colour)
     run = 0  # crystals taken since the last sentence
+    done = 0  # crystals of this payment told already (black substitutes too)
 
     def tell() -> None:
-        nonlocal run
+        nonlocal run, done
         if run:
-            events.append(_gained(state, seat, colour, run, why))
+            what = _share(colour, count, why, done, run)
+            events.append(_gained(state, seat, colour, run, what))
+        done += run
         run = 0
 
     for _ in range(count):
         state.gained += 1
         if state.supply[c] == 0:
             tell()
-            _black(state, seat, events, f"the {colour} supply is empty (for {why})")
+            instead = (why if count == 1 else
+                       f"the {ordinal(done + 1)} of the {count} {colour} crystals for {why}"
+                       if not done else f"the {ordinal(done + 1)} of those {count}")
+            _black(state, seat, events, f"the {colour} supply is empty (for {instead})")
+            done += 1
             continue
         state.supply[c] -= 1
         state.crystals[seat][c] += 1

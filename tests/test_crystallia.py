@@ -870,6 +870,56 @@ def test_a_gain_over_nine_says_the_total_what_lies_over_nine_and_the_platform_po
            "than before." in said
 
 
+def test_a_payment_split_by_a_supercrystal_a_loss_or_no_supply_says_each_share() -> None:
+    """A row of 4 pays 3 crystals; where something comes between them (the supercrystal at
+    9, the 13th, the supply running dry) the payment is told in parts, and each part says
+    its share: the first '1 of the 3 ... (4 - 1)', the rest 'the other 2', so no line
+    reads '(4 - 1)' against a gain of 1 or 2."""
+    line = [("a1 b1", "red red"), ("a5 b5", "blue blue")]
+    state = position(stones=line, holding="red red", crystals=[{"red": 8}, {}])
+    after, said = play(state, "place c1 d1")
+    assert have(after, 0)["red"] == 11
+    assert said[2:5] == [
+        "Player 1 gains 1 of the 3 red crystals for a row of 4 red, a1 to d1 (4 - 1): 9 red "
+        "now.",
+        "Player 1 takes the red supercrystal, +2 points: the first to reach exactly 9 red.",
+        "Player 1 gains the other 2: 11 red now, 2 over 9 at -1 point each, so their red "
+        "platform scores 7 points, 2 fewer than before."]
+    # 12 red and 3 more: the 13th is the first, the loss, then the other 2
+    state = position(stones=line, holding="red red", crystals=[{"red": 12}, {}],
+                     supercrystals={"red": 1})
+    _, said = play(state, "place c1 d1")
+    assert said[2:5] == [
+        "Player 1 gains 1 of the 3 red crystals for a row of 4 red, a1 to d1 (4 - 1): 13 red "
+        "now, 4 over 9 at -1 point each, so their red platform scores 5 points, 1 fewer than "
+        "before.",
+        "Player 1 has 13 red crystals and loses at once: 13 of one colour is too many.",
+        "Player 1 gains the other 2: 15 red now, 6 over 9 at -1 point each, so their red "
+        "platform scores 3 points, 2 fewer than before."]
+    # 1 red left in the supply: the 1st crystal, then a black one for each of the others
+    state = position(stones=line, holding="red red", crystals=[{"red": 4, "blue": 3}, {}],
+                     supercrystals={"red": 1}, supply=[1, 10, 10, 10])
+    after, said = play(state, "place c1 d1")
+    assert have(after, 0)["red"] == 5 and after.black[0] == [2, 0, 0, 0]
+    assert said[2:5] == [
+        "Player 1 gains 1 of the 3 red crystals for a row of 4 red, a1 to d1 (4 - 1): 5 red "
+        "now.",
+        "Player 1 gains a black crystal, -1 point, because the red supply is empty (for the "
+        "2nd of those 3): it goes on their red platform, their fullest.",
+        "Player 1 gains a black crystal, -1 point, because the red supply is empty (for the "
+        "3rd of those 3): it goes on their red platform, their fullest."]
+    # none left: each black crystal stands for one of the 3, the first saying which line
+    state = position(stones=line, holding="red red", crystals=[{"blue": 3}, {}],
+                     supply=[0, 10, 10, 10])
+    _, said = play(state, "place c1 d1")
+    assert said[2:4] == [
+        "Player 1 gains a black crystal, -1 point, because the red supply is empty (for the "
+        "1st of the 3 red crystals for a row of 4 red, a1 to d1 (4 - 1)): it goes on their "
+        "blue platform, their fullest.",
+        "Player 1 gains a black crystal, -1 point, because the red supply is empty (for the "
+        "2nd of those 3): it goes on their blue platform, their fullest."]
+
+
 def test_an_overflowing_flipped_platform_says_what_it_lost() -> None:
     state = position(board="a1=red", holding="blue blue", crystals=[{"red": 5}],
                      flipped=[[True, False, False, False], [False] * 4])
