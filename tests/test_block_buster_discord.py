@@ -3,8 +3,11 @@ start, and play a whole game through ``/play`` with seeded random legal moves.""
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
+
+import pytest
 
 from tests.test_discord import buttons, fixed_deal, message_text, said, world  # noqa: F401 (fixed_deal: a fixture)
 
@@ -115,3 +118,34 @@ async def test_each_turn_brings_the_player_their_blocks_without_a_dm_for_their_o
             assert blocks(seat) in (result.response.attachments[0].description or "")
             assert len(w.dms(member)) == count  # no DM for their own move
             assert len(w.dms(other)) == waiting + 1  # their turn's DM, with their blocks
+
+
+async def test_a_colour_playing_on_alone_gets_its_blocks_with_the_answer_to_each_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once Red has passed for good, Blue places turn after turn, awaited all along: the
+    answer to each of Blue's moves still shows the blocks it left them (their turn's DM is
+    edited as before, with no DM of its own), and Red is sent nothing."""
+    from tests.test_block_buster import BLUE, GAME, RED, RING_E5, position
+
+    held = dict.fromkeys(RING_E5[:6], BLUE) | dict.fromkeys(RING_E5[6:9], RED)
+    dealt = position(squares=held, previous=[["e6"], ["e7"]], turn=RED,
+                     blocks=[["5i", "2i", "1i"], []])  # Red has none left: it passes
+    monkeypatch.setattr(GAME, "new", lambda players, seed, options=None: copy.deepcopy(dealt))
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="block-buster"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        assert not await w.moves(w.bob)
+        for left in ("2I, 1I", "1I"):
+            moves = [m for m in await w.moves(w.alice) if m != "pass"]
+            assert moves
+            mine, theirs = len(w.dms(w.alice)), len(w.dms(w.bob))
+            result = await w.alice.slash(w.channel, "play", action=moves[0])
+            said(result)
+            assert not await w.moves(w.bob) and await w.moves(w.alice)  # still Blue's turn
+            assert result.response is not None and result.response.attachments
+            shown = result.response.attachments[0]
+            assert f"Your blocks: {left}." in (shown.description or ""), shown.description
+            assert len(w.dms(w.alice)) == mine and len(w.dms(w.bob)) == theirs
+            turn = w.dms(w.alice)[-1]  # the DM of their turn, edited: the same picture
+            assert f"Your blocks: {left}." in (turn.attachments[0].description or "")

@@ -68,12 +68,17 @@ def test_only_a_view_that_tells_the_mover_nothing_new_goes_with_their_answer() -
                   step=True, game=3, version=9)
     sent, at = answered(moved, ann)
     assert at == 1 and sent.private == (news,) and sent.version == 9
-    # Still their turn (its DM is edited with its buttons), the end, or a line from
-    # another seat (a computer took a card): the DM goes as before.
-    for reply in (replace(moved, mention=(ann,)), replace(moved, over=True, mention=()),
-                  replace(moved, ephemeral="")):
+    # The end, or a line from another seat (a computer took a card): the DM goes as before.
+    for reply in (replace(moved, over=True, mention=()), replace(moved, ephemeral="")):
         assert answered(reply, ann) == (reply, None)
-    assert answered(moved, bob) == (moved, None)  # not bob's move
+    # Still (or again) their turn: the answer shows it too, and its DM goes as before (it is
+    # edited, or asks for the turn, with its buttons), whatever it tells.
+    for reply in (replace(moved, mention=(ann,)), replace(moved, mention=(ann,), ephemeral="")):
+        assert answered(reply, ann) == (reply, 1)
+    assert answered(replace(moved, private=(news,), mention=(ann,)), ann) == (
+        replace(moved, private=(news,), mention=(ann,)), None)  # their view is unchanged
+    done = replace(moved, mention=())
+    assert answered(done, bob) == (done, None)  # bob's line is not in the answer: his DM
 
 
 class Edited:

@@ -115,11 +115,13 @@ class Desk:
         reply = await self.service.play(channel_id, user_id, text, version=version,
                                         game=game)
         sent, mine = answered(reply, user_id)
-        # The mover's own view goes with this answer, and is owed to their next DM.
-        owed = None if mine is None else Owed(reply, mine)
-        posted = await self.delivery.deliver(channel_id, sent, user_id, owed)
+        # The mover's own view goes with this answer, and is owed to their next DM unless
+        # one brings it now (they are still awaited: ``sent`` is the whole reply).
+        shown = None if mine is None else Owed(reply, mine)
+        posted = await self.delivery.deliver(channel_id, sent, user_id,
+                                             None if sent is reply else shown)
         said = told(reply.ephemeral or words.say("desk.played", move=quote(text, 60)), posted)
-        picture = None if owed is None else (await owed.private()).picture
+        picture = None if shown is None else (await shown.private()).picture
         return Answer(said, picture)
 
     async def choose(self, user_id: int, channel_id: int, game: int, version: int,

@@ -91,15 +91,22 @@ async def noted(work: Awaitable[Any], user_id: int) -> Any:
 
 def answered(reply: Reply, actor: int) -> tuple[Reply, int | None]:
     """The reply to deliver for a move of ``actor``'s, and where in ``reply.private`` the
-    actor's own view is when it goes with the answer to their move instead of a DM of its
-    own: when their turn is over (not awaited: a step of a turn under way edits that turn's
-    DM, with its buttons), the game goes on, and it tells them nothing the answer does not
-    (every line of it is in ``reply.ephemeral``: their view changed by their own move
-    alone). The answer is an interaction's, which Discord's global limit does not count; a
-    DM then would be a request for no news. The view is owed to their next DM (``Owed``):
-    news from another seat brings a newer one, and when their turn begins it comes then."""
-    if reply.over or actor in reply.mention:
+    actor's own view is when it goes with the answer to their move (an interaction's, which
+    Discord's global limit does not count), the game going on.
+
+    When their turn is over (not awaited: a step of a turn under way edits that turn's DM,
+    with its buttons) and the view tells them nothing the answer does not (every line of it
+    is in ``reply.ephemeral``: their view changed by their own move alone), it goes there
+    instead of a DM of its own, which would be a request for no news. The view is owed to
+    their next DM (``Owed``): news from another seat brings a newer one, and when their
+    turn begins it comes then. An actor still (or again) awaited gets it with the answer as
+    well, and ``reply`` is returned whole: the DM of their turn (edited, or the one that
+    asks for it) brings it too, with its buttons, a request made in any case."""
+    if reply.over:
         return reply, None
+    if actor in reply.mention:
+        return reply, next((n for n, p in enumerate(reply.private) if p.user_id == actor),
+                           None)
     told = set(reply.ephemeral.splitlines())
     at = next((n for n, p in enumerate(reply.private)
                if p.user_id == actor and set(p.text.splitlines()) <= told), None)
