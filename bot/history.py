@@ -35,6 +35,7 @@ from rules.core import listing
 LIMIT = 2000  # characters of a Discord message
 LOG_COUNT = 10  # moves /log shows when no count is given
 LOG_MOST = 25  # and at most
+LOG_PAGES = 5  # messages /log fills at most (``pages``): a long computer turn's every line
 PRIVATE = "\N{LOCK}"  # marks a line only the reader may see
 
 Annotate = Callable[[str], str]
@@ -118,6 +119,19 @@ def _fit(head: str, blocks: list[str], tail: list[str], limit: int,
     return cut(text, limit), dropped
 
 
+def pages(text: str, limit: int = LIMIT) -> list[str]:
+    """``text`` in messages of at most ``limit`` characters, each ending at a line's end (a
+    line too long alone is ``cut``)."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        line = cut(line, limit)
+        if out and len(out[-1]) + 1 + len(line) <= limit:
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+    return out
+
+
 def cut(text: str, limit: int) -> str:
     """``text``, or as much of it as fits ``limit`` characters with an ellipsis: never in
     the middle of a timestamp or a mention (``<...>``), and after a whole word where one
@@ -158,8 +172,13 @@ def log_text(past: Timeline, seat: int | None, *, count: int, labels: Sequence[s
     shown = blocks[-count:]
     head = _log_head(name, len(shown), total, seat is None)
     tail = [over_line(past.game, past.final if not past.lost else None, labels, annotate)]
-    text, _ = _fit(head, shown, tail, limit,
-                   lambda n: words.say("history.log.left_out", count=n))
+    def more(n: int) -> str:
+        return words.say("history.log.left_out", count=n)
+
+    text, dropped = _fit(head, shown, tail, limit, more)
+    if dropped:  # the head counts the moves shown ('the last 4 of 41'), no more
+        text, _ = _fit(_log_head(name, len(shown) - dropped, total, seat is None),
+                       shown, tail, limit, more)
     return text
 
 

@@ -99,16 +99,24 @@ async def test_a_computers_long_ability_chain_is_told_in_short_with_every_line_i
                 break
         assert len(folded) == 1
         found = re.search(r"\(Computer 1's (\d+) moves, (\d+) lines, told in short: `/log "
-                          r"(\d+)` lists them, and `/game replay move:(\d+)` steps through "
-                          r"them one by one\.\)", folded[0])
+                          r"count:(\d+)` lists them, and `/game replay move:(\d+)` steps "
+                          r"through them one by one\.\)", folded[0])
         assert found, folded[0]
         moves_made, lines, count, first = map(int, found.groups())
         assert lines > 25 and count == moves_made
         told = [line for line in folded[0].splitlines() if line.startswith("Computer 1")]
         assert len(told) < lines and "Computer 1 takes stone" in folded[0]
         assert "Computer 1 uses the abilities they covered: " in folded[0]
-        # what the channel left out is in the log, move by move
-        log = said(await w.alice.slash(w.channel, "log", count=count))
+        # what the channel left out is in the log, move by move, every one of the run's
+        # moves whole (in more than one message where one would not hold them), to Ann alone
+        asked = await w.alice.slash(w.channel, "log", count=count)
+        parts = [said(asked)] + [m.content for m in asked.followups]
+        assert all(m.ephemeral for m in asked.followups)
+        assert all(len(part) <= 2000 for part in parts)
+        log = "\n".join(parts)
         assert "Computer 1 covered the" in log and "Computer 1 covered the" not in folded[0]
+        assert "left out to fit" not in log and f"the last {count} of" in parts[0]
+        for number in range(first, first + count):
+            assert f"#{number}" in log, number
         replayed = said(await w.alice.slash(w.channel, "game replay", move=first))
         assert f"#{first}" in replayed and "Computer 1" in replayed

@@ -44,7 +44,7 @@ def test_a_long_run_is_told_in_short_and_says_where_every_line_is() -> None:
     # the default summary: each step's first line, and the run's last
     assert texts[1:8] == [f"Computer 1, move {k}, line 0." for k in range(6)] + [
         "Computer 1, move 5, line 4."]
-    assert texts[8] == ("(Computer 1's 6 moves, 30 lines, told in short: `/log 6` lists "
+    assert texts[8] == ("(Computer 1's 6 moves, 30 lines, told in short: `/log count:6` lists "
                         "them, and `/game replay move:9` steps through them one by one.)")
     assert said[-1] == private  # private events are kept as they were
 

@@ -174,7 +174,10 @@ def test_the_log_numbers_moves_as_the_board_does_with_discord_times() -> None:
     assert len(short) <= 600
     left = re.search(r"\((\d+) earlier moves left out to fit\.\)", short)
     assert left is not None
-    assert len([x for x in short.splitlines() if x.startswith("`#")]) == 25 - int(left[1])
+    kept = len([x for x in short.splitlines() if x.startswith("`#")])
+    assert kept == 25 - int(left[1])
+    # the head counts the moves it shows, not the 25 asked for
+    assert short.startswith(f"Cube Conquest: the last {kept} of 30 moves")
     assert short.rstrip().endswith(every.rstrip()[-40:])  # the newest moves are kept
 
 
@@ -352,7 +355,10 @@ async def test_the_service_shows_each_seat_its_own_log_and_digest(
         text = (await service.log(CH, user, history.LOG_MOST)).ephemeral
         numbers = [int(n) for n in re.findall(r"^`#(\d+)`", text, re.M)]
         assert numbers == [m.version - 1 for m in moves][-len(numbers):] and numbers
-        assert len(text) <= history.LIMIT
+        # in as many messages as it takes, each one Discord's length at most
+        assert len(text) <= history.LOG_PAGES * history.LIMIT
+        assert all(len(page) <= history.LIMIT for page in history.pages(text))
+        assert "\n".join(history.pages(text)) == text
         if seat is not None:
             digest = (await service.since(CH, user)).ephemeral
             mark = history.last_move(moves, seat)

@@ -53,7 +53,7 @@ SAMPLES: dict[str, object] = {
     "line": "Blue attacks Red.",  # a line of the channel's text
     "topics": "/rules topic:life",  # topics of a game's guide, each said (replies.topic)
     "lines": 30,  # how many lines
-    "log": "/log 6",  # how the surface spells the command listing the last moves
+    "log": "/log count:6",  # how the surface spells the command listing the last moves
     "replay": "/game replay move:9",  # ... the command replaying a move
     "replay_last": "/game replay move:14",  # ... the command replaying the last move of several
     "most": 50,  # the most a command takes

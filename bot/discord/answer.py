@@ -53,6 +53,7 @@ class Answer:
     picture: Picture | None = None
     view: discord.ui.View | None = None
     files: tuple[Attachment, ...] = ()  # after the picture's: a replay's images, a document
+    more: tuple[str, ...] = ()  # what did not fit one message: further ones, to them alone
 
 
 NOBODY = discord.AllowedMentions.none()  # ephemeral answers and DMs ping nobody
@@ -168,6 +169,13 @@ async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
                                                      attachments=files, allowed_mentions=NOBODY)
     except discord.HTTPException:
         log.warning("Could not answer %s", describe(interaction), exc_info=True)
+        return
+    for text in result.more:
+        try:
+            await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NOBODY)
+        except discord.HTTPException:
+            log.warning("Could not answer %s in full", describe(interaction), exc_info=True)
+            return
 
 
 def refusal(error: discord.HTTPException) -> str:

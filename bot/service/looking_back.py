@@ -76,7 +76,8 @@ class LookingBack:
                   ) -> Reply:
         """The channel's last ``count`` moves as the caller may see them (a seated player
         also reads their own private events; anyone else the public ones), in
-        ``ephemeral``: the caller's private lines must never reach the channel."""
+        ``ephemeral``: the caller's private lines must never reach the channel. Up to
+        ``history.LOG_PAGES`` messages long (``history.pages``)."""
         if not 1 <= count <= history.LOG_MOST:
             raise TableError(words.say("looking_back.log_count", most=history.LOG_MOST))
         async with self.tables.lock(channel_id):
@@ -85,7 +86,8 @@ class LookingBack:
                 raise TableError(words.say("looking_back.no_moves"))
             past = await self._looked_back(table, await self.store.tables.moves(table.id))
             text = history.log_text(past, table.seat_of(user_id), count=count,
-                                    labels=table.labels(), annotate=table.annotate)
+                                    labels=table.labels(), annotate=table.annotate,
+                                    limit=history.LOG_PAGES * history.LIMIT)
             return Reply(ephemeral=text, version=table.version, game=table.id,
                          over=table.over())
 

@@ -42,7 +42,7 @@ class Commands:
     topic: str = "/rules topic:{}"  # how a line names a topic of the game's guide
     # where a computer's turn told in short is read whole: the last {} moves listed (empty:
     # the surface lists none), and the replay of move {}
-    log: str = "/log {}"
+    log: str = "/log count:{}"
     replay: str = "/game replay move:{}"
     # what a member typed as a move but is a command of the surface ('undo', 'help'):
     # taking a move back, and the game's guide (empty: the surface has none)

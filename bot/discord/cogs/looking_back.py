@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.discord.answer import Answer, answer
 from bot.discord.host import Host, Interaction
 from bot.discord.words import described
-from bot.history import LOG_COUNT, LOG_MOST
+from bot.history import LOG_COUNT, LOG_MOST, pages
 
 
 class History(commands.Cog):
@@ -42,7 +42,8 @@ class History(commands.Cog):
             assert interaction.channel_id is not None
             reply = await self.bot.service.log(interaction.channel_id, interaction.user.id,
                                                count)
-            return Answer(reply.ephemeral)
+            first, *more = pages(reply.ephemeral)
+            return Answer(first, more=tuple(more))
         await answer(interaction, work)
 
     @app_commands.command(name="since", description=described("commands.since"))
