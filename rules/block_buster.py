@@ -688,7 +688,8 @@ def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Even
     if skipped:
         state.tokens[seat].extend([SKIP_TOKEN] * skipped)
         state.supply[str(SKIP_TOKEN)] -= skipped
-        tokens = "a -2 penalty token" if skipped == 1 else f"{skipped} -2 penalty tokens"
+        tokens = ("a -2 penalty token" if skipped == 1
+                  else f"{skipped} penalty tokens of -2 each")
         text += (f", skipping {skipped} space{'s' if skipped > 1 else ''}: that costs "
                  f"{tokens}, {SKIP_TOKEN * skipped} points (penalties now "
                  f"{_penalty(state, seat)})")

@@ -1250,7 +1250,8 @@ class CubeConquest(Game[CubeState]):
                                "(attacks go up, down, left or right).")
         if not state.hands[seat]:
             return IllegalMove("You need a card in hand to attack.")
-        return IllegalMove(f"{SQUARES[target]} holds no enemy cube.")
+        return IllegalMove(f"There is no enemy cube on {SQUARES[target]}: an attack is on a "
+                           "square with another player's cube.")
 
     def _refuse_move(self, state: CubeState, seat: int, start: int, end: int, symbol: int,
                      via: int | None = None) -> IllegalMove:

@@ -187,8 +187,8 @@ def test_seed_example_skipping_two_spaces_costs_two_tokens() -> None:
     state = position(squares={"e5": BLUE}, previous=[["e5"], []], tokens=[[-2], []])
     after, events = GAME.play(state, BLUE, "1i e8")
     assert after.tokens[BLUE] == [-2, -2, -2] and after.supply["-2"] == 5
-    assert ("skipping 2 spaces: that costs 2 -2 penalty tokens, -4 points (penalties now -6)"
-            in events[0].text)
+    assert ("skipping 2 spaces: that costs 2 penalty tokens of -2 each, -4 points (penalties "
+            "now -6)" in events[0].text)
 
 
 def test_penalties_never_go_below_minus_ten() -> None:
@@ -628,7 +628,7 @@ def test_costs_name_every_skip_and_leave_free_moves_out() -> None:
     assert GAME.legal_moves(state, BLUE) == listed  # the order is untouched
     assert GAME.costs(state, RED) == {}  # not Red's turn
     after, events = GAME.play(state, BLUE, "1i e8")  # playing it says what it cost
-    assert "2 -2 penalty tokens, -4 points (penalties now -4)" in events[0].text
+    assert "2 penalty tokens of -2 each, -4 points (penalties now -4)" in events[0].text
     assert sum(after.tokens[BLUE]) == -4
 
 

@@ -390,7 +390,8 @@ def test_an_attack_names_a_neighbouring_enemy() -> None:
                      hands=[["crown", "drop", "drop", "drop"], ["drop"]])
     refused(state, BLUE, "attack d4 from b2", IllegalMove,
             "d4 is not next to b2 (attacks go up, down, left or right).")
-    refused(state, BLUE, "attack b3 from b2", IllegalMove, "b3 holds no enemy cube.")
+    refused(state, BLUE, "attack b3 from b2", IllegalMove, "There is no enemy cube on b3: an "
+            "attack is on a square with another player's cube.")
 
 
 def test_a_defender_without_cards_defends_with_nothing() -> None:
