@@ -144,8 +144,12 @@ class Choices:
             return None
         nexts = list(dict.fromkeys(m.split()[len(words)] for m in begun
                                    if len(m.split()) > len(words)))
+        def said(word: str) -> str:  # with its cost where it ends a costly move
+            cost = self.costs.get(" ".join([*words, word]))
+            return f"{quote(word, 12)} ({cost})" if cost else quote(word, 12)
+
         fields = {"typed": quote(" ".join(words), 40), "count": len(begun),
-                  "nexts": ", ".join(quote(w, 12) for w in nexts[:6]),
+                  "nexts": ", ".join(said(w) for w in nexts[:6]),
                   "example": quote(begun[0], 60)}
         if len(nexts) > 6:
             return say("moves.unfinished_more", more=len(nexts) - 6, **fields)

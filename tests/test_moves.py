@@ -116,6 +116,11 @@ def test_an_unfinished_move_is_told_what_may_follow() -> None:
     assert choices.unfinished("pass") is None  # a whole move
     assert choices.unfinished("jump") is None
     assert choices.unfinished("") is None
+    # a word that ends a costly move says its price
+    priced = Choices.of(["place d6", "place f6", "keep"], {"place f6": "costs 1 crystal"})
+    assert priced.unfinished("place") == ("'place' is only the start of 2 moves: go on with "
+                                          "'d6', 'f6' (costs 1 crystal), for example "
+                                          "'place d6'.")
 
 
 def test_a_games_notes_order_the_list_and_go_beside_each_move() -> None:
