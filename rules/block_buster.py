@@ -883,6 +883,12 @@ class BlockBuster(Game[BlockState]):
             "clockwise, f0 to f270 mirror it) and the square of its anchor, the leftmost "
             "square of its lowest row" + (f": '{example}', a first move" if example else "")
             + "."))
+        touch = "any block of yours" if state.connect == "any" else \
+            "the block you placed just before it"
+        events.append(Event(
+            f"After your first block, each one must share a side with {touch}; placed "
+            "apart it skips spaces, and each space skipped costs a -2 penalty token (the "
+            "list says so beside such a move)."))
         events.append(Event(
             "The 2 x 2 point blocks (circle, triangle, diamond, star, hexagon) are named by "
             "shape and lower-left square, 'the star point block on j10'; at the end each "

@@ -861,3 +861,13 @@ def test_the_openings_example_move_is_one_the_first_colour_may_play(players: int
         example = re.search(r"'(5p r0 [a-t]\d+)', a first move", line)
         assert example, line
         assert example.group(1) in GAME.legal_moves(state, state.owners[state.turn])
+
+
+@pytest.mark.parametrize(("connect", "touch"), [
+    ("previous", "the block you placed just before it"), ("any", "any block of yours")])
+def test_the_opening_says_the_chain_rule_the_second_turn_meets(connect: str,
+                                                                touch: str) -> None:
+    state = GAME.new(2, 1, {"connect": connect})
+    told = " ".join(e.text for e in GAME.opening(state))
+    assert (f"After your first block, each one must share a side with {touch}; placed apart "
+            "it skips spaces, and each space skipped costs a -2 penalty token") in told
