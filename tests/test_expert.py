@@ -19,7 +19,7 @@ from bot.service import computers as computers_module
 from bot.service.computers import FairQueue, Levels
 from bot.service.pictures import cores
 from bot.service.table import Table
-from bot.service.turns import remark
+from bot.service.turns import remark, with_remark
 from bot.store import Store
 from rules import computer
 from rules.computer import Choice
@@ -334,3 +334,16 @@ async def test_a_computers_remark_follows_its_move_in_the_channel(
     told = [n for n, line in enumerate(lines) if line == f"It chose {heard[0][1]} on purpose."]
     assert len(told) == 1, lines
     assert told[0] > 1  # after the events of the moves before it (Ann's, the computer's)
+
+
+def test_a_remark_follows_its_move_s_own_line_not_what_followed_from_it() -> None:
+    """A remark has no subject ('Lays its stone on d8, ...'): told after the game's end or
+    a second turn, it would seem to speak of those."""
+    move = rules.Event("Computer 1 places the stone on d8 d9.")
+    private = rules.Event("You hold nothing now.", to=frozenset({1}))
+    after = [rules.Event("The game ends: Computer 1 wins."), rules.Event("Final score: 3-1.")]
+    said = rules.Event("Lays its stone on d8, the square of another turn.", kind="remark")
+    told = with_remark(1, [private, move, *after], [(1, said)])
+    assert [e for _, e in told] == [private, move, said, *after]
+    assert all(by == 1 for by, _ in told)
+    assert [e for _, e in with_remark(1, [], [(1, said)])] == [said]

@@ -74,6 +74,14 @@ def remark(table: Table, seat: int, choice: Choice) -> Said:
     return [(seat, rules.Event(table.shown(text), kind="remark"))]
 
 
+def with_remark(seat: int, events: list[rules.Event], remarks: Said) -> Said:
+    """A computer's move told with its remark right after the move's own line (its first
+    public event), before what followed from it (a second turn, the game's end), which the
+    remark, a sentence without a subject, must not seem to speak of."""
+    at = next((n + 1 for n, e in enumerate(events) if e.to is None), len(events))
+    return [*((seat, e) for e in events[:at]), *remarks, *((seat, e) for e in events[at:])]
+
+
 class Turns:
     """Moves made at the tables, and what follows each."""
 
@@ -286,7 +294,7 @@ class Turns:
             if not notes:  # a computer's move (a forced step is told whole)
                 made.append(Made(seat, len(said), len(said) + len(events) + len(remarks),
                                  table.version))
-            said.extend([*notes, *((seat, e) for e in events), *remarks])
+            said.extend([*notes, *with_remark(seat, events, remarks)])
             if steady is not None:
                 steady &= table.awaited()
         log.error("Computer players made %s moves in a row in channel %s; stopping",
@@ -319,7 +327,7 @@ class Turns:
             remarks = remark(table, seat, choice)
             state, events = table.game.play(table.state, seat, choice.move, legal=legal)
             await self.tables.write(table, state, seat=seat, text=choice.move)
-            said.extend([*((seat, e) for e in events), *remarks])
+            said.extend(with_remark(seat, events, remarks))
             if table.status != "playing" or table.awaited() != {seat}:
                 break
         return await self.after(table, said, before, moved={seat}, header=header,
