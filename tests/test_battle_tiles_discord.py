@@ -83,3 +83,29 @@ async def test_two_members_play_a_whole_battle_tiles_game(tmp_path: Path) -> Non
             assert all(a.filename in ("board.png", "recap.png", "game.gif")  # recap: the game's end
                        for a in message.attachments)
         assert "over" in said(await w.alice.slash(w.channel, "play", action="place 1 at a1"))
+
+
+async def test_the_dm_that_starts_a_turn_shows_the_table_as_it_stands(tmp_path: Path) -> None:
+    """A player's own move showed them their hand in its answer; the DM that starts their
+    next turn says so, and its picture is the table as it stands then (the other player's
+    move on it, as /hand draws it), not the one their own move left them."""
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="battle-tiles"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        rng, checked = random.Random(3), 0
+        for _ in range(12):
+            (member, moves), = [(m, mv) for m in w.players if (mv := await w.moves(m))]
+            other = next(m for m in w.players if m is not member)
+            before = len(w.dms(other))
+            said(await member.slash(w.channel, "play", action=rng.choice(moves)))
+            started = [d for d in w.dms(other)[before:] if d.attachments]
+            if not started or not await w.moves(other):
+                continue
+            dm = started[-1]
+            hand = await other.slash(w.channel, "hand")
+            assert hand.response is not None and hand.response.attachments
+            assert dm.content.startswith("Your turn in "), dm.content
+            assert dm.attachments[0].description == hand.response.attachments[0].description
+            checked += 1
+        assert checked >= 4

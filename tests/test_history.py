@@ -358,6 +358,7 @@ async def test_the_service_shows_each_seat_its_own_log_and_digest(
         # in as many messages as it takes, each one Discord's length at most
         assert len(text) <= history.LOG_PAGES * history.LIMIT
         assert all(len(page) <= history.LIMIT for page in history.pages(text))
+        assert len(history.pages(text)) <= history.LOG_PAGES
         assert "\n".join(history.pages(text)) == text
         if seat is not None:
             digest = (await service.since(CH, user)).ephemeral

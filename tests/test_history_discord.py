@@ -44,7 +44,7 @@ def whole_log(result: Any) -> str:
     the asker alone, each Discord's length at most."""
     parts = [said(result), *(m.content for m in result.followups)]
     assert all(m.ephemeral for m in result.followups)
-    assert all(len(part) <= 2000 for part in parts)
+    assert all(len(part) <= 2000 for part in parts) and len(parts) <= 5
     return "\n".join(parts)
 
 

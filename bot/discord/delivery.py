@@ -46,6 +46,7 @@ from bot.discord.direct import Owed, line, send
 from bot.discord.live import TurnMessages, mentions, pinging
 from bot.discord.threads import Keeper
 from bot.service import TableService
+from bot.service.pictures import Picture
 from bot.service.replies import Private, Reply, Tended
 
 log = logging.getLogger("boardroom.discord")
@@ -208,7 +209,7 @@ class Delivery:
             asking = private.user_id not in told
             own = (private.user_id == actor and reply.step and actor not in reply.newly
                    and actor in reply.mention)  # a step of their own turn
-            if await self._direct(channel_id, private, reply.game, reply.version,
+            if await self._direct(channel_id, private, reply.game, reply.version, reply.picture,
                                   asking=asking, own=own,
                                   turn=private.user_id in reply.newly):
                 self._unreachable.discard(key)
@@ -230,8 +231,22 @@ class Delivery:
                           reply.version, channel_id)
         await self.threads.after(channel_id, reply)  # a thread's parent told of it
 
-    async def _direct(self, channel_id: int, private: Private, game: int, version: int, *,
-                      asking: bool = False, own: bool = False, turn: bool = False) -> bool:
+    async def _now(self, channel_id: int, owed: Owed, board: Picture | None,
+                   version: int) -> Private:
+        """The DM that starts the turn of a player owed their view: what their move told
+        them, and their picture as the table stands now (the view their move left them
+        shows an older board)."""
+        user_id, lines = owed.reply.private[owed.at].user_id, owed.reply.private[owed.at].text
+        try:
+            picture = await self.service.seen(channel_id, user_id, board, version)
+        except Exception:  # the view their move left them, rather than none
+            log.exception("Could not draw the view of user %s", user_id)
+            picture = (await owed.private()).picture
+        return Private(user_id, lines, picture)
+
+    async def _direct(self, channel_id: int, private: Private, game: int, version: int,
+                      board: Picture | None = None, *, asking: bool = False,
+                      own: bool = False, turn: bool = False) -> bool:
         """DM one player their private view, with buttons when their choices are few
         (``turn``: their turn begins with it).
 
@@ -240,16 +255,18 @@ class Delivery:
         its lines kept, the new ones added, the picture and buttons replaced.
         Returns False if Discord refuses the DM (the player closed their DMs), or if
         their DMs are held back after such a refusal (``direct.send``): nothing is tried
-        then. A view owed from the player's own move (``direct.Owed``) comes with the DM
-        that asks them for their turn.
+        then. A player owed their view from their own move (``direct.Owed``) is sent, as
+        their turn begins, what they hold as the table stands now (the board of
+        ``version``, ``board``, shared), not the view that move left them.
         """
         game_owed, owed = self._owed.pop((channel_id, private.user_id), (game, None))
         if game_owed != game:  # an earlier game's, never sent: it ended
             owed = None
         if (await line(self.service, private.user_id))[1]:
             return False  # their DMs were refused: none is tried for now
-        if owed is not None and asking:  # their turn begins: the view their move left them
-            private, asking = await owed.private(), False
+        after = False  # the DM that starts their turn, after a move of theirs
+        if owed is not None and asking:  # what they hold, as the table stands now
+            private, asking, after = await self._now(channel_id, owed, board, version), False, True
         # The version was read before the moves: a button labelled from a newer list
         # carries an older version, and the service refuses it as stale.
         choices = await self.service.choices(channel_id, private.user_id)
@@ -277,7 +294,9 @@ class Delivery:
         if asking:
             text = words.say("delivery.your_choice_in", channel=channel_id)
         elif private.text:
-            text = words.say("delivery.in_channel", channel=channel_id, said=private.text)
+            text = (words.say("delivery.your_turn_after", channel=channel_id,
+                              said=private.text) if after else
+                    words.say("delivery.in_channel", channel=channel_id, said=private.text))
         else:
             text = (words.say("delivery.your_turn_in", channel=channel_id) if turn
                     else words.say("delivery.your_view_in", channel=channel_id))

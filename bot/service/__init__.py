@@ -50,7 +50,7 @@ from bot.service.leagues import Leagues
 from bot.service.looking import Looking
 from bot.service.looking_back import LookingBack
 from bot.service.outbox import Outbox
-from bot.service.pictures import Pictures
+from bot.service.pictures import Picture, Pictures
 from bot.service.replays import Frame, Listed, Replays
 from bot.service.replies import DISCORD, Commands, Narrator, Reply, Tended
 from bot.service.seats import Seats
@@ -295,6 +295,11 @@ class TableService:
 
     async def hand(self, channel_id: int, user_id: int) -> Reply:
         return await self.looking.hand(channel_id, user_id)
+
+    async def seen(self, channel_id: int, user_id: int, board: Picture | None = None,
+                   version: int = 0) -> Picture | None:
+        """The caller's picture as their seat sees the table now (``Looking.seen``)."""
+        return await self.looking.seen(channel_id, user_id, board, version)
 
     async def status(self, channel_id: int) -> Reply:
         return await self.looking.status(channel_id)

@@ -7,7 +7,7 @@ import render
 from bot import words
 from bot.moves import Choices
 from bot.service.clocks import Clocks
-from bot.service.pictures import Pictures
+from bot.service.pictures import Picture, Pictures
 from bot.service.replies import Private, Reply
 from bot.service.table import Table, TableError
 from bot.service.tables import Tables
@@ -79,6 +79,21 @@ class Looking:
             (picture,) = await self.pictures.draw(table.game.id, [shown])
             return Reply(ephemeral=text, private=(Private(user_id, text, picture),),
                          version=table.version, game=table.id, over=table.over())
+
+    async def seen(self, channel_id: int, user_id: int, board: Picture | None = None,
+                   version: int = 0) -> Picture | None:
+        """The caller's picture as their seat sees the table now, for the DM that starts
+        their turn; ``board``: the channel's picture of ``version``, whose table it shares
+        if the table is still at that version. None without a seat or a game under way."""
+        async with self.tables.lock(channel_id):
+            table = await self.tables.latest(channel_id)
+            seat = table.seat_of(user_id)
+            if seat is None or table.state is None or table.over():
+                return None
+            shared = board if board is not None and table.version == version else None
+            (picture,) = await self.pictures.draw(table.game.id, [table.shown_to(seat)],
+                                                  shared)
+            return picture
 
     async def status(self, channel_id: int) -> Reply:
         """Who sits where and where the game stands, as text."""
