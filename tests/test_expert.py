@@ -294,7 +294,8 @@ async def test_a_remark_is_told_from_the_spectators_view_in_one_escaped_line(
     seat = min(table.awaited())
     move = sorted(table.moves(seat))[0]
     ((by, event),) = remark(table, seat, Choice(move, 0.62))
-    assert heard == [(game.view(table.state, None), seat, move, 0.62)]
+    # its cards are its own: a chance that weighed them is not told (it would tell of them)
+    assert heard == [(game.view(table.state, None), seat, move, None)]
     assert game.view(table.state, None) != game.view(table.state, seat)  # hidden parts
     assert by == seat and event.to is None and event.kind == "remark"
     assert event.text == "Blue *expects* to win @everyone <@1>"  # shown=str: the terminal
@@ -329,7 +330,8 @@ async def test_a_computers_remark_follows_its_move_in_the_channel(
     await service.start(CH, ANN, seed=5)
     moves = await service.legal_moves(CH, ANN)
     reply = await service.play(CH, ANN, sorted(moves)[0])
-    assert asked == ["hard"] and heard and heard[0][0] == 1 and heard[0][2] == 0.75
+    assert asked == ["hard"] and heard and heard[0][0] == 1
+    assert heard[0][2] is None  # its hand of tiles weighed in its 0.75: not told
     lines = reply.public.splitlines()
     told = [n for n, line in enumerate(lines) if line == f"It chose {heard[0][1]} on purpose."]
     assert len(told) == 1, lines
@@ -347,3 +349,23 @@ def test_a_remark_follows_its_move_s_own_line_not_what_followed_from_it() -> Non
     assert [e for _, e in told] == [private, move, said, *after]
     assert all(by == 1 for by, _ in told)
     assert [e for _, e in with_remark(1, [], [(1, said)])] == [said]
+
+
+async def test_a_computer_that_knows_nothing_others_do_not_tells_its_chance(
+        service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = rules.GAMES["block-buster"]  # nothing hidden: its chance tells of no hand
+    heard: list[float | None] = []
+
+    def says(self: Any, public: dict[str, Any], seat: int, move: str,
+             chance: float | None) -> str:
+        heard.append(chance)
+        return "It expects to win."
+
+    monkeypatch.setattr(type(game), "remark", says)
+    await service.open(CH, 1, ANN, "Ann", game.id)
+    await service.join(CH, BOB, "Bob")
+    await service.start(CH, ANN, seed=4)
+    table = await service.tables.running(CH)
+    seat = min(table.awaited())
+    remark(table, seat, Choice(sorted(table.moves(seat))[0], 0.62))
+    assert heard == [0.62]

@@ -22,7 +22,7 @@ from bot.moves import Choices, plain
 from bot.service.clocks import Clocks
 from bot.service.computers import Computers
 from bot.service.replies import Made, Narrator, Reply, fold
-from bot.service.table import Conflict, Table, TableError, move_digest
+from bot.service.table import Conflict, Table, TableError, move_digest, private_part
 from bot.service.tables import Tables
 from bot.store import Store
 from rules.computer import Choice
@@ -56,12 +56,17 @@ def not_your_turn(table: Table, *, retried: bool = False) -> str:
 def remark(table: Table, seat: int, choice: Choice) -> Said:
     """The game's one line on why the computer in ``seat`` chose ``choice`` (``Game.remark``,
     given the spectators' view before the move, so it names nothing hidden, and the
-    computer's ``chance``), as a public event to tell after the move's: one line, clipped,
-    escaped as names are (the surface's ``shown``: no markdown, no mentions). None when the
-    game has nothing to say; a remark that fails is logged and left out, the move goes on."""
+    computer's ``chance`` where its seat sees nothing the spectators do not: an estimate
+    that weighed its own hand would tell of the hand), as a public event to tell after
+    the move's: one line, clipped, escaped as names are (the surface's ``shown``: no
+    markdown, no mentions). None when the game has nothing to say; a remark that fails is
+    logged and left out, the move goes on."""
     game = table.game
     try:
-        line = game.remark(game.view(table.state, None), seat, choice.move, choice.chance)
+        public = game.view(table.state, None)
+        # its chance weighs what only its seat knows (a hand): said, it would tell of it
+        chance = None if private_part(game.view(table.state, seat), public) else choice.chance
+        line = game.remark(public, seat, choice.move, chance)
     except Exception:
         log.exception("%s could not remark on a computer's move in channel %s", game.name,
                       table.channel_id)
