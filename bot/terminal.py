@@ -30,7 +30,7 @@ from bot.service.replies import Reply
 from rules.core import quote
 
 LISTED = 30  # lines a list of moves shows at most: more are grouped by their next word
-CLEAR = "\033[2J\033[H"  # clear a terminal screen, cursor to the top
+CLEAR = "\033[3J\033[2J\033[H"  # clear a terminal screen and its scrollback, cursor on top
 
 
 def commands(game: rules.Game[Any], choices: Choices) -> str:
@@ -221,10 +221,12 @@ class Terminal:
         and their private lines. False if input ended."""
         if not self.hot_seat or user == self.keyboard:
             return True
+        if self.keyboard is not None and self.out.isatty():
+            self.say(CLEAR)  # the last player's secrets go before the next one sits down
         if (self.keyboard is not None or self.held.get(user)) and self.ask(words.say(
                 "terminal.pass_keyboard", player=label, name=self.names[user])) is None:
             return False
-        if self.keyboard is not None:  # the last player's secrets may be on the screen
+        if self.keyboard is not None:  # (the prompt itself is cleared from the screen too)
             self.say(CLEAR if self.out.isatty()
                      else words.say("terminal.at_keyboard", name=self.names[user]))
         self.keyboard = user

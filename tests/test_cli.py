@@ -451,3 +451,42 @@ async def test_the_terminal_says_a_whole_game_in_plain_text(tmp_path: Path) -> N
     assert "Game over" in said and "The move log is saved as " in said
     assert re.search(r"\n'#2' \d{4}-\d\d-\d\d \d\d:\d\d ", said)  # a move of the replay
     assert "<t:" not in said and "<#" not in said
+
+
+class Screen(io.StringIO):
+    """A terminal's screen: what is printed, read as a tty."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+class Seated(Typist):
+    """A Typist who takes the keyboard when called (Enter), then plays on."""
+
+    def readline(self) -> str:
+        if self.out.getvalue().endswith("see the screen. "):
+            self.asked = None
+            return "\n"
+        return super().readline()
+
+
+async def test_hot_seat_on_a_screen_clears_it_before_the_next_player_is_called(
+        tmp_path: Path) -> None:
+    """On a real terminal the last player's secrets leave the screen (and its scrollback)
+    before the call for the next player, who would otherwise read them while taking the
+    keyboard; and again once they have it."""
+    from bot import cli
+    from bot.terminal import CLEAR
+
+    out = Screen()
+    args = cli.parser().parse_args([
+        "battle-tiles", "--players", "2", "--names", "Ann,Bob", "--no-images", "--seed",
+        "5", "--db", str(tmp_path / "screen.db")])
+    typist = Seated(out, ["hand"], [], seed=5)
+    assert await cli.run(args, out, typist) == 0  # type: ignore[arg-type]
+    said = out.getvalue()
+    calls = [m.start() for m in re.finditer("Pass the keyboard to", said)]
+    assert len(calls) >= 3
+    for at in calls[1:]:  # (the first call comes before anyone has seen a secret)
+        assert said.rfind(CLEAR, 0, at) > said.rfind("(only ", 0, at), said[:at][-300:]
+    assert "\033[3J" in CLEAR  # the scrollback too
