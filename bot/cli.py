@@ -37,6 +37,7 @@ from bot.service import TableService
 from bot.service.replies import Commands
 from bot.service.table import clean_name, parse_options
 from bot.store import Store
+from bot.store.errors import StoreError
 from bot.terminal import Terminal, commands
 from rules.computer import DEFAULT, LEVELS, level_of
 from rules.core import listing
@@ -105,7 +106,11 @@ async def play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     names = {u: clean_name(given[u - 1]) if u - 1 < len(given)
              else words.say("cli.player", seat=u) for u in range(1, humans + 1)}
     images = None if args.no_images else args.images
-    store = await Store.open(args.db)
+    try:
+        store = await Store.open(args.db)
+    except StoreError as error:  # no folder for it, a damaged file: one sentence
+        print(error, file=sys.stderr)
+        return 2
     try:
         service = TableService(store, images=not args.no_images, commands=TERMINAL,
                                level=args.level)

@@ -17,6 +17,8 @@ import traceback
 import unittest.mock
 from pathlib import Path
 
+import pytest
+
 from bot import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -490,3 +492,17 @@ async def test_hot_seat_on_a_screen_clears_it_before_the_next_player_is_called(
     for at in calls[1:]:  # (the first call comes before anyone has seen a secret)
         assert said.rfind(CLEAR, 0, at) > said.rfind("(only ", 0, at), said[:at][-300:]
     assert "\033[3J" in CLEAR  # the scrollback too
+
+
+async def test_a_database_in_a_folder_that_is_not_there_is_one_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot import cli
+
+    missing = tmp_path / "nosuchdir" / "x.db"
+    args = cli.parser().parse_args(["battle-tiles", "--computers", "1", "--no-images",
+                                    "--db", str(missing)])
+    assert await cli.run(args, io.StringIO(), io.StringIO()) == 2  # type: ignore[arg-type]
+    err = capsys.readouterr().err
+    assert err == (f"There is no folder {missing.parent} for the database file {missing}: "
+                   "make it first, or name another file.\n")
+    assert not missing.parent.exists()

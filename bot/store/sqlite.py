@@ -253,7 +253,13 @@ def check_file(path: str | None = None) -> int:
     another process's new database (SQLite makes the file at connect and writes it a moment
     later): it is given up to ``NEW_FILE_GRACE`` after it was made."""
     path = path or default_path()
-    if path == ":memory:" or path.startswith("file:") or not os.path.exists(path):
+    if path == ":memory:" or path.startswith("file:"):
+        return 0
+    if not os.path.exists(path):
+        folder = os.path.dirname(path)
+        if folder and not os.path.isdir(folder):
+            raise StoreError(f"There is no folder {folder} for the database file {path}: "
+                             "make it first, or name another file.")
         return 0
     if os.path.isdir(path):
         raise StoreError(f"The database path {path} is a directory, not a file.")
