@@ -369,3 +369,23 @@ async def test_a_computer_that_knows_nothing_others_do_not_tells_its_chance(
     seat = min(table.awaited())
     remark(table, seat, Choice(sorted(table.moves(seat))[0], 0.62))
     assert heard == [0.62]
+
+
+async def test_an_easy_computer_gives_no_reason_for_a_move_drawn_at_random(
+        service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = rules.GAMES["battle-tiles"]
+    heard: list[str] = []
+
+    def says(self: Any, public: dict[str, Any], seat: int, move: str,
+             chance: float | None) -> str:
+        heard.append(move)
+        return "Places it there: nothing pays more just now."
+
+    monkeypatch.setattr(type(game), "remark", says)
+    await service.open(CH, 1, ANN, "Ann", game.id)
+    await service.add_computer(CH, ANN, "easy")
+    await service.start(CH, ANN, seed=5)
+    moves = await service.legal_moves(CH, ANN)
+    reply = await service.play(CH, ANN, sorted(moves)[0])
+    assert "Computer 1" in reply.public  # the computer moved after Ann
+    assert heard == [] and "nothing pays more" not in reply.public

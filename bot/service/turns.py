@@ -25,7 +25,7 @@ from bot.service.replies import Made, Narrator, Reply, fold
 from bot.service.table import Conflict, Table, TableError, move_digest, private_part
 from bot.service.tables import Tables
 from bot.store import Store
-from rules.computer import Choice
+from rules.computer import PLAYS, Choice, level_of
 from rules.core import listing, quote
 
 log = logging.getLogger("boardroom.service")
@@ -275,11 +275,13 @@ class Turns:
                 remarks: Said = []
                 if waiting:
                     seat = waiting[0]
-                    choice = await self.computers.decide(table, seat,
-                                                         table.seats[seat].level or "easy")
+                    level = table.seats[seat].level or "easy"
+                    choice = await self.computers.decide(table, seat, level)
                     move = choice.move
                     notes: Said = []
-                    remarks = remark(table, seat, choice)
+                    # a move drawn at random has no reason to tell
+                    remarks = [] if PLAYS[level_of(level)] == "random" else \
+                        remark(table, seat, choice)
                 else:
                     seat, move = humans[0]
                     forced.add(seat)
