@@ -390,6 +390,15 @@ def _gained(state: CrystalliaState, seat: int, colour: str, count: int, what: st
                        "now": have})
 
 
+def _step_verbs(state: CrystalliaState) -> tuple[str, ...]:
+    """The words the moves of the step the game is at begin with."""
+    if state.phase == "ability":
+        return ("move", "skip") if state.board[state.pending[0]] == "move" else \
+            ("rotate", "skip")
+    return {"flip": ("flip", "ready"), "take": ("take", "talisman"),
+            "place": ("place", "set"), "gain": ("gain",)}[state.phase]
+
+
 def _share(colour: str, count: int, why: str, done: int, part: int) -> str:
     """What a sentence of a payment of ``count`` crystals for ``why`` pays for, when
     ``done`` of them were told before it and it tells ``part`` more: the whole payment
@@ -1402,6 +1411,8 @@ class Crystallia(Game[CrystalliaState]):
                 a, b = b, a
             return f"place {SQUARES[a]} {SQUARES[b]}"
         if verb == "move":
+            if verb not in _step_verbs(state):  # quoted as typed, not as read below
+                raise out_of_step(typed, self._step(state), hint)
             stone = state.stone_at[a]
             if stone >= 0:  # named by the upper square: shift the target to the lower one
                 first, second = state.placed[stone]
@@ -1426,11 +1437,7 @@ class Crystallia(Game[CrystalliaState]):
         """Why a well-formed move is not allowed now."""
         words = move.split()
         verb = words[0]
-        expected = {"flip": ("flip", "ready"), "take": ("take", "talisman"),
-                    "place": ("place", "set"), "gain": ("gain",),
-                    "ability": ("move", "skip") if state.phase == "ability"
-                    and state.board[state.pending[0]] == "move" else ("rotate", "skip")}
-        if verb not in expected[state.phase]:
+        if verb not in _step_verbs(state):
             return out_of_step(move, self._step(state), self.notation_hint(state, seat))
         if verb == "flip":
             return IllegalMove(f"Your {words[1]} platform is already flipped.")

@@ -233,7 +233,7 @@ def test_a_stone_goes_on_two_adjacent_empty_squares_either_way_round() -> None:
     refused(state, 0, "talisman orange", InvalidMove, "There is no colour 'orange' in the "
             "game: 'talisman' names red, blue, green or purple. " + hint)
     # another word for a move of another step is quoted as typed, not as the move it means
-    for typed in ("pass", "decline", "pick red", "red"):
+    for typed in ("pass", "decline", "pick red", "red", "move d5 to f7"):
         refused(state, 0, typed, IllegalMove, f"You can't '{typed}' now: your turn is at "
                 "placing the stone you took. " + hint)
     after, _said = play(state, "place a2 a1")
