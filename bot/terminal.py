@@ -281,6 +281,14 @@ class Terminal:
                                       f"{slug(self.names[user])}.png")
                     lines.append(path.removesuffix(f" {private.picture.summary}"))
             self.private(user, lines)
+        elif word == "board":  # the terminal's own words, with what they do not take
+            self.say("  " + words.say("terminal.usage_board"))
+        elif word == "hand":
+            self.say("  " + words.say("terminal.usage_hand"))
+        elif word == "export":
+            self.say("  " + words.say("terminal.usage_export"))
+        elif word == "replay":
+            self.say("  " + words.say("terminal.usage_replay"))
         else:
             try:
                 reply = await self.service.play(self.channel_id, user, line)

@@ -446,10 +446,19 @@ async def test_the_terminal_says_a_whole_game_in_plain_text(tmp_path: Path) -> N
     args = cli.parser().parse_args([
         "cube-conquest", "--players", "2", "--computers", "1", "--level", "easy",
         "--no-images", "--seed", "5", "--db", str(tmp_path / "plain.db")])
-    typist = Typist(out, ["help", "hand", "board", "board text", "rules"],
-                    ["replay 2", "replay", "export", "board", "rules"], seed=5)
+    typist = Typist(out, ["help", "hand", "board", "board text", "rules", "board foo",
+                          "hand 2", "export now", "replay x"],
+                    ["replay 2", "replay", "export", "board", "rules", "replay x",
+                     "board foo"], seed=5)
     assert await cli.run(args, out, typist) == 0  # type: ignore[arg-type]
     said = out.getvalue()
+    # the terminal's own words with what they do not take say how they are typed, during
+    # the game and after it (not "I don't know 'board'", not Discord's "/game new")
+    for usage, times in (("Type 'board' (the table's picture) or 'board text'", 2),
+                         ("Type 'hand' alone", 1), ("Type 'export' alone", 1),
+                         ("Type 'replay N', N a move number", 2)):
+        assert said.count(usage) == times, usage
+    assert "I don't know" not in said and "/game new" not in said
     assert "Game over" in said and "The move log is saved as " in said
     assert re.search(r"\n'#2' \d{4}-\d\d-\d\d \d\d:\d\d ", said)  # a move of the replay
     assert "<t:" not in said and "<#" not in said
