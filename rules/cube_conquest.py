@@ -1037,16 +1037,20 @@ class CubeConquest(Game[CubeState]):
             edge = EDGES[seat]
             return (f"Place a starting cube on your edge, the {edge} edge ({EDGE_WORDS[edge]}), "
                     f"e.g. 'place {_edge_example(state, seat)}'.")
+        held = [SYMBOLS[c] for c in state.hands[seat]] or ["crown"]  # examples of its own
         if state.phase == "attack":
             if (state.attack and seat == state.attack["defender"]
                     and _defender_cards_most(state) == 2):
                 return ("Pick one card, or two for your Outpost's defence and choose one "
-                        "after the attacker's is shown, e.g. 'pick crown' or 'pick drop crown'.")
+                        f"after the attacker's is shown, e.g. 'pick {held[0]}' or "
+                        f"'pick {' '.join(held[:2])}'.")
             side = "to defend" if state.attack and seat == state.attack["defender"] else \
                 "for your attack"
-            return f"Pick a card {side} in secret, e.g. 'pick crown'."
+            return f"Pick a card {side} in secret, e.g. 'pick {held[0]}'."
         if state.phase == "choose":
-            return "Choose which of your two cards to use, e.g. 'use crown'."
+            picked = state.attack["defender_cards"] if state.attack else None
+            card = SYMBOLS[picked[0]] if picked else held[0]
+            return f"Choose which of your two cards to use, e.g. 'use {card}'."
         if seat == state.turn and len(state.hands[seat]) < 2 \
                 and self._actions(state, seat).keys() == {"pass"}:
             return "No card of yours can be used this turn: type 'pass'."

@@ -878,3 +878,25 @@ def test_the_opening_says_whose_edge_is_which_and_its_example_is_the_starter_s(
             assert f"your edge, the {edge} edge ({line})" in hint
         hinted = re.search(r"'(place [a-e]\d)'", GAME.notation_hint(state, state.start))
         assert hinted is not None and hinted[1] in GAME.legal_moves(state, state.start)
+
+
+def test_a_pick_or_use_hint_s_examples_are_the_seat_s_own_legal_moves() -> None:
+    """'Pick a card to defend in secret, e.g. ...' names a card the seat holds (it said
+    'pick crown' to a defender holding bricks and arrows)."""
+    seen = 0
+    for seed in range(12):
+        state, rng = GAME.new(2, seed), random.Random(seed)
+        for _ in range(150):
+            if GAME.outcome(state) is not None:
+                break
+            for seat in sorted(GAME.to_act(state)):
+                if state.phase in ("attack", "choose"):
+                    hint = GAME.notation_hint(state, seat)
+                    examples = re.findall(r"'((?:pick|use) [a-z ]+)'", hint)
+                    assert examples, hint
+                    legal = GAME.legal_moves(state, seat)
+                    assert all(e in legal for e in examples), (hint, legal)
+                    seen += 1
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+    assert seen >= 20
