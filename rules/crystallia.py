@@ -1348,8 +1348,12 @@ class Crystallia(Game[CrystalliaState]):
                    "c2), or 'skip'."
         if state.phase == "gain":
             return "Choose the colour your isolated stone gives, e.g. 'gain red'."
-        return "Take an available stone by its number, e.g. 'take 3', or use a talisman, " \
-               "e.g. 'talisman blue'."
+        free = _available(state)
+        take = f"Take an available stone by its number, e.g. 'take {free[0] + 1 if free else 3}'"
+        unused = [c for c in COLOURS if c not in state.talismans]
+        if not _may_use_talisman(state, seat) or not unused:
+            return take + "."
+        return f"{take}, or use a talisman, e.g. 'talisman {unused[0]}'."
 
     def parse(self, state: CrystalliaState, seat: int, text: str) -> str:
         hint = self.notation_hint(state, seat)

@@ -740,7 +740,13 @@ def test_forgiving_words_play_the_canonical_move() -> None:
     assert GAME.parse(state, 0, "talisman blue") == "talisman blue"
     refused(state, 0, "take 30", IllegalMove, "The pyramid's stones are numbered 1 to 24.")
     refused(state, 0, "juggle 3", InvalidMove, "I don't know 'juggle'. Take an available "
-            "stone by its number, e.g. 'take 3', or use a talisman, e.g. 'talisman blue'.")
+            "stone by its number, e.g. 'take 1', or use a talisman, e.g. 'talisman red'.")
+    # the hint's examples are moves the seat may make: no talisman once none is left
+    spent = position()
+    spent.talismans = {c: 1 for c in ("red", "blue", "green")}
+    assert "talisman" not in GAME.notation_hint(spent, 0)
+    spent.pyramid[0] = -1  # stone 1 taken
+    assert "e.g. 'take 2'" in GAME.notation_hint(spent, 0)
     held = position(holding="red blue")
     assert GAME.parse(held, 0, "place c4-c5") == "place c4 c5"
     assert GAME.parse(held, 0, "put stone on c4 c5") == "place c4 c5"
