@@ -988,7 +988,7 @@ class BlockBuster(Game[BlockState]):
             after = (f" A block apart from {what} skips spaces, -2 points each; 'pass' only "
                      "when none can touch it.")
         else:
-            after = (" Your first block goes anywhere inside the boundary; 'pass' only when "
+            after = (" Your first block goes anywhere inside the placing area; 'pass' only when "
                      "none fits.")
         return ("A move is block, turn, square: '5l r90 c4' is the 5l turned a quarter "
                 "clockwise (r0 as drawn, r90-r270 turned, f0-f270 mirrored first; only "
