@@ -134,6 +134,10 @@ async def test_a_nickname_of_mentions_and_markdown_pings_nobody(tmp_path: Path) 
         for member in (alice, bob):
             for dm in member.user.dm_channel.history():
                 assert pinged(env, dm) == set()
+        # /hand's summary names the players as the channel does: escaped, no mention pill
+        hand = said(await alice.slash(channel, "hand"))
+        assert f"<@{carol.id}>" not in hand and "**M**" not in hand, hand
+        assert f"\\<@\u200b{carol.id}> \\*\\*M\\*\\*" in hand, hand
 
 
 async def test_bad_option_text_gets_a_sentence_naming_the_option(tmp_path: Path) -> None:

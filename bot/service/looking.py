@@ -72,7 +72,9 @@ class Looking:
                 return Reply(ephemeral=words.say("looking.hand_before", seat=seat + 1),
                              version=table.version, game=table.id)
             shown = table.shown_to(seat)
-            summary = render.summary(table.game.id, shown[1])
+            # the summary is text: the names in it as the surface shows them (escaped)
+            named = {**shown[1], "names": [table.shown(n) for n in table.names()]}
+            summary = render.summary(table.game.id, named)
             text = (words.say("looking.hand_turn", player=table.label(seat), summary=summary)
                     if seat in table.awaited() else
                     words.say("looking.hand", player=table.label(seat), summary=summary))
