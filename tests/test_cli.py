@@ -79,7 +79,7 @@ def test_a_game_against_the_computer_prints_and_saves_pictures(tmp_path: Path) -
                       stdin="moves\n")
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith("Resuming Cube Conquest from boardroom-try.db: the game "
-                                   "begun ")
+                                   "that began ")
     assert "with Player 1 and Computer 1, " in again.stdout
     assert "Player 1 (Blue), your move:" in again.stdout
     with sqlite3.connect(tmp_path / "boardroom-try.db") as db:
@@ -338,7 +338,7 @@ def test_resume_takes_the_named_game_and_says_which(tmp_path: Path) -> None:
     again = boardroom(tmp_path, "cube-conquest", "--resume", "--no-images", stdin="")
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith("Resuming Cube Conquest from boardroom-try.db: the game "
-                                   "begun ")
+                                   "that began ")
     assert re.search(r"with Cat and Computer 1, \d+ moves? played\.$",
                      again.stdout.splitlines()[0])
     assert "Cat (Blue), your move:" in again.stdout

@@ -47,14 +47,14 @@ async def test_a_computers_remark_is_one_escaped_line_that_pings_nobody(
 
         monkeypatch.setattr(type(game), "remark", says)
         said(await w.alice.slash(w.channel, "game new", game=game.id))
-        said(await w.alice.slash(w.channel, "game computer", level="easy"))
+        said(await w.alice.slash(w.channel, "game computer", level="normal"))
         said(await w.alice.slash(w.channel, "game start"))
         for _ in range(6):  # until the computer has moved
             if heard:
                 break
             said(await w.alice.slash(w.channel, "play",
                                      action=(await w.moves(w.alice))[0]))
-        assert heard and heard[0][2] is None  # easy makes no estimate
+        assert heard and heard[0][2] is None  # normal makes none (nor is one told here)
         told = [(m, line) for m in w.public() for line in message_text(m).splitlines()
                 if "of it," in line]
         assert told, ([message_text(m) for m in w.public()], heard)
