@@ -276,6 +276,17 @@ async def test_expert_thinks_in_a_worker_process_of_its_own(
 # --------------------------------------------------------------------------- remarks
 
 
+async def first_move(service: TableService, game_id: str) -> tuple[Table, int, str]:
+    """Ann and Bob at a started table of ``game_id``: the table, its awaited seat and a
+    move of theirs."""
+    await service.open(CH, 1, ANN, "Ann", game_id)
+    await service.join(CH, BOB, "Bob")
+    await service.start(CH, ANN, seed=4)
+    table = await service.tables.running(CH)
+    seat = min(table.awaited())
+    return table, seat, sorted(table.moves(seat))[0]
+
+
 async def test_a_remark_is_told_from_the_spectators_view_in_one_escaped_line(
         service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
     game = rules.GAMES["cube-conquest"]
@@ -287,12 +298,7 @@ async def test_a_remark_is_told_from_the_spectators_view_in_one_escaped_line(
         return "Blue *expects* to win\n@everyone <@1>"
 
     monkeypatch.setattr(type(game), "remark", says)
-    await service.open(CH, 1, ANN, "Ann", game.id)
-    await service.join(CH, BOB, "Bob")
-    await service.start(CH, ANN, seed=4)
-    table = await service.tables.running(CH)
-    seat = min(table.awaited())
-    move = sorted(table.moves(seat))[0]
+    table, seat, move = await first_move(service, game.id)
     ((by, event),) = remark(table, seat, Choice(move, 0.62))
     # its cards are its own: a chance that weighed them is not told (it would tell of them)
     assert heard == [(game.view(table.state, None), seat, move, None)]
@@ -351,37 +357,33 @@ def test_a_remark_follows_its_move_s_own_line_not_what_followed_from_it() -> Non
     assert [e for _, e in with_remark(1, [], [(1, said)])] == [said]
 
 
-async def test_a_computer_that_knows_nothing_others_do_not_tells_its_chance(
-        service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = rules.GAMES["block-buster"]  # nothing hidden: its chance tells of no hand
-    heard: list[float | None] = []
+def listen(monkeypatch: pytest.MonkeyPatch, game: Any, said: str
+           ) -> list[tuple[str, float | None]]:
+    """The game's remark replaced by ``said``; what each call was given (move, chance)."""
+    heard: list[tuple[str, float | None]] = []
 
     def says(self: Any, public: dict[str, Any], seat: int, move: str,
              chance: float | None) -> str:
-        heard.append(chance)
-        return "It expects to win."
+        heard.append((move, chance))
+        return said
 
     monkeypatch.setattr(type(game), "remark", says)
-    await service.open(CH, 1, ANN, "Ann", game.id)
-    await service.join(CH, BOB, "Bob")
-    await service.start(CH, ANN, seed=4)
-    table = await service.tables.running(CH)
-    seat = min(table.awaited())
-    remark(table, seat, Choice(sorted(table.moves(seat))[0], 0.62))
-    assert heard == [0.62]
+    return heard
+
+
+async def test_a_computer_that_knows_nothing_others_do_not_tells_its_chance(
+        service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = rules.GAMES["block-buster"]  # nothing hidden: its chance tells of no hand
+    heard = listen(monkeypatch, game, "It expects to win.")
+    table, seat, move = await first_move(service, game.id)
+    remark(table, seat, Choice(move, 0.62))
+    assert heard == [(move, 0.62)]
 
 
 async def test_an_easy_computer_gives_no_reason_for_a_move_drawn_at_random(
         service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
     game = rules.GAMES["battle-tiles"]
-    heard: list[str] = []
-
-    def says(self: Any, public: dict[str, Any], seat: int, move: str,
-             chance: float | None) -> str:
-        heard.append(move)
-        return "Places it there: nothing pays more just now."
-
-    monkeypatch.setattr(type(game), "remark", says)
+    heard = listen(monkeypatch, game, "Places it there: nothing pays more just now.")
     await service.open(CH, 1, ANN, "Ann", game.id)
     await service.add_computer(CH, ANN, "easy")
     await service.start(CH, ANN, seed=5)
