@@ -36,7 +36,7 @@ from bot.moves import Choices
 from bot.service import TableService
 from bot.service.replies import Commands
 from bot.service.table import clean_name, parse_options
-from bot.store import Store
+from bot.store import Store, is_postgres
 from bot.store.errors import StoreError
 from bot.terminal import Terminal, commands
 from rules.computer import DEFAULT, LEVELS, level_of
@@ -96,6 +96,7 @@ async def play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         game.check_players(players)
         options = parse_options(args.options)
         game.check_options(options)
+        game.new(players, 0, options)  # what only a deal checks ('couples' with 2 players)
     except rules.GameError as error:
         print(words.say("cli.bad_options", said=error), file=sys.stderr)
         return 2
@@ -106,6 +107,10 @@ async def play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     names = {u: clean_name(given[u - 1]) if u - 1 < len(given)
              else words.say("cli.player", seat=u) for u in range(1, humans + 1)}
     images = None if args.no_images else args.images
+    if args.resume and not is_postgres(args.db) and not os.path.exists(args.db):
+        print(words.say("cli.nothing_to_resume", game=game.name, path=args.db),
+              file=sys.stderr)  # and no empty database made for it
+        return 2
     try:
         store = await Store.open(args.db)
     except StoreError as error:  # no folder for it, a damaged file: one sentence

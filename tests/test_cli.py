@@ -515,3 +515,21 @@ async def test_a_database_in_a_folder_that_is_not_there_is_one_sentence(
     assert err == (f"There is no folder {missing.parent} for the database file {missing}: "
                    "make it first, or name another file.\n")
     assert not missing.parent.exists()
+
+
+async def test_what_only_a_deal_checks_and_a_resume_of_nothing_make_no_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'couples' needs 4 players: refused before any table is opened (the file is not even
+    made); '--resume' of a file that is not there says so and makes none."""
+    from bot import cli
+
+    db = tmp_path / "none.db"
+    couples = cli.parser().parse_args(["block-buster", "--players", "2", "--options",
+                                       "variant=couples", "--db", str(db)])
+    assert await cli.run(couples, io.StringIO(), io.StringIO()) == 2  # type: ignore[arg-type]
+    assert "couples" in capsys.readouterr().err and not db.exists()
+    resume = cli.parser().parse_args(["crystallia", "--resume", "--db", str(db)])
+    assert await cli.run(resume, io.StringIO(), io.StringIO()) == 2  # type: ignore[arg-type]
+    assert capsys.readouterr().err == (f"There is no unfinished game of Crystallia in {db} "
+                                       "to resume.\n")
+    assert not db.exists()
