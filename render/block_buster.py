@@ -163,7 +163,7 @@ def rule(view: dict[str, Any]) -> str:
     turn = int(view["turn"])
     mover, skip = _colour_word(view, turn), int(view["max_skip"])
     if not view["previous"][turn]:
-        return f"{mover}'s first block: anywhere inside the boundary."
+        return f"{mover}'s first block: anywhere inside the placing area."
     touch = "any of your blocks" if view.get("connect") == "any" else "your previous block"
     if skip:
         return (f"{mover}: touch {touch}, or skip up to {skip} space"
