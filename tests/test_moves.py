@@ -11,6 +11,7 @@ import pytest
 
 import rules
 from bot.moves import Choices, Entry, plain
+from tests.test_bomb_squares import random_game
 
 GAME_IDS = sorted(rules.GAMES)
 
@@ -154,25 +155,17 @@ def test_bomb_squares_lists_each_cards_meeple_moves_together() -> None:
     the list a player sees, the extra meeple bought with it included."""
     game = rules.GAMES["bomb-squares"]
     assert game.costly_beside
-    rng = random.Random(5)
     met = 0
-    for deal in range(3):
-        state = game.new(2, deal)
-        for _ in range(250):
-            if game.outcome(state) is not None:
-                break
-            seat = min(game.to_act(state))
-            moves = game.legal_moves(state, seat)
-            if state.phase != "meeple":  # the lists with meeple moves (costs: milliseconds)
-                state, _ = game.play(state, seat, rng.choice(moves))
-                continue
-            listed = Choices.of(moves, game.costs(state, seat), game.notes(state, seat),
-                                beside=game.costly_beside).moves
-            cards = [m.split()[1] for m in listed if m.startswith("meeple ")]
-            runs = [c for i, c in enumerate(cards) if i == 0 or cards[i - 1] != c]
-            assert len(runs) == len(set(runs)), listed
-            met += any(" buy meeple " in m for m in listed if m.startswith("meeple "))
-            state, _ = game.play(state, seat, rng.choice(moves))
+    for state in random_game(2, 3):  # (Bomb Squares' costs tests' game, played once)
+        if state.phase != "meeple":  # the lists with meeple moves (costs: milliseconds)
+            continue
+        seat = min(game.to_act(state))
+        listed = Choices.of(game.legal_moves(state, seat), game.costs(state, seat),
+                            game.notes(state, seat), beside=game.costly_beside).moves
+        cards = [m.split()[1] for m in listed if m.startswith("meeple ")]
+        runs = [c for i, c in enumerate(cards) if i == 0 or cards[i - 1] != c]
+        assert len(runs) == len(set(runs)), listed
+        met += any(" buy meeple " in m for m in listed if m.startswith("meeple "))
     assert met, "random play met an extra meeple bought with a meeple"
 
 
