@@ -645,6 +645,9 @@ FILLER = {"at", "on", "with", "the", "tile", "token", "using", "to", "use", "pow
           "stays", "stay", "tiles", "number", "and"}
 
 
+NO_ROTATE = {"no rotate", "no", "skip", "don't rotate", "pass"}  # ways to let a rotate go
+
+
 class BattleTiles(Game[TilesState]):
     id = "battle-tiles"
     # hard rates its leaves at once (rollout 0: deeper rollouts bought nothing at the same
@@ -848,11 +851,10 @@ class BattleTiles(Game[TilesState]):
             raise InvalidMove(f"A turn ends with its tile placed; nobody passes. {hint}")
         if words in (["yes"], ["end"], ["done"], ["end", "turn"]):
             raise out_of_step(" ".join(words), STEPS[state.phase], hint)
-        asks_rotate = words in (["no", "rotate"], ["no"], ["skip"], ["don't", "rotate"],
-                                ["pass"]) or words[0] in ("rotate", "turn")
-        if asks_rotate and state.phase != "rotate":  # the step is the reason, in their words
-            raise out_of_step(" ".join(words), STEPS[state.phase], hint)
-        if words in (["no", "rotate"], ["no"], ["skip"], ["don't", "rotate"], ["pass"]):
+        declines = " ".join(words) in NO_ROTATE
+        if (declines or words[0] in ("rotate", "turn")) and state.phase != "rotate":
+            raise out_of_step(" ".join(words), STEPS[state.phase], hint)  # in their words
+        if declines:
             return "no rotate"
         squares = [w for w in words if SQUARE_RE.match(w)]
         numbers = [w for w in words if w.isdigit()]

@@ -12,6 +12,7 @@ import pickle
 import random
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
@@ -185,6 +186,16 @@ def out_of_step(move: str, step: str, hint: str) -> IllegalMove:
     typed, the step the game is at and why that rules the move out (``step``: 'your turn is
     at the dice step (roll first)'), then what to type now (``hint``)."""
     return IllegalMove(f"You can't {quote(move)} now: {step}. {hint}")
+
+
+def left_out(typed: str, verb: str, firsts: Collection[str], step: str, form: str,
+             hint: str) -> GameError:
+    """The refusal of a move's word with the rest of it left out ('attack c3'): how it is
+    written (``form``: "as 'attack c3 from c2'"), or, where no move of this step begins
+    with it (``firsts``), the step the game is at, as ``out_of_step`` says it."""
+    if verb not in firsts:
+        return out_of_step(typed, step, hint)
+    return InvalidMove(f"Write {quote(verb)} {form}. {hint}")
 
 
 def listing(words: list[str], last: str = "and") -> str:

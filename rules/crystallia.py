@@ -33,6 +33,7 @@ from rules.core import (
     Thinking,
     clone,
     counted,
+    left_out,
     listing,
     load_data,
     not_known,
@@ -1395,9 +1396,8 @@ class Crystallia(Game[CrystalliaState]):
                   "set": (0, 0, 0)}
         if shape != wanted[verb] and all(n <= w for n, w in zip(shape, wanted[verb],
                                                                 strict=True)):  # the rest left out
-            if verb not in {m.split()[0] for m in self.legal_moves(state, seat)}:
-                raise out_of_step(" ".join(words), self._step(state), hint)
-            raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
+            raise left_out(" ".join(words), verb, {m.split()[0] for m in self.legal_moves(
+                state, seat)}, self._step(state), FORMS[verb], hint)
         if shape != wanted[verb]:
             raise InvalidMove(f"That is not a move I understand. {hint}")
         if verb == "take":

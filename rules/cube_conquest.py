@@ -20,6 +20,7 @@ from typing import Any
 from rules.core import (
     Event,
     Game,
+    GameError,
     IllegalMove,
     InvalidMove,
     Outcome,
@@ -27,6 +28,7 @@ from rules.core import (
     Term,
     Thinking,
     counted,
+    left_out,
     listing,
     load_data,
     not_known,
@@ -1058,6 +1060,12 @@ class CubeConquest(Game[CubeState]):
                 "via c1 with circles'), 'prepare drop hammers take arrow', 'reinforce c2 with "
                 "bricks', 'outpost b1 with drop' or 'attack c3 from c2'.")
 
+    def _left_out(self, state: CubeState, seat: int, verb: str, words: list[str],
+                  hint: str) -> GameError:
+        """A move's word with the rest left out: how it is written, or the step it is not."""
+        return left_out(" ".join(words), verb, {m.split()[0] for m in self.legal_moves(
+            state, seat)}, self._step(state, seat), FORMS[verb], hint)
+
     def parse(self, state: CubeState, seat: int, text: str) -> str:
         raw, via = text.split(), None
         for n, word in enumerate(raw):
@@ -1098,9 +1106,7 @@ class CubeConquest(Game[CubeState]):
             return f"prepare {SYMBOLS[spent[0]]} {SYMBOLS[spent[1]]} take {SYMBOLS[cards[2]]}"
         if verb in ("prepare", "pick") and not squares and len(cards) < (
                 3 if verb == "prepare" else 1):  # the rest left out
-            if verb not in {m.split()[0] for m in self.legal_moves(state, seat)}:
-                raise out_of_step(" ".join(words), self._step(state, seat), hint)
-            raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
+            raise self._left_out(state, seat, verb, words, hint)
         if verb == "attack" and len(squares) == 1 and not cards:
             if state.phase != "action":  # the step is the reason, not the cubes
                 raise self.refuse(state, seat, f"attack {squares[0]}")
@@ -1128,9 +1134,7 @@ class CubeConquest(Game[CubeState]):
                                   f"{able[0]}'.")
         if verb in shape and len(squares) <= shape[verb][0] and len(cards) <= shape[verb][1] \
                 and shape[verb] != (len(squares), len(cards)):  # the rest left out
-            if verb not in {m.split()[0] for m in self.legal_moves(state, seat)}:
-                raise out_of_step(" ".join(words), self._step(state, seat), hint)
-            raise InvalidMove(f"Write {quote(verb)} {FORMS[verb]}. {hint}")
+            raise self._left_out(state, seat, verb, words, hint)
         if verb in NOT_HERE and not squares and not cards:
             raise InvalidMove(f"{NOT_HERE[verb]} {hint}")
         if verb not in shape or shape[verb] != (len(squares), len(cards)):

@@ -63,7 +63,7 @@ class Reading(Moves):
                        and not CELL_RE.match(w)]
             if strange:
                 raise InvalidMove(f"There is no place {quote(strange[0])} on the table: "
-                                  f"places run a1 to i9. {hint}")
+                                  f"places run {CELLS[0]} to {CELLS[-1]}. {hint}")
             if verb == "reroll" and "green" in words:
                 raise InvalidMove(f"The green die is never rerolled. {hint}")
             if verb in FORMS:  # a step's word, the rest of it wrong or left out
