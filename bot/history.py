@@ -161,24 +161,35 @@ def _blocks(past: Timeline, seat: int | None, labels: Sequence[str], annotate: A
 
 
 def log_text(past: Timeline, seat: int | None, *, count: int, labels: Sequence[str],
-             annotate: Annotate, limit: int = LIMIT) -> str:
+             annotate: Annotate, limit: int = LIMIT, messages: int = 1) -> str:
     """The last ``count`` moves, each as ``seat`` may see it (None: a spectator, public
-    events only), oldest first, with move numbers and times; the game's end, if over."""
+    events only), oldest first, with move numbers and times; the game's end, if over. As
+    many as fit ``messages`` messages of ``limit`` characters (``pages``), the oldest
+    left out first, and the head counting those shown ('the last 4 of 41')."""
     blocks = [text for _, text in _blocks(past, seat, labels, annotate)]
     total = len(blocks)
     name = past.game.name
     if not total:
         return words.say("history.log.nothing", game=name)
     shown = blocks[-count:]
-    head = _log_head(name, len(shown), total, seat is None)
     tail = [over_line(past.game, past.final if not past.lost else None, labels, annotate)]
-    def more(n: int) -> str:
-        return words.say("history.log.left_out", count=n)
 
-    text, dropped = _fit(head, shown, tail, limit, more)
-    if dropped:  # the head counts the moves shown ('the last 4 of 41'), no more
-        text, _ = _fit(_log_head(name, len(shown) - dropped, total, seat is None),
-                       shown, tail, limit, more)
+    def fitted(room: int) -> str:
+        def more(n: int) -> str:
+            return words.say("history.log.left_out", count=n)
+
+        text, dropped = _fit(_log_head(name, len(shown), total, seat is None), shown, tail,
+                             room, more)
+        if dropped:
+            text, _ = _fit(_log_head(name, len(shown) - dropped, total, seat is None),
+                           shown, tail, room, more)
+        return text
+
+    room = messages * limit
+    text = fitted(room)
+    while len(pages(text, limit)) > messages and room > limit:  # pages end at a line's
+        room -= limit // 4                                        # end: some run short
+        text = fitted(room)
     return text
 
 

@@ -236,13 +236,13 @@ class Delivery:
         """The DM that starts the turn of a player owed their view: what their move told
         them, and their picture as the table stands now (the view their move left them
         shows an older board)."""
-        user_id, lines = owed.reply.private[owed.at].user_id, owed.reply.private[owed.at].text
+        mine = owed.reply.private[owed.at]
         try:
-            picture = await self.service.seen(channel_id, user_id, board, version)
+            picture = await self.service.seen(channel_id, mine.user_id, board, version)
         except Exception:  # the view their move left them, rather than none
-            log.exception("Could not draw the view of user %s", user_id)
+            log.exception("Could not draw the view of user %s", mine.user_id)
             picture = (await owed.private()).picture
-        return Private(user_id, lines, picture)
+        return Private(mine.user_id, mine.text, picture)
 
     async def _direct(self, channel_id: int, private: Private, game: int, version: int,
                       board: Picture | None = None, *, asking: bool = False,

@@ -85,14 +85,9 @@ class LookingBack:
             if table.state is None or table.seed is None:
                 raise TableError(words.say("looking_back.no_moves"))
             past = await self._looked_back(table, await self.store.tables.moves(table.id))
-            limit = history.LOG_PAGES * history.LIMIT
-            while True:  # pages end at a line's end, so some run short: fit them, not bytes
-                text = history.log_text(past, table.seat_of(user_id), count=count,
-                                        labels=table.labels(), annotate=table.annotate,
-                                        limit=limit)
-                if len(history.pages(text)) <= history.LOG_PAGES or limit <= history.LIMIT:
-                    break
-                limit -= history.LIMIT // 4
+            text = history.log_text(past, table.seat_of(user_id), count=count,
+                                    labels=table.labels(), annotate=table.annotate,
+                                    messages=history.LOG_PAGES)
             return Reply(ephemeral=text, version=table.version, game=table.id,
                          over=table.over())
 
