@@ -190,3 +190,25 @@ async def test_a_surface_command_typed_as_a_move_points_to_the_command(tmp_path:
         assert answer.startswith("'help' is not a move: /rules game:cube-conquest gives the "
                                  "game's guide."), answer
         assert await version(env, channel) == before
+
+
+async def test_what_was_typed_is_quoted_escaped_in_a_refusal(tmp_path: Path) -> None:
+    """A move or an option of markdown and mentions is quoted as typed, escaped as names
+    are: neither formatting nor a mention pill; the sentence's own words are left as
+    they are, and nothing changes."""
+    async with guild(tmp_path) as (env, channel, alice, bob, carol):
+        await open_and_start(channel, alice, bob)
+        mover = await first_mover(env, channel, alice, bob)
+        before = await version(env, channel)
+        answer = said(await mover.slash(channel, "play", action=f"frob <@{carol.id}>"))
+        assert f"'\\<@\u200b{carol.id}>'" in answer and f"<@{carol.id}>" not in answer, answer
+        answer = said(await mover.slash(channel, "play", action="place _b1_"))
+        assert answer.startswith("I don't know '\\_b1\\_'. Place a starting cube on your "
+                                 "edge"), answer
+        assert answer.endswith("e.g. 'place c5'.") or "e.g. 'place " in answer, answer
+        assert await version(env, channel) == before
+        answer = said(await carol.slash(channel, "rules", game="crystallia", topic="**x**"))
+        assert "'\\*\\*x\\*\\*'" in answer and "'**x**'" not in answer, answer
+        answer = said(await carol.slash(channel, "rules", game="crystallia",
+                                        topic="x__" * 40))  # quoted cut short, still escaped
+        assert "'x\\_\\_x" in answer and "…'" in answer and "x__" not in answer, answer

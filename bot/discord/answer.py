@@ -7,15 +7,18 @@ interaction (commands, buttons, menus, the replay controls, and the command tree
 hook, ``BoardroomTree.on_error``): a ``GameError`` (a player's mistake) is its sentence, a
 command's failed check says why, and anything else is logged with a short error id while the
 member reads an apology naming that id, never a traceback; always to the member alone.
+What the member typed into the command's options, where a sentence quotes it, is escaped
+there as names are (``unmarked``): the rules quote it, and know no markdown.
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import re
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -66,6 +69,43 @@ def shown_name(name: str) -> str:
     for mark in "[]<":
         escaped = escaped.replace(mark, "\\" + mark)
     return escaped.replace("@", "@\u200b")
+
+
+# A quoted span of a sentence: 'b1', "I don't know 'frob'" (an apostrophe inside a word,
+# as in "can't", neither opens nor closes one).
+QUOTED = re.compile(r"(?<!\w)'(.+?)'(?!\w)")
+
+
+def typed(interaction: discord.Interaction[Any]) -> list[str]:
+    """The text the member typed into the command's options (a move, options, a topic),
+    blanks collapsed as ``rules.core.quote`` collapses them."""
+    found: list[str] = []
+
+    def walk(options: Any) -> None:
+        for option in options or ():
+            if isinstance(option, dict):
+                if isinstance(value := option.get("value"), str) and value.strip():
+                    found.append(" ".join(value.split()))
+                walk(option.get("options"))
+    walk(dict(interaction.data or {}).get("options"))
+    return found
+
+
+def unmarked(text: str, typed: list[str]) -> str:
+    """``text`` with every quoted span that shows what the member typed (whole, a word of
+    it, or cut short with '…') escaped as a name is (``shown_name``), so that '**x**' or
+    '<@123>' in a refusal reads as typed, not as bold text or a mention."""
+    if not typed:
+        return text
+    typed = [t.casefold() for t in typed]
+
+    def escaped(match: re.Match[str]) -> str:
+        inner = match[1]
+        core = inner.removesuffix("…").casefold()
+        if shown_name(inner) == inner or not any(core in t for t in typed):
+            return match[0]
+        return f"'{shown_name(inner)}'"
+    return QUOTED.sub(escaped, text)
 
 
 def clip(text: str, limit: int = LIMIT) -> str:
@@ -147,6 +187,7 @@ async def failed(interaction: discord.Interaction[Any], error: BaseException) ->
     if response.type == discord.InteractionResponseType.deferred_channel_message:
         await _edit(interaction, Answer(text))
         return
+    text = unmarked(text, typed(interaction))
     try:
         if response.is_done():
             await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NOBODY)
@@ -157,6 +198,9 @@ async def failed(interaction: discord.Interaction[Any], error: BaseException) ->
 
 
 async def _edit(interaction: discord.Interaction[Any], result: Answer) -> None:
+    said = typed(interaction)
+    result = replace(result, text=unmarked(result.text, said),
+                     more=tuple(unmarked(text, said) for text in result.more))
     shown = pictured(result.picture) if result.picture is not None else ()
     files = [attachment.file() for attachment in (*shown, *result.files)]
     try:
