@@ -87,16 +87,9 @@ def ink_for(fill: RGB) -> RGB:
 # plain palette lets red and orange, yellow and orange, green and purple run together for a
 # red-green colour-blind player (12 to 18 apart). Measured in tests/test_render.py. Seat
 # colours are named as players say them; every piece also carries its letter, all distinct.
-_PALETTE = [
-    ("blue", "#3C7FF7", "B"),
-    ("red", "#A81800", "R"),
-    ("yellow", "#F8E878", "Y"),
-    ("green", "#007E67", "G"),
-    ("orange", "#CF7A00", "O"),
-    ("sky", "#88D4FF", "S"),
-    ("purple", "#6D2379", "P"),
-    ("black", "#000000", "K"),
-]
+_PALETTE = [("blue", "#3C7FF7", "B"), ("red", "#A81800", "R"), ("yellow", "#F8E878", "Y"),
+            ("green", "#007E67", "G"), ("orange", "#CF7A00", "O"), ("sky", "#88D4FF", "S"),
+            ("purple", "#6D2379", "P"), ("black", "#000000", "K")]
 SEAT_COLOURS: dict[str, SeatColour] = {
     name: SeatColour(name, rgb(code), letter, ink_for(rgb(code)))
     for name, code, letter in _PALETTE
@@ -141,13 +134,19 @@ def _has_glyph(char: str) -> bool:
     return char == " " or bytes(probe.getmask(char)) != bytes(probe.getmask("\uffff"))
 
 
+_LATIN = str.maketrans({"Ł": "L", "ł": "l", "Đ": "D", "Ð": "D", "đ": "d", "ð": "d", "Ø": "O",
+                        "ø": "o", "Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "ss",
+                        "Þ": "Th", "þ": "th", "ı": "i"})  # letters NFKD keeps whole
+
+
 def clean(line: str) -> str:
-    """One line the font can draw: blanks collapsed, accents dropped ('Zoë' -> 'Zoe'; the
-    built-in font is nearly ASCII), anything else it lacks shown as '?'."""
-    line = " ".join(line.split())
-    plain = "".join(ch for ch in unicodedata.normalize("NFKD", line)
-                    if not unicodedata.combining(ch))
-    return "".join(ch if _has_glyph(ch) else "?" for ch in plain)
+    """One line the font can draw: blanks collapsed, accents dropped ('Zoë' -> 'Zoe',
+    'Łukasz' -> 'Lukasz'; the built-in font is nearly ASCII), a letter or digit it lacks
+    shown as '?', a symbol it lacks (an emoji, a joiner) left out: 'Ann 🎲' -> 'Ann'."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", line.translate(_LATIN))
+                    if not unicodedata.combining(ch) and unicodedata.category(ch) != "Cf")
+    return " ".join("".join(ch if _has_glyph(ch) else "?" if unicodedata.category(ch)[0]
+                            in "LN" else " " for ch in plain).split())
 
 
 @functools.lru_cache(maxsize=8192)

@@ -279,6 +279,11 @@ def test_seats_are_named_and_coloured() -> None:
     seats = kit.seats(view)
     assert [s.name for s in seats] == ["Zoe", "Red"]
     assert [s.colour.letter for s in seats] == ["B", "R"]
+    mixed = kit.seats({**view, "names": ["Ann 🎲", "Łukasz Ø\u200d"]})
+    assert [s.name for s in mixed] == ["Ann", "Lukasz O"]  # no '?' for an emoji
+    assert [s.spoken for s in mixed] == ["Ann 🎲", "Łukasz Ø\u200d"]  # said as given
+    assert kit.clean("小明 (Ann)") == "?? (Ann)" and kit.seats(
+        {**view, "names": ["小明", "👨\u200d👩\u200d👧"]})[1].name == "Red"
     plain = kit.seats({"players": 3})
     assert [s.name for s in plain] == ["Player 1", "Player 2", "Player 3"]
     assert [s.colour.letter for s in plain] == ["1", "2", "3"]
