@@ -288,3 +288,29 @@ def test_the_meeple_and_the_extra_meeple_that_fills_its_card_in_one_command() ->
     assert after.crystals[0] == 10 - 1 + 3 and after.phase == "rolled"
     state.meeple_bag = [0, 0, 0, 0]
     assert not any(" buy " in m for m in GAME.legal_moves(state, 0))
+
+
+def test_a_refusal_inside_steps_named_together_says_after_once() -> None:
+    """Three steps named together, the last refused: one 'After' naming the steps before."""
+    state = meeple_step()
+    card(state, "e5", "green", 3, bomb="red", meeples=1, meeple="red")
+    card(state, "g5", "red", 1, bomb="green")
+    assert "meeple e5 buy meeple e5 roll" in GAME.legal_moves(state, 0)
+    refused(state, 0, "meeple e5 buy meeple e5 done", IllegalMove,
+            "After 'meeple e5' and 'buy meeple e5': An attack is possible, so the turn "
+            "cannot end without one: roll the dice, or skip them for a second square card or "
+            "a bomb switch where you may. The dice step: type 'roll', 'second card', 'switch' "
+            "(1 of 3), 'landmine' (1 of 3; costs 2 crystals), 'tower' (1 of 3; costs 2 "
+            "crystals) or 'airplane' (costs 5 crystals).")
+
+
+def test_a_word_of_another_step_names_the_step_even_on_an_empty_place() -> None:
+    """'with d4' or 'landmine d4' at the meeple step is refused for the step, not for the
+    place having no card (which would suggest 'with e5' might do); a word of this step on
+    an empty place still says there is no card."""
+    state = meeple_step()
+    hint = "The meeple drawn: type 'meeple e5' (1 of 14) or 'redraw meeple' (costs 1 crystal)."
+    for text in ("with d4", "landmine d4", "tower d4", "with e5"):
+        refused(state, 0, text, IllegalMove,
+                f"You can't '{text}' now: your turn is at placing the meeple you drew. {hint}")
+    refused(state, 0, "meeple d4", IllegalMove, f"There is no card on d4. {hint}")

@@ -172,7 +172,8 @@ class Reading(Moves):
         hint = self.notation_hint(state, seat)
         cash = state.crystals[seat]
         cell = INDEX.get(words[-1], -1)
-        if cell >= 0 and not state.sections[cell] and verb not in ("place",):
+        if cell >= 0 and not state.sections[cell] and verb != "place" and verb in {
+                m.split()[0] for m in self.moves(state, seat)}:  # a word of this step
             return IllegalMove(f"There is no card on {words[-1]}. {hint}")
         if verb == "bet" and state.phase == "bets":
             n = int(words[1])
@@ -384,7 +385,9 @@ class Reading(Moves):
         if rest in self.moves(after, seat):
             return IllegalMove(f"{quote(first)} and {quote(rest)} are not joined in one move "
                                f"here: play {quote(first)}, then {quote(rest)}.")
-        return IllegalMove(f"After {quote(first)}: {self.refuse(after, seat, rest)}")
+        said = str(self.refuse(after, seat, rest))  # 'After ...' again: one prefix
+        return IllegalMove(f"After {quote(first)} and {said.removeprefix('After ')}"
+                           if said.startswith("After ") else f"After {quote(first)}: {said}")
 
     def _reveals(self, state: BombState, step: str) -> str:
         """What the game draws, rolls or shows after ``step`` ('the bomb is drawn'), or ''
