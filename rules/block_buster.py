@@ -984,7 +984,10 @@ class BlockBuster(Game[BlockState]):
         """Block, turn, square; when 'pass' is allowed; what a skip costs."""
         colour = state.turn
         what = "any of your blocks" if state.connect == "any" else "your previous block"
-        if _reference_bits(state, colour):
+        if _reference_bits(state, colour) and not state.supply[str(SKIP_TOKEN)]:
+            after = (f" A block must touch {what}: the -2 penalty tokens are gone, so "
+                     "skipping is over; 'pass' only when none can touch it.")
+        elif _reference_bits(state, colour):
             after = (f" A block apart from {what} skips spaces, -2 points each; 'pass' only "
                      "when none can touch it.")
         else:

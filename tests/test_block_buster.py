@@ -770,6 +770,11 @@ def test_the_last_minus_two_token_tells_everyone_that_skipping_is_over() -> None
     assert not [e for e in events if e.kind == "supply"]  # one token still left
     _, events = GAME.play(state, BLUE, "1i e6")  # touching: no token taken
     assert not [e for e in events if e.kind == "supply"]
+    # and from then on the hint of every refusal says so, not that a skip costs -2
+    assert "-2 points each" in GAME.notation_hint(state, BLUE)
+    after.turn = BLUE
+    hint = GAME.notation_hint(after, BLUE)
+    assert "-2 points each" not in hint and "skipping is over" in hint, hint
 
 
 def test_a_point_block_is_won_for_good_once_every_colour_that_could_catch_up_has_passed(
