@@ -870,6 +870,8 @@ class BattleTiles(Game[TilesState]):
                 raise not_known(unknown[0], SQUARES, hint)
             if len(powers) > 1:
                 raise InvalidMove(f"Only one power token can be used in a turn. {hint}")
+            if (len(squares) != 1 or len(numbers) != 1) and state.phase != "place":
+                raise out_of_step(" ".join(words), STEPS[state.phase], hint)  # not now at all
             if len(squares) != 1 or len(numbers) != 1:
                 raise InvalidMove(f"Say which tile of your hand and where. {hint}")
             move = f"place {int(numbers[0])} at {squares[0]}"

@@ -366,6 +366,10 @@ def test_rotate_declined_waits_for_the_next_defeated_tile(hand_tiles: Any) -> No
     paused, _ = GAME.play(state, RED, "place 1 at c3 with rotate")
     assert paused.pending == {"square": INDEX["c4"], "direction": 0}
     assert "rotate" in paused.tokens[RED]  # not spent until a tile is turned
+    for half in ("place 1", "place c2"):  # half a placement names the step, as a whole does
+        with pytest.raises(rules.IllegalMove, match=(
+                f"^You can't '{half}' now: your rotate token waits for your answer")):
+            GAME.play(paused, RED, half)
     again, _ = GAME.play(paused, RED, "no rotate")
     assert again.phase == "rotate" and again.pending is not None
     assert again.pending["square"] == INDEX["d3"]
