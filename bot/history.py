@@ -15,7 +15,7 @@ shown as the taking back it was, and the moves it took back are marked so.
 
 Every sentence is the catalogue's (``bot/words/en/history.toml``), its fields marked by role:
 a time is ``{time:R}``, which Discord shows in each reader's own time zone and the terminal
-as a local date; a move number is ``{number:code}``. A text is fitted to Discord's 2,000
+as a local date; a move number is ``{number:mark}``. A text is fitted to Discord's 2,000
 characters by leaving out the oldest moves and saying so.
 """
 
@@ -46,7 +46,7 @@ Annotate = Callable[[str], str]
 
 def numbered(version: int) -> str:
     """'#5': the move that made ``version``, numbered as the board numbers moves (a
-    template's ``{number:code}``)."""
+    template's ``{number:mark}``)."""
     return f"#{undo.number(version)}"
 
 

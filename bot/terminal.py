@@ -112,6 +112,7 @@ class Terminal:
         self.keyboard: int | None = None  # the person at the keyboard (hot seat)
         self.held: dict[int, list[str]] = {user: [] for user in names}
         self.missed: dict[int, list[str]] = {user: [] for user in names}
+        self.over = False  # the game is over: the finished table's commands alone answer
 
     @property
     def hot_seat(self) -> bool:
@@ -251,8 +252,8 @@ class Terminal:
             if hint and not rest:
                 self.say(words.say("terminal.your_move_now", said=hint))
             if not rest:
-                self.say(commands(self.game, await self.service.choices(self.channel_id,
-                                                                        user)))
+                self.say(words.say("terminal.help_after") if self.over else commands(
+                    self.game, await self.service.choices(self.channel_id, user)))
         elif word == "moves":
             for text in listed(await self.service.choices(self.channel_id, user), rest):
                 self.say(text)
@@ -360,7 +361,7 @@ class Terminal:
     async def after(self) -> int:
         """The game is over: 'export', 'replay N', 'board' ('board text') and 'rules' still
         answer, as at a finished table, until 'quit' or the end of input."""
-        user = min(self.names)
+        user, self.over = min(self.names), True
         while True:
             line = self.ask(words.say("terminal.after"))
             if line is None or line.lower() in ("quit", "exit", "q"):

@@ -214,13 +214,16 @@ def test_the_finished_table_stays_open_and_keeps_every_move_log(tmp_path: Path) 
     'export', 'replay N' and 'board' still answer until 'quit'; a later game's log, even one
     of the same table number in a new database, never overwrites an earlier one."""
     (tmp_path / "games").mkdir()
-    look = (b"export", b"replay 3", b"board", b"place e1", b"quit")
+    look = (b"export", b"replay 3", b"board", b"place e1", b"help", b"quit")
     out = hot_seat(tmp_path, "battle-tiles", 4, "Ann,Bob", db="games/try.db", after=look)
     day = datetime.date.today().isoformat()
     first = f"games/boardroom-battle-tiles-table-1-{day}.json"
     assert out.count(f"The move log is saved as {first}: check every deal") == 2
     assert "('replay N' shows move N, 0 to " in out
     assert "The game is over: no more moves." in out
+    helped = out[out.rindex("help"):]  # the finished table's help: what still answers
+    assert "The game is over. Type 'board'" in helped and "'moves'" not in helped, helped
+    assert "'hand'" not in helped and "Type a move" not in helped, helped
     assert re.search(r"Battle Tiles, .*Game over", out) or "Game over" in out
     assert out.rstrip().endswith("quit") and "Stopped." not in out
     (tmp_path / "games" / "try.db").unlink()  # a new database: table 1 again
@@ -395,13 +398,13 @@ def test_replay_prints_a_move_as_the_seat_saw_it(tmp_path: Path) -> None:
     out = done.stdout
     assert "Replay of Cube Conquest, table 1: move 1 of " in out  # no Discord markdown
     assert "As you see it, Player 1 (Blue)" in out
-    assert re.search(r"\n'#1' \d{4}-\d\d-\d\d \d\d:\d\d Blue \(Player 1\) places a cube on "
-                     r"b1\.", out)  # a move number to type quoted, its time a local date
-    assert "\n'#0' The deal, " in out and "<t:" not in out
+    assert re.search(r"\n#1 \d{4}-\d\d-\d\d \d\d:\d\d Blue \(Player 1\) places a cube on "
+                     r"b1\.", out)  # a move number bare, its time a local date
+    assert "\n#0 The deal, " in out and "<t:" not in out
     # the picture of move 1 as it was: the one saved when it was played
     saved = {path.name: hashlib.sha256(path.read_bytes()).hexdigest()[:12]
              for path in sorted((tmp_path / "boardroom-images").iterdir())}
-    assert re.search(r"'#1' .*\n(.*\n)*  \[picture boardroom-images/t1-v0002-board\.png\]",
+    assert re.search(r"#1 .*\n(.*\n)*  \[picture boardroom-images/t1-v0002-board\.png\]",
                      out), (out[out.index("Replay of"):], saved)  # (what to look at if not)
     assert "there is no move 99." in out
 
@@ -460,7 +463,7 @@ async def test_the_terminal_says_a_whole_game_in_plain_text(tmp_path: Path) -> N
         assert said.count(usage) == times, usage
     assert "I don't know" not in said and "/game new" not in said
     assert "Game over" in said and "The move log is saved as " in said
-    assert re.search(r"\n'#2' \d{4}-\d\d-\d\d \d\d:\d\d ", said)  # a move of the replay
+    assert re.search(r"\n#2 \d{4}-\d\d-\d\d \d\d:\d\d ", said)  # a move of the replay
     assert "<t:" not in said and "<#" not in said
 
 

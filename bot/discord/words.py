@@ -1,10 +1,11 @@
 """The catalogue's sentences in Discord's markup, and command texts through discord.py's
 ``app_commands.Translator``.
 
-``bot.words`` keeps every sentence with its fields' roles (``strong``, ``code``, a moment's
-style, ``channel``); this is the one place that turns a role into Discord's markup: bold,
-a code span, a ``<t:UNIX:R>`` timestamp (each reader sees their own time zone), a ``<#id>``
-channel link. ``create_bot`` makes it the process's default surface.
+``bot.words`` keeps every sentence with its fields' roles (``strong``, ``code``, ``mark``, a
+moment's style, ``channel``); this is the one place that turns a role into Discord's markup:
+bold, a code span (for ``code`` and ``mark`` alike), a ``<t:UNIX:R>`` timestamp (each reader
+sees their own time zone), a ``<#id>`` channel link. ``create_bot`` makes it the process's
+default surface.
 
 Command and option descriptions are catalogue entries too (``described``): the English text
 is what registration sends, and ``Translator`` gives Discord each further language the
@@ -31,6 +32,9 @@ class DiscordSurface(words.Surface):
         fence = "``" if "`" in text else "`"
         pad = " " if fence == "``" else ""
         return f"{fence}{pad}{text}{pad}{fence}"
+
+    def mark(self, text: str) -> str:
+        return self.code(text)
 
     def moment(self, unix: float, style: str) -> str:
         return f"<t:{int(unix)}:{style}>"

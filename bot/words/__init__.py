@@ -19,14 +19,16 @@ Code never writes a sentence: it calls ``say("table.busy", game=..., hint=...)``
 
 **Markup belongs to the surface.** A template marks what a field *is* with a role in its
 format spec, never with Discord markup: ``strong`` (said with emphasis), ``code`` (something
-to type, or typed: a move, a command), ``R``/``f``/``t``/``D`` (a moment, given as a Unix
-time: relative, full, short time, date), ``channel`` (a channel id). The surface in use
-(``Surface``: ``PLAIN`` here for the terminal and logs; the Discord adapter's own in
-``bot.discord.words``, which makes ``**bold**``, code spans and ``<t:…:R>`` timestamps)
-renders each role. Which surface and which language a sentence is said in is the caller's
-context (``speaking``, which the terminal sets around everything it does, as a web framework
-activates a request's language); where no caller chose, the process's default
-(``by_default``: plain text, until a Discord bot is made, which makes Discord's the default).
+to type, or typed: a move, a command), ``mark`` (a label set in fixed type where the surface
+has it, such as a move's number, and said bare elsewhere), ``R``/``f``/``t``/``D`` (a
+moment, given as a Unix time: relative, full, short time, date), ``channel`` (a channel id).
+The surface in use (``Surface``: ``PLAIN`` here for the terminal and logs; the Discord
+adapter's own in ``bot.discord.words``, which makes ``**bold**``, code spans and ``<t:…:R>``
+timestamps) renders each role. Which surface and which language a sentence is said in is the
+caller's context (``speaking``, which the terminal sets around everything it does, as a web
+framework activates a request's language); where no caller chose, the process's default
+(``by_default``: plain text, until a Discord bot is made, which makes Discord's the
+default).
 
 A second language is one more folder of TOML files (``fr/``), and discord.py's
 ``app_commands.Translator`` reads command texts from the same catalogue
@@ -92,6 +94,8 @@ class Surface(string.Formatter):
             return self.strong(self.format_field(value, rest))
         if role == "code":
             return self.code(self.format_field(value, rest))
+        if role == "mark":
+            return self.mark(self.format_field(value, rest))
         if role in MOMENTS:
             return self.moment(float(value), role)
         if role == "channel":
@@ -103,6 +107,10 @@ class Surface(string.Formatter):
 
     def code(self, text: str) -> str:
         return f"'{text}'"
+
+    def mark(self, text: str) -> str:
+        """A label in fixed type (a move's number): bare in plain text, not quoted."""
+        return text
 
     def moment(self, unix: float, style: str) -> str:
         shape = "%H:%M" if style in {"t", "T"} else "%Y-%m-%d" if style in {"d", "D"} \
