@@ -16,9 +16,11 @@ nothing).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import struct
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -110,12 +112,25 @@ def _check(width: int) -> None:
 
 def summary(game_id: str, view: dict[str, Any]) -> str:
     """One line saying what the picture shows: whose turn, the points, the last move."""
-    text: str = renderer(game_id).summary(view)
+    with _saying():
+        text: str = renderer(game_id).summary(view)
     return text
 
 
 def describe(game_id: str, view: dict[str, Any]) -> str:
     """The picture as text a screen reader reads (``/board``'s text): what the picture shows,
     line by line, as the viewer may see it, with every colour said as a word."""
-    text: str = renderer(game_id).describe(view)
+    with _saying():
+        text: str = renderer(game_id).describe(view)
     return text
+
+
+@contextlib.contextmanager
+def _saying() -> Iterator[None]:
+    """Text to read, not a picture: names and lines as given, not as the font can draw
+    them (``kit.clean``), so '小明' or an escaped mention in a summary reads as written."""
+    token = kit.SAYING.set(True)
+    try:
+        yield
+    finally:
+        kit.SAYING.reset(token)

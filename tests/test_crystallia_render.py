@@ -172,10 +172,10 @@ def test_an_uncovered_stone_gets_its_number_badge(monkeypatch: pytest.MonkeyPatc
 def test_summaries_say_who_acts_the_points_and_the_last_action() -> None:
     state = GAME.new(2, seed=1)
     view = GAME.view(state, None) | {"names": ["Alice", "Zoë"]}
-    first = ["Alice", "Zoe"][state.turn]
+    first = ["Alice", "Zoë"][state.turn]  # said as given (the picture draws 'Zoe')
     line = render.summary("crystallia", view)
     assert line.startswith(f"Crystallia: {first}: take a stone or a talisman.")
-    assert "Points as the platforms stand now: Alice 0, Zoe 0." in line
+    assert "Points as the platforms stand now: Alice 0, Zoë 0." in line
     state, _ = GAME.play(state, state.turn, "take 1")
     view = GAME.view(state, None) | {"names": ["Alice", "Bob"]}
     line = render.summary("crystallia", view)

@@ -11,6 +11,7 @@ import copy
 import functools
 import io
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -288,6 +289,27 @@ def test_seats_are_named_and_coloured() -> None:
     assert [s.name for s in plain] == ["Player 1", "Player 2", "Player 3"]
     assert [s.colour.letter for s in plain] == ["1", "2", "3"]
     assert {s.colour.fill for s in plain} == {kit.NUMBERED}
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_text_says_names_as_given_where_a_picture_draws_what_the_font_can(game_id: str
+                                                                          ) -> None:
+    """The summary and the board as text are read, not drawn: a name of CJK letters, an
+    emoji or an escaped mention (as the Discord adapter escapes it) is said whole there,
+    never '??' or a mention bared of its guard; the picture of the same view still draws."""
+    game = rules.GAMES[game_id]
+    state, rng = game.new(2, 7), random.Random(7)
+    for _ in range(8):
+        seat = min(game.to_act(state))
+        state, _ = game.play(state, seat, rng.choice(game.legal_moves(state, seat)))
+    names = ["\\<@\u200b123> Ann 🎲", "小明"]
+    for seat in (None, 0):
+        view = {**game.view(state, seat), "names": names}
+        said = render.summary(game_id, view) + "\n" + render.describe(game_id, view)
+        assert "??" not in said and "<@123" not in said, said
+        assert "小明" in said or "Ann 🎲" in said, said
+        assert kit.fits(render.renderer(game_id).table(view))
+    assert kit.clean("小明") == "??"  # outside a text, the font's own spelling
 
 
 def test_two_pngs_of_one_picture_are_told_the_same_whatever_their_bytes() -> None:
