@@ -837,8 +837,12 @@ class BattleTiles(Game[TilesState]):
                     "right' or 'no rotate'.")
         if state.phase == "chaos":
             return "Choose a tile to leave neutral, e.g. 'neutral b2'."
-        return ("Place a tile from your hand by its number, e.g. 'place 2 at c3', or with a "
-                "power token: 'place 2 at c3 with death'.")
+        legal = list(self.moves(state, seat))  # the examples: the seat's own moves
+        plain = next((m for m in legal if " with " not in m), "place 2 at c3")
+        token = next((m for m in legal if m.startswith(f"{plain} with ")),
+                     next((m for m in legal if " with " in m), None))
+        return (f"Place a tile from your hand by its number, e.g. '{plain}'"
+                + (f", or with a power token: '{token}'." if token else "."))
 
     def parse(self, state: TilesState, seat: int, text: str) -> str:
         words = [w for w in text.replace("#", " ").split() if w not in FILLER]

@@ -1338,17 +1338,23 @@ class Crystallia(Game[CrystalliaState]):
     def notation_hint(self, state: CrystalliaState, seat: int) -> str:
         if state.phase == "flip":
             return "Flip platforms to the advanced side with 'flip red', then say 'ready'."
+        def first(verb: str, alone: str) -> str:  # an example: one of the seat's own moves
+            return next((m for m in self.moves(state, seat) if m.startswith(verb)), alone)
         if state.phase == "place":
-            return "Place your stone on two adjacent empty squares, e.g. 'place c4 c5' " \
-                   "(the first crystal goes on c4)."
+            here = first("place ", "place c4 c5").split()[1]
+            return (f"Place your stone on two adjacent empty squares, e.g. "
+                    f"'{first('place ', 'place c4 c5')}' (the first crystal goes on {here}).")
         if state.phase == "ability":
             if state.board[state.pending[0]] == "move":
-                return "Move a stone, e.g. 'move b2 to f7' (named by its lower or left " \
-                       "square), or 'skip'."
-            return "Rotate a stone, e.g. 'rotate b3 to c2' (the crystal on b3 swings to " \
-                   "c2), or 'skip'."
+                return (f"Move a stone, e.g. '{first('move ', 'move b2 to f7')}' (named by its "
+                        f"lower or left square), or 'skip'.")
+            rotate = first("rotate ", "rotate b3 to c2").split()
+            on, to = rotate[1], rotate[-1]
+            return (f"Rotate a stone, e.g. 'rotate {on} to {to}' (the crystal on {on} swings "
+                    f"to {to}), or 'skip'.")
         if state.phase == "gain":
-            return "Choose the colour your isolated stone gives, e.g. 'gain red'."
+            return (f"Choose the colour your isolated stone gives, e.g. "
+                    f"'{first('gain ', 'gain red')}'.")
         free = _available(state)
         take = f"Take an available stone by its number, e.g. 'take {free[0] + 1 if free else 3}'"
         unused = [c for c in COLOURS if c not in state.talismans]

@@ -315,7 +315,7 @@ def test_power_tokens_go_only_with_a_non_scoring_tile_once_per_turn(hand_tiles: 
             "You have already used your death token.")
     refused(state, RED, "place 2 at c3 with life and chaos", InvalidMove,
             "Only one power token can be used in a turn. Place a tile from your hand by its "
-            "number, e.g. 'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
+            "number, e.g. 'place 1 at a1', or with a power token: 'place 2 at a1 with chaos'.")
     after, _ = GAME.play(state, RED, "place 2 at c3 with life")
     assert after.tokens[RED] == ["chaos"]
 
@@ -329,8 +329,8 @@ def test_rotate_turns_a_defeated_tile_before_its_chain_goes_on_straight(hand_til
     paused, _ = GAME.play(state, RED, "place 1 at c3 with rotate")
     assert paused.phase == "rotate" and GAME.to_act(paused) == {RED}
     refused(state, RED, "done", InvalidMove, "A turn ends with its tile placed; nobody "
-            "passes. Place a tile from your hand by its number, e.g. 'place 2 at c3', or with "
-            "a power token: 'place 2 at c3 with death'.")
+            "passes. Place a tile from your hand by its number, e.g. 'place 1 at a1', or with "
+            "a power token: 'place 1 at a1 with rotate'.")
     refused(paused, RED, "yes", InvalidMove, "Say which way to turn the defeated tile, left or "
             "right. Turn the defeated tile or not: 'rotate c4 left', 'rotate c4 right' or 'no "
             "rotate'.")
@@ -338,8 +338,8 @@ def test_rotate_turns_a_defeated_tile_before_its_chain_goes_on_straight(hand_til
         refused(state, RED, typed, IllegalMove,
                 f"You can't '{typed}' now: your turn is at placing a tile (the rotate and "
                 "chaos tokens ask their questions only after a placement that uses them). "
-                "Place a tile from your hand by its number, e.g. 'place 2 at c3', or with a "
-                "power token: 'place 2 at c3 with death'.")
+                "Place a tile from your hand by its number, e.g. 'place 1 at a1', or with a "
+                "power token: 'place 1 at a1 with rotate'.")
     assert GAME.legal_moves(paused, RED) == ["rotate c4 left", "rotate c4 right", "no rotate"]
     assert markers_on(paused) == {"c4": "R", "c5": "B"}  # c4 is already captured
     refused(paused, RED, "rotate c5 left", IllegalMove,
@@ -549,22 +549,22 @@ def test_forgiving_notation() -> None:
             "You can't 'neutral b2' now: your turn is at placing a tile (the rotate and chaos "
             "tokens ask their questions only after a placement that uses them). Place a tile "
             "from your hand by its number, "
-            "e.g. 'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
+            "e.g. 'place 1 at a1', or with a power token: 'place 1 at a1 with rotate'.")
     refused(state, RED, "place 3 at c3", IllegalMove,
             "You hold 2 tiles: choose a number from 1 to 2.")
     refused(position({"c3": "1 1 1 1"}, hands=[[5], [7]]), RED, "place 1 at c3", IllegalMove,
             "c3 already holds a tile.")
     refused(state, RED, "place 2 at c3 with fireball", InvalidMove,
             "I don't know 'fireball'. Place a tile from your hand by its number, e.g. "
-            "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
+            "'place 1 at a1', or with a power token: 'place 1 at a1 with rotate'.")
     refused(state, RED, "rotate c3 left", IllegalMove,
             "You can't 'rotate c3 left' now: your turn is at placing a tile (the rotate and "
             "chaos tokens ask their questions only after a placement that uses them). Place "
             "a tile from your hand by its number, e.g. "
-            "'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
+            "'place 1 at a1', or with a power token: 'place 1 at a1 with rotate'.")
     refused(state, RED, "place c3", InvalidMove,
             "Say which tile of your hand and where. Place a tile from your hand by its "
-            "number, e.g. 'place 2 at c3', or with a power token: 'place 2 at c3 with death'.")
+            "number, e.g. 'place 1 at a1', or with a power token: 'place 1 at a1 with rotate'.")
 
 
 # --------------------------------------------------------------------------- hidden information

@@ -217,12 +217,12 @@ def test_a_stone_goes_on_two_adjacent_empty_squares_either_way_round() -> None:
     refused(state, 0, "place d4 e4", IllegalMove, "d4 already holds a stone.")
     refused(state, 0, "take 3", IllegalMove, "You can't 'take 3' now: your turn is at placing the "
             "stone you took. Place your stone on two "
-            "adjacent empty squares, e.g. 'place c4 c5' (the first crystal goes on c4).")
+            "adjacent empty squares, e.g. 'place a1 b1' (the first crystal goes on a1).")
     refused(state, 0, "place a1", InvalidMove, "Write 'place' with two adjacent empty "
             "squares: 'place c4 c5'. Place your stone on two adjacent empty squares, e.g. "
-            "'place c4 c5' (the first crystal goes on c4).")
-    hint = "Place your stone on two adjacent empty squares, e.g. 'place c4 c5' (the first " \
-           "crystal goes on c4)."
+            "'place a1 b1' (the first crystal goes on a1).")
+    hint = "Place your stone on two adjacent empty squares, e.g. 'place a1 b1' (the first " \
+           "crystal goes on a1)."  # the seat's own first placement
     refused(state, 0, "talisman yellow", InvalidMove, "A talisman names a platform's colour, "
             "red, blue, green or purple: yellow is wild, on stones only, and black crystals "
             "are penalties. " + hint)
@@ -390,7 +390,7 @@ def test_move_ability_moves_another_stone_in_its_orientation_first() -> None:
     refused(after, 0, "move e1 to a4", IllegalMove, "There is no stone on e1.")
     refused(after, 0, "rotate a1 to b2", IllegalMove,
             "You can't 'rotate a1 to b2' now: your turn is at the move ability you covered "
-            "(use it or skip it first). Move a stone, e.g. 'move b2 to f7' (named by its "
+            "(use it or skip it first). Move a stone, e.g. 'move a1 to b1' (named by its "
             "lower or left square), or 'skip'.")
     # named by its upper square: the same move
     via_upper, _ = play(after, "move stone at a2 to f9")

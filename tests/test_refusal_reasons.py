@@ -129,3 +129,22 @@ def test_a_square_off_the_board_is_named_as_such(game_id: str, typed: str, said:
     with pytest.raises(GameError) as refused:
         game.play(state, min(game.to_act(state)), typed)
     assert str(refused.value).startswith(said)
+
+
+@pytest.mark.parametrize("game_id", ["battle-tiles", "crystallia"])
+def test_a_hints_examples_are_the_seats_own_moves(game_id: str) -> None:
+    """The hint every refusal ends with gives as its example ('e.g. ...', '...with a power
+    token: ...') a move the seat may make now, at every state of random play, not a fixed
+    one that may be taken or not the seat's to make."""
+    game = rules.GAMES[game_id]
+    for seed in range(GAMES):
+        state, rng, checked = game.new(2, seed), random.Random(seed), 0
+        while game.outcome(state) is None:
+            seat = min(game.to_act(state))
+            legal = game.legal_moves(state, seat)
+            hint = game.notation_hint(state, seat)
+            for example in re.findall(r"(?:e\.g\.|power token:) '([^']+)'", hint):
+                assert example in legal, (hint, legal[:5])
+                checked += 1
+            state, _ = game.play(state, seat, rng.choice(legal))
+        assert checked > 10
