@@ -108,6 +108,8 @@ _MARKS = [str.maketrans({c: "1" if c == str(colour) else "0" for c in ".#-0123"}
 
 # Blocks: each shape's cells as drawn (x right, y up), and its distinct orientations.
 ORIENTATIONS = ["r0", "r90", "r180", "r270", "f0", "f90", "f180", "f270"]
+TURNED = {"r0": "as drawn", "r90": "turned a quarter clockwise", "r180": "turned half round",
+          "r270": "turned three quarters clockwise", "f0": "mirrored"}  # a hint's words
 BLOCK_NAMES: list[str] = [b["name"] for b in DATA["blocks"]]
 BLOCK_CELLS: dict[str, list[tuple[int, int]]] = {
     b["name"]: [(c[0], c[1]) for c in b["cells"]] for b in DATA["blocks"]}
@@ -985,18 +987,26 @@ class BlockBuster(Game[BlockState]):
         colour = state.turn
         what = "any of your blocks" if state.connect == "any" else "your previous block"
         if _reference_bits(state, colour) and not state.supply[str(SKIP_TOKEN)]:
-            after = (f" A block must touch {what}: the -2 penalty tokens are gone, so "
-                     "skipping is over; 'pass' only when none can touch it.")
+            after = (f" No -2 token is left, so skipping is over: a block touches {what} "
+                     "('pass' when none can).")
         elif _reference_bits(state, colour):
             after = (f" A block apart from {what} skips spaces, -2 points each; 'pass' only "
                      "when none can touch it.")
         else:
             after = (" Your first block goes anywhere inside the placing area; 'pass' only when "
                      "none fits.")
-        return ("A move is block, turn, square: '5l r90 c4' is the 5l turned a quarter "
-                "clockwise (r0 as drawn, r90-r270 turned, f0-f270 mirrored first; only "
+        # the example: one of the seat's own placements now, an L turned a quarter if one is
+        legal = self.moves(state, seat)
+        if list(legal) == ["pass"]:
+            return "No block of yours can be placed now, so your move is 'pass'."
+        placed = [m for m in legal if m != "pass"] or ["5l r90 c4"]  # (not the seat's turn)
+        turned = [m for m in placed if " r90 " in m] or placed
+        block, turn, square = next((m for m in turned if m[1] == "l"), turned[0]).split()
+        how = TURNED.get(turn, f"lying as {turn} names it")
+        return (f"A move is block, turn, square: '{block} {turn} {square}' is the {block} "
+                f"{how} (r0 as drawn, r90-r270 turned, f0-f270 mirrored first; only "
                 "distinct turns are listed: 4o has only r0) with its lowest row's leftmost "
-                "square on c4." + after)
+                f"square on {square}." + after)
 
     def parse(self, state: BlockState, seat: int, text: str) -> str:
         words = [w for w in text.split() if w not in ("at", "on", "to", "place", "put",

@@ -744,7 +744,10 @@ def test_couples_hear_their_team_score() -> None:
 def test_the_notation_hint_says_what_a_move_looks_like_now() -> None:
     first = position()
     hint = GAME.notation_hint(first, BLUE)
-    assert "'5l r90 c4'" in hint and "first block goes anywhere" in hint
+    example = re.search(r"'(\S+ \S+ \S+)' is the (\S+) turned a quarter", hint)
+    assert example is not None and "first block goes anywhere" in hint, hint
+    assert example[1] in GAME.legal_moves(first, BLUE)  # the seat's own move, an L turned
+    assert example[1].startswith(f"{example[2]} r90 ") and example[2][1] == "l"
     assert GAME.parse(first, BLUE, "5l r90 c4") == "5l r90 c4"
     later = position(squares={"e5": BLUE}, previous=[["e5"], []])
     assert "apart from your previous block skips spaces, -2 points each" in \

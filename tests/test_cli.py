@@ -310,7 +310,8 @@ def test_the_guide_and_moves_that_narrow(tmp_path: Path) -> None:
     assert "Block Buster (2-4 players)\n" in out and "**" not in out
     assert "Variants: 'variant': " in out  # the plain code role
     assert "Topics (rules <topic>): " in out
-    assert "Your move now: A move is block, turn, square: '5l r90 c4'" in out
+    assert re.search(r"Your move now: A move is block, turn, square: '\w+ r90 [a-t]\d+' is "
+                     r"the \w+ turned a quarter clockwise", out)
     assert "Block Buster: " in out.split("your move: rules penalty\n", 1)[1].splitlines()[0]
     assert "no topic 'nonsense'" in out
     listing = out.split("your move: moves\n", 1)[1].split("your move:", 1)[0]
