@@ -846,18 +846,19 @@ class BattleTiles(Game[TilesState]):
 
     def parse(self, state: TilesState, seat: int, text: str) -> str:
         words = [w for w in text.replace("#", " ").split() if w not in FILLER]
-        hint = self.notation_hint(state, seat)
+        def hint() -> str:  # worked out only when a refusal says it
+            return self.notation_hint(state, seat)
         if not words:
-            raise InvalidMove(f"That is not a move I understand. {hint}")
+            raise InvalidMove(f"That is not a move I understand. {hint()}")
         if words == ["yes"] and state.phase == "rotate":
-            raise InvalidMove(f"Say which way to turn the defeated tile, left or right. {hint}")
+            raise InvalidMove(f"Say which way to turn the defeated tile, left or right. {hint()}")
         if words in (["end"], ["done"], ["end", "turn"]) and state.phase == "place":
-            raise InvalidMove(f"A turn ends with its tile placed; nobody passes. {hint}")
+            raise InvalidMove(f"A turn ends with its tile placed; nobody passes. {hint()}")
         if words in (["yes"], ["end"], ["done"], ["end", "turn"]):
-            raise out_of_step(" ".join(words), STEPS[state.phase], hint)
+            raise out_of_step(" ".join(words), STEPS[state.phase], hint())
         declines = " ".join(words) in NO_ROTATE
         if (declines or words[0] in ("rotate", "turn")) and state.phase != "rotate":
-            raise out_of_step(" ".join(words), STEPS[state.phase], hint)  # in their words
+            raise out_of_step(" ".join(words), STEPS[state.phase], hint())  # in their words
         if declines:
             return "no rotate"
         squares = [w for w in words if SQUARE_RE.match(w)]
@@ -871,13 +872,13 @@ class BattleTiles(Game[TilesState]):
             unknown = [w for w in rest if not (SQUARE_RE.match(w) or w.isdigit()
                                                or w in TOKEN_WORDS)]
             if unknown:
-                raise not_known(unknown[0], SQUARES, hint)
+                raise not_known(unknown[0], SQUARES, hint())
             if len(powers) > 1:
-                raise InvalidMove(f"Only one power token can be used in a turn. {hint}")
+                raise InvalidMove(f"Only one power token can be used in a turn. {hint()}")
             if (len(squares) != 1 or len(numbers) != 1) and state.phase != "place":
-                raise out_of_step(" ".join(words), STEPS[state.phase], hint)  # not now at all
+                raise out_of_step(" ".join(words), STEPS[state.phase], hint())  # not now at all
             if len(squares) != 1 or len(numbers) != 1:
-                raise InvalidMove(f"Say which tile of your hand and where. {hint}")
+                raise InvalidMove(f"Say which tile of your hand and where. {hint()}")
             move = f"place {int(numbers[0])} at {squares[0]}"
             return f"{move} with {powers[0]}" if powers else move
         if verb in ("rotate", "turn"):
@@ -885,19 +886,19 @@ class BattleTiles(Game[TilesState]):
             unknown = [w for w in rest if w not in LEFT_WORDS | RIGHT_WORDS
                        and not SQUARE_RE.match(w)]
             if unknown:
-                raise not_known(unknown[0], SQUARES, hint)
+                raise not_known(unknown[0], SQUARES, hint())
             if len(ways) != 1 or len(squares) > 1:
-                raise InvalidMove(f"Say which way to turn it. {hint}")
+                raise InvalidMove(f"Say which way to turn it. {hint()}")
             if not squares:
                 if state.pending is None or "square" not in state.pending:
-                    raise InvalidMove(f"Say which tile to turn. {hint}")
+                    raise InvalidMove(f"Say which tile to turn. {hint()}")
                 squares = [SQUARES[state.pending["square"]]]
             return f"rotate {squares[0]} {'left' if ways[0] in LEFT_WORDS else 'right'}"
         if "neutral" in words:
             others = [w for w in words if w != "neutral" and not SQUARE_RE.match(w)]
             if len(squares) == 1 and not others:
                 return f"neutral {squares[0]}"
-        raise InvalidMove(f"That is not a move I understand. {hint}")
+        raise InvalidMove(f"That is not a move I understand. {hint()}")
 
     def refuse(self, state: TilesState, seat: int, move: str) -> IllegalMove:
         """Why a well-formed move is not allowed now."""

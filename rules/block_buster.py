@@ -1011,28 +1011,29 @@ class BlockBuster(Game[BlockState]):
     def parse(self, state: BlockState, seat: int, text: str) -> str:
         words = [w for w in text.split() if w not in ("at", "on", "to", "place", "put",
                                                         "block")]
-        hint = self.notation_hint(state, seat)
+        def hint() -> str:  # worked out only when a refusal says it
+            return self.notation_hint(state, seat)
         if words == ["pass"]:
             return "pass"
         if not words:
-            raise InvalidMove(f"That is not a move I understand. {hint}")
+            raise InvalidMove(f"That is not a move I understand. {hint()}")
         block = _block_word(words[0])
         kit = _kit(state)
         if block is None and words[0] in ("skip", "skips", "skipping"):
             raise InvalidMove("A skip is not a move of its own: a block placed apart from "
                               "your colour's previous block skips the spaces between, one -2 "
                               "token each, and the move list says what each placement "
-                              f"skips. {hint}")
+                              f"skips. {hint()}")
         if block is None and SQUARE_RE.match(words[0]):
             raise InvalidMove(f"Name the block and how it lies before the square: "
-                              f"'5l r0 {words[0]}'. {hint}")
+                              f"'5l r0 {words[0]}'. {hint()}")
         if block is None and words[0].isalpha():
             raise InvalidMove(f"Block Buster has no move {quote(words[0])}: a move is a "
                               f"block, how it lies and a square, or 'pass' when no block "
-                              f"fits. {hint}")
+                              f"fits. {hint()}")
         if block is None:
             raise InvalidMove(f"There is no block called {quote(words[0])}. Blocks are "
-                              f"{listing(kit, 'or')}. {hint}")
+                              f"{listing(kit, 'or')}. {hint()}")
         if block not in kit:
             raise InvalidMove(f"The {block} is not used with {state.players} players; the "
                               f"blocks are {listing(kit, 'or')}.")
@@ -1048,11 +1049,11 @@ class BlockBuster(Game[BlockState]):
                 turned = m.group(3)
             elif re.fullmatch(r"[rf]\d+", word):
                 raise InvalidMove(f"A block turns r0, r90, r180 or r270 (f0 to f270: "
-                                  f"mirrored first), not {quote(word)}. {hint}")
+                                  f"mirrored first), not {quote(word)}. {hint()}")
             else:
-                raise not_known(word, ["a1", f"{FILES[-1]}{RANKS_N}"], hint)
+                raise not_known(word, ["a1", f"{FILES[-1]}{RANKS_N}"], hint())
         if len(squares) != 1:
-            raise InvalidMove(f"Name one square for the block. {hint}")
+            raise InvalidMove(f"Name one square for the block. {hint()}")
         orientation = ("f" if flip else "r") + (turned or "0")
         return f"{block} {CANONICAL[block, orientation]} {squares[0]}"
 

@@ -1363,22 +1363,23 @@ class Crystallia(Game[CrystalliaState]):
         return f"{take}, or use a talisman, e.g. 'talisman {unused[0]}'."
 
     def parse(self, state: CrystalliaState, seat: int, text: str) -> str:
-        hint = self.notation_hint(state, seat)
+        def hint() -> str:  # worked out only when a refusal says it
+            return self.notation_hint(state, seat)
         if re.search(r"(^|\s)-\d", text):  # a dash joins colours ('green-yellow'), never a number
             raise InvalidMove(f"Numbers here are 1 or more: a stone is taken by its number, "
-                              f"'take 3'. {hint}")
+                              f"'take 3'. {hint()}")
         words = [w for w in text.replace("-", " ").replace("/", " ").split()]
         if not words:
-            raise InvalidMove(f"That is not a move I understand. {hint}")
+            raise InvalidMove(f"That is not a move I understand. {hint()}")
         typed, verb = " ".join(words), ALIASES.get(words[0], words[0])
         if verb in COLOURS and len(words) == 1:
             verb, words = "gain", ["gain", *words]
         if verb not in VERBS:
-            raise InvalidMove(f"I don't know {quote(words[0])}. {hint}")
+            raise InvalidMove(f"I don't know {quote(words[0])}. {hint()}")
         other_words = typed != " ".join(words) or verb != words[0]
         if other_words and verb not in {m.split()[0] for m in self.legal_moves(state, seat)}:
             # a move of another step said in other words: refused in the player's own
-            raise out_of_step(typed, self._step(state), hint)
+            raise out_of_step(typed, self._step(state), hint())
         rest = [w for w in words[1:] if w not in FILLER and w != "#"]
         squares = [w for w in rest if SQUARE_RE.match(w)]
         numbers = [w.lstrip("#") for w in rest if w.lstrip("#").isdigit()]
@@ -1390,11 +1391,11 @@ class Crystallia(Game[CrystalliaState]):
             if unknown[0] in ("yellow", "black"):  # colours of the game, never named so
                 raise InvalidMove(f"A {verb} names a platform's colour, "
                                   f"{named}: yellow is wild, on stones only, and black "
-                                  f"crystals are penalties. {hint}")
+                                  f"crystals are penalties. {hint()}")
             raise InvalidMove(f"There is no colour {quote(unknown[0])} in the game: "
-                              f"{quote(verb)} names {named}. {hint}")
+                              f"{quote(verb)} names {named}. {hint()}")
         if unknown:
-            raise not_known(unknown[0], SQUARES, hint)
+            raise not_known(unknown[0], SQUARES, hint())
         shape = (len(squares), len(numbers), len(colours))
         wanted = {"take": (0, 1, 0), "place": (2, 0, 0), "move": (2, 0, 0),
                   "rotate": (2, 0, 0), "skip": (0, 0, 0), "gain": (0, 0, 1),
@@ -1403,9 +1404,9 @@ class Crystallia(Game[CrystalliaState]):
         if shape != wanted[verb] and all(n <= w for n, w in zip(shape, wanted[verb],
                                                                 strict=True)):  # the rest left out
             raise left_out(" ".join(words), verb, {m.split()[0] for m in self.legal_moves(
-                state, seat)}, self._step(state), FORMS[verb], hint)
+                state, seat)}, self._step(state), FORMS[verb], hint())
         if shape != wanted[verb]:
-            raise InvalidMove(f"That is not a move I understand. {hint}")
+            raise InvalidMove(f"That is not a move I understand. {hint()}")
         if verb == "take":
             return f"take {int(numbers[0])}"
         if verb in ("gain", "talisman", "flip"):
@@ -1422,7 +1423,7 @@ class Crystallia(Game[CrystalliaState]):
             return f"place {SQUARES[a]} {SQUARES[b]}"
         if verb == "move":
             if verb not in _step_verbs(state):  # quoted as typed, not as read below
-                raise out_of_step(typed, self._step(state), hint)
+                raise out_of_step(typed, self._step(state), hint())
             stone = state.stone_at[a]
             if stone >= 0:  # named by the upper square: shift the target to the lower one
                 first, second = state.placed[stone]
