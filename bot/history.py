@@ -174,10 +174,10 @@ def log_text(past: Timeline, seat: int | None, *, count: int, labels: Sequence[s
     shown = blocks[-count:]
     tail = [over_line(past.game, past.final if not past.lost else None, labels, annotate)]
 
-    def fitted(room: int) -> str:
-        def more(n: int) -> str:
-            return words.say("history.log.left_out", count=n)
+    def more(n: int) -> str:
+        return words.say("history.log.left_out", count=n)
 
+    def fitted(room: int) -> str:  # the head counts the moves that fit ``room``
         text, dropped = _fit(_log_head(name, len(shown), total, seat is None), shown, tail,
                              room, more)
         if dropped:
