@@ -36,7 +36,10 @@ Printed, one row per game and player count, and written to ``OUT/figures.txt``:
   discord-api-docs #4416): the callback ``POST /interactions/{id}/{token}/callback`` and
   every ``/webhooks/{application id}/{token}`` call (the deferred answer, its edits and
   follow-ups) are not counted. What the bot asks once at start (the application, the command
-  registration) is left out too; every other request counts;
+  registration) is left out too; every other request counts. The summary gives the
+  figure twice: over the whole game, and over the requests made while a ``/play`` was
+  served alone (the lobby, the start message and the DMs of the deal, with the DM channels
+  they open, are the table's setup, not a move's cost);
 - ms/play: the median wall time of a ``/play``, from the member's command until SimCord
   has settled every request the bot made for it (the Discord adapter's latency, as far as
   the simulation shows it);
@@ -238,6 +241,7 @@ class Table:
     members: list[Any]
     commands: int = 0
     latencies: list[float] = field(default_factory=list)  # seconds each /play took
+    during: list[Any] = field(default_factory=list)  # the bot's requests while a /play ran
 
     @property
     def service(self) -> TableService:
@@ -256,16 +260,20 @@ class Table:
 
     async def command(self, member: Any, name: str, **options: Any) -> str:
         self.commands += 1
-        began = time.perf_counter()
+        began, first = time.perf_counter(), len(self.env.http_requests)
         result = await member.slash(self.channel, name, **options)
         if name == "play":
             self.latencies.append(time.perf_counter() - began)
+            self.during += self.env.http_requests[first:]
         response = result.response
         return str(response.content) if response is not None else ""
 
-    def traffic(self) -> Traffic:
+    def traffic(self, requests: Sequence[simcord.HttpLogEntry] | None = None) -> Traffic:
+        """The traffic of ``requests``: by default every request of the game, its setup
+        and start included."""
         dms = {m.user.dm_channel.id for m in self.members}
-        return count(self.env.http_requests, self.channel.id, dms)
+        return count(self.env.http_requests if requests is None else requests,
+                     self.channel.id, dms)
 
 
 @contextlib.asynccontextmanager
@@ -357,6 +365,7 @@ class Row:
     traffic: Traffic
     commands: int
     latencies: list[float] = field(default_factory=list)  # seconds each /play took
+    moved: Traffic | None = None  # the requests made while a /play was served, alone
 
 
 HEADER = ("game", "players", "steps", "turns", "posts", "edits", "pings", "pings/turn",
@@ -364,10 +373,12 @@ HEADER = ("game", "players", "steps", "turns", "posts", "edits", "pings", "pings
           "look-up", "ms/play", "s")
 
 
-def per_move(row: Row) -> tuple[float, ...]:
-    """Requests under the global limit per /play: all of them, then by ``LIMITED``."""
+def per_move(row: Row, *, alone: bool = False) -> tuple[float, ...]:
+    """Requests under the global limit per /play: all of them, then by ``LIMITED``;
+    with ``alone``, only those made while a /play was served (the table's setup, its
+    start and the DM channels opened then left out)."""
     moves = max(1, len(row.latencies))
-    counted = row.traffic.limited
+    counted = (row.moved if alone and row.moved is not None else row.traffic).limited
     return (sum(counted.values()) / moves, *(counted[kind] / moves for kind in LIMITED))
 
 
@@ -376,9 +387,13 @@ def global_summary(rows: Sequence[Row]) -> str:
     game's player counts averaged first), with their split."""
     if not rows:
         return ""
+    return "\n".join(_summary(rows, alone) for alone in (False, True))
+
+
+def _summary(rows: Sequence[Row], alone: bool) -> str:
     games: dict[str, list[tuple[float, ...]]] = {}
     for row in rows:
-        games.setdefault(row.game, []).append(per_move(row))
+        games.setdefault(row.game, []).append(per_move(row, alone=alone))
 
     def said(figures: Sequence[tuple[float, ...]]) -> str:
         means = [statistics.mean(values) for values in zip(*figures, strict=True)]
@@ -387,8 +402,10 @@ def global_summary(rows: Sequence[Row]) -> str:
         return f"{means[0]:.2f} ({split})"
 
     by_game = [tuple(statistics.mean(v) for v in zip(*f, strict=True)) for f in games.values()]
-    return (f"Requests under Discord's global limit per move: {said(by_game)}, the mean over "
-            f"{len(games)} games; {said([per_move(r) for r in rows])} over {len(rows)} rows.")
+    what = ("Of those, made while a /play was served (setup and start left out)" if alone
+            else "Requests under Discord's global limit per move")
+    return (f"{what}: {said(by_game)}, the mean over {len(games)} games; "
+            f"{said([per_move(r, alone=alone) for r in rows])} over {len(rows)} rows.")
 
 
 def cells(row: Row) -> tuple[str, ...]:
@@ -424,7 +441,8 @@ async def figures(games: Sequence[str], counts: Sequence[int], seed: int, max_st
             async with table(game, n, seed, images=False) as t:
                 p = await play(t, seed, random.Random(f"{seed}:{game}:{n}"),
                                max_steps=max_steps)
-                row = Row(game, n, p, t.traffic(), t.commands, t.latencies)
+                row = Row(game, n, p, t.traffic(), t.commands, t.latencies,
+                          t.traffic(t.during))
             rows.append(row)
             print(table_text(rows).splitlines()[-1], flush=True)
     return rows

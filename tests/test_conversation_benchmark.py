@@ -77,3 +77,8 @@ async def test_a_short_game_is_counted_as_the_channel_shows_it(tmp_path: Path) -
         opened = [e for e in t.env.http_requests if e.path == "/users/@me/channels"]
         assert len(opened) <= len(t.members)
         assert set(traffic.pinged) <= {m.id for m in t.members}
+        # The requests made while a /play ran are those of the game less its setup and
+        # start: the lobby, the start message and the first DMs are not a move's.
+        alone = t.traffic(t.during)
+        assert 0 < sum(alone.limited.values()) < sum(traffic.limited.values())
+        assert alone.posts < traffic.posts and alone.limited["channel"] >= 5
