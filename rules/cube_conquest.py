@@ -749,6 +749,12 @@ FORMS = {
     "pick": "with the card you play in secret: 'pick crown'",
 }
 
+# An action's general forms, for a hint where the seat has no move of that kind to show.
+ACTION_EXAMPLES = (("move", "move b1 b3 with crown"),
+                   ("prepare", "prepare drop hammers take arrow"),
+                   ("reinforce", "reinforce c2 with bricks"), ("outpost", "outpost b1 with drop"),
+                   ("attack", "attack c3 from c2"))
+
 # Words of other games a player may bring to this one, and what this game does instead.
 NOT_HERE = {
     "roll": "There are no dice here: a fight is won by the cards both sides pick in secret.",
@@ -1056,9 +1062,24 @@ class CubeConquest(Game[CubeState]):
         if seat == state.turn and len(state.hands[seat]) < 2 \
                 and self._actions(state, seat).keys() == {"pass"}:
             return "No card of yours can be used this turn: type 'pass'."
-        return ("Moves look like 'move b1 b3 with crown' (a route of your choice: 'move b1 c3 "
-                "via c1 with circles'), 'prepare drop hammers take arrow', 'reinforce c2 with "
-                "bricks', 'outpost b1 with drop' or 'attack c3 from c2'.")
+        return self._action_hint(state, seat)
+
+    def _action_hint(self, state: CubeState, seat: int) -> str:
+        """What an action looks like, each example one of the seat's own moves now (the
+        general forms where it has none of that kind, as when another seat is to act)."""
+        moves = self.legal_moves(state, seat) if seat in self.to_act(state) else []
+        shown = []
+        for verb, general in ACTION_EXAMPLES:
+            own = next((m for m in moves if m.startswith(verb + " ") and " via " not in m),
+                       None if moves else general)
+            if own is None:
+                continue
+            shown.append(f"'{own}'")
+            route = next((m for m in moves if m.startswith("move ") and " via " in m),
+                         None if moves else "move b1 c3 via c1 with circles")
+            if verb == "move" and route is not None:
+                shown[-1] += f" (a route of your choice: '{route}')"
+        return f"Moves look like {listing(shown, 'or')}."
 
     def _left_out(self, state: CubeState, seat: int, verb: str, words: list[str],
                   hint: str) -> GameError:
@@ -1067,6 +1088,8 @@ class CubeConquest(Game[CubeState]):
             state, seat)}, self._step(state, seat), FORMS[verb], hint)
 
     def parse(self, state: CubeState, seat: int, text: str) -> str:
+        def hint() -> str:  # worked out only when a refusal says it
+            return self.notation_hint(state, seat)
         raw, via = text.split(), None
         for n, word in enumerate(raw):
             if word in ("via", "by", "through", "over"):
@@ -1078,15 +1101,14 @@ class CubeConquest(Game[CubeState]):
                 break
         if [w.lower() for w in raw] in (["end"], ["done"], ["skip"], ["end", "turn"]):
             if state.phase != "action":
-                raise out_of_step(" ".join(raw), self._step(state, seat),
-                                  self.notation_hint(state, seat))
+                raise out_of_step(" ".join(raw), self._step(state, seat), hint())
             raise InvalidMove("A turn ends with its one action (a move, prepare, reinforce, "
                               "outpost or attack); 'pass' only when none is possible. "
-                              + self.notation_hint(state, seat))
+                              + hint())
         words = [w for w in raw if w not in ("to", "with", "using", "and", "from",
                                              "on", "the", "card", "cards")]
         if not words:
-            raise InvalidMove(f"That is not a move I understand. {self.notation_hint(state, seat)}")
+            raise InvalidMove(f"That is not a move I understand. {hint()}")
         verb, rest = words[0], words[1:]
         verb = {"choose": "pick", "play": "pick", "stack": "outpost", "add": "reinforce",
                 "defend": "pick", "keep": "use"}.get(verb, verb)
@@ -1094,9 +1116,8 @@ class CubeConquest(Game[CubeState]):
         cards = [CARD_WORDS[w] for w in rest if w in CARD_WORDS]
         unknown = [w for w in rest if w not in CARD_WORDS and not SQUARE_RE.match(w)
                    and w not in ("take", "for", "get")]
-        hint = self.notation_hint(state, seat)
         if unknown:
-            raise not_known(unknown[0], SQUARES, hint)
+            raise not_known(unknown[0], SQUARES, hint())
         shape = {"place": (1, 0), "move": (2, 1), "reinforce": (1, 1), "outpost": (1, 1),
                  "attack": (2, 0), "use": (0, 1), "pass": (0, 0)}
         if verb == "pick" and not squares and cards:
@@ -1106,7 +1127,7 @@ class CubeConquest(Game[CubeState]):
             return f"prepare {SYMBOLS[spent[0]]} {SYMBOLS[spent[1]]} take {SYMBOLS[cards[2]]}"
         if verb in ("prepare", "pick") and not squares and len(cards) < (
                 3 if verb == "prepare" else 1):  # the rest left out
-            raise self._left_out(state, seat, verb, words, hint)
+            raise self._left_out(state, seat, verb, words, hint())
         if verb == "attack" and len(squares) == 1 and not cards:
             if state.phase != "action":  # the step is the reason, not the cubes
                 raise self.refuse(state, seat, f"attack {squares[0]}")
@@ -1134,14 +1155,17 @@ class CubeConquest(Game[CubeState]):
                                   f"{able[0]}'.")
         if verb in shape and len(squares) <= shape[verb][0] and len(cards) <= shape[verb][1] \
                 and shape[verb] != (len(squares), len(cards)):  # the rest left out
-            raise self._left_out(state, seat, verb, words, hint)
+            if verb in ("move", "outpost") and squares and state.phase == "action" \
+                    and state.owner[INDEX[squares[0]]] != seat:  # the square is the reason
+                raise IllegalMove(f"{squares[0]} holds no cube of yours. {hint()}")
+            raise self._left_out(state, seat, verb, words, hint())
         if verb in NOT_HERE and not squares and not cards:
-            raise InvalidMove(f"{NOT_HERE[verb]} {hint}")
+            raise InvalidMove(f"{NOT_HERE[verb]} {hint()}")
         if verb not in shape or shape[verb] != (len(squares), len(cards)):
-            raise InvalidMove(f"That is not a move I understand. {hint}")
+            raise InvalidMove(f"That is not a move I understand. {hint()}")
         if via is not None:
             if verb != "move":
-                raise InvalidMove(f"Only a move goes by way of a square. {hint}")
+                raise InvalidMove(f"Only a move goes by way of a square. {hint()}")
             return self._name_move(state, seat, INDEX[squares[0]], INDEX[squares[1]],
                                    INDEX[via], cards[0])
         if verb == "reinforce" and state.owner[INDEX[squares[0]]] == seat:

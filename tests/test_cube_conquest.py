@@ -450,11 +450,13 @@ def test_attack_from_the_only_neighbour_may_be_left_out() -> None:
 def test_nonsense_is_refused_with_an_example_of_a_move() -> None:
     state = position(cubes={"b1": (BLUE, 1), "e5": (RED, 1)},
                      hands=[["crown", "drop", "drop", "drop"], []])
-    hint = ("Moves look like 'move b1 b3 with crown' (a route of your choice: 'move b1 c3 "
-            "via c1 with circles'), 'prepare drop hammers take arrow', 'reinforce c2 with "
-            "bricks', 'outpost b1 with drop' or 'attack c3 from c2'.")
+    hint = GAME.notation_hint(state, BLUE)
+    assert hint.startswith("Moves look like 'move b1 ") and "'prepare drop " in hint
+    assert "attack" not in hint  # no enemy cube touches b1: no attack to show
     refused(state, BLUE, "jump b1", InvalidMove, f"That is not a move I understand. {hint}")
     refused(state, BLUE, "move b1 b3 with banana", InvalidMove, f"I don't know 'banana'. {hint}")
+    # half a move from a square with no cube of the player's says so first
+    refused(state, BLUE, "move a1 a2", IllegalMove, f"a1 holds no cube of yours. {hint}")
 
 
 def test_a_seat_outside_the_game_is_refused() -> None:
@@ -878,6 +880,28 @@ def test_the_opening_says_whose_edge_is_which_and_its_example_is_the_starter_s(
             assert f"your edge, the {edge} edge ({line})" in hint
         hinted = re.search(r"'(place [a-e]\d)'", GAME.notation_hint(state, state.start))
         assert hinted is not None and hinted[1] in GAME.legal_moves(state, state.start)
+
+
+def test_an_action_hint_s_examples_are_the_seat_s_own_legal_moves() -> None:
+    """'Moves look like ...' named fixed moves ('move b1 b3 with crown') that were often
+    not the player's: no cube on b1, no crown in hand."""
+    seen = 0
+    for seed in range(8):
+        state, rng = GAME.new(2, seed), random.Random(seed)
+        for _ in range(120):
+            if GAME.outcome(state) is not None:
+                break
+            seat = min(GAME.to_act(state))
+            legal = GAME.legal_moves(state, seat)
+            if state.phase == "action" and legal != ["pass"]:
+                hint = GAME.notation_hint(state, seat)
+                examples = re.findall(r"'([a-z][a-z0-9 ]+)'", hint)
+                assert examples and all(e in legal for e in examples), (hint, legal)
+                verbs = {m.split()[0] for m in legal} - {"pass"}
+                assert {e.split()[0] for e in examples} == verbs, (hint, verbs)
+                seen += 1
+            state, _ = GAME.play(state, seat, rng.choice(legal))
+    assert seen >= 100
 
 
 def test_a_pick_or_use_hint_s_examples_are_the_seat_s_own_legal_moves() -> None:
