@@ -144,3 +144,17 @@ async def test_a_database_that_refuses_the_dm_state_costs_no_dm() -> None:
 
     sent = await send(cast(discord.Client, Client()), cast(TableService, Refusing()), 11, "hi")
     assert cast(Any, sent) == "sent: hi"
+
+
+async def test_a_turn_s_dm_left_with_no_buttons_and_no_picture_says_where_to_play() -> None:
+    """Crystallia's DM of a turn went from its buttons to 'Your turn in #channel:' and
+    nothing more once the next step had more choices than buttons hold."""
+    many = [f"place a{n} a{n + 1}" for n in range(1, 30)]
+    desk = Delivery(cast(discord.Client, None), cast(TableService, Service(many)))
+    held = Edited(["a row"])
+    desk._asked[5, 3, 11] = (cast(discord.Message, held), "")
+    assert await desk._direct(5, Private(11, "", None), 3, 9, asking=True, own=True)
+    (edit,) = held.edits
+    assert edit["view"] is None and "attachments" not in edit
+    assert "29 moves, more than buttons hold" in edit["content"]
+    assert "/play" in edit["content"]

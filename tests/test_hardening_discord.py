@@ -80,6 +80,9 @@ async def test_a_button_from_an_earlier_game_plays_nothing_in_the_new_one(tmp_pa
         old = dm_with_buttons(mover)  # the first placement, in game 1 at version 1
         old_labels = labels(old)
         assert old_labels and all(label.startswith("place ") for label in old_labels)
+        # A game's end takes its DM buttons off; a restart in between forgets which DMs
+        # carry some (they are remembered in memory), so an old one may stay pressable.
+        env.bot.desk.delivery._asked.clear()
         said(await alice.slash(channel, "game end"))
         await open_and_start(channel, alice, bob)
         assert await first_mover(env, channel, alice, bob) is mover  # the same deal
@@ -102,6 +105,18 @@ async def test_a_button_from_an_earlier_game_plays_nothing_in_the_new_one(tmp_pa
         assert now.id == fresh.id
         ids = [c.custom_id for row in now.components for c in row.children]  # type: ignore[union-attr]
         assert ids and all(f":{game}:{at + 1}:" in str(i) for i in ids), ids
+
+
+async def test_a_games_end_takes_its_dm_buttons_off(tmp_path: Path) -> None:
+    """A DM's buttons stayed pressable under a finished game, which the DM never told."""
+    async with guild(tmp_path) as (env, channel, alice, bob, _carol):
+        await open_and_start(channel, alice, bob)
+        mover = await first_mover(env, channel, alice, bob)
+        old = dm_with_buttons(mover)
+        said(await alice.slash(channel, "game end"))
+        ended = next(m for m in mover.user.dm_channel.history() if m.id == old.id)
+        assert not buttons(ended)
+        assert "the game is over; its result is in" in message_text(ended)
 
 
 def pinged(env: Any, message: discord.Message) -> set[int]:

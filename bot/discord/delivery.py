@@ -199,11 +199,11 @@ class Delivery:
         letters += [Private(user_id, "", None) for user_id in reply.mention
                     if user_id not in told and not reply.over]
         unreachable = []
-        if letters:  # the game moved on: every button it sent before is stale
+        if letters or reply.over:  # the game moved on: every button it sent before is stale
             for where, game, user_id in list(self._asked):
                 if (where, game) == (channel_id, reply.game) and (
                         user_id != actor or actor not in reply.mention):
-                    await self._unask((where, game, user_id))
+                    await self._unask((where, game, user_id), over=reply.over)
         for private in letters:
             key = (channel_id, private.user_id)
             asking = private.user_id not in told
@@ -278,7 +278,7 @@ class Delivery:
                 return True  # their view is unchanged and no buttons come or go: no edit
             lines = "\n".join(part for part in (lines, private.text) if part)
             text = (words.say("delivery.in_channel", channel=channel_id, said=lines) if lines
-                    else words.say("delivery.your_turn_in", channel=channel_id))
+                    else self._bare(channel_id, choices.moves, view, private.picture))
             kwargs: dict[str, Any] = {"view": view}
             if private.picture is not None:
                 kwargs["attachments"] = picture_files(private.picture, "hand")
@@ -298,7 +298,7 @@ class Delivery:
                               said=private.text) if after else
                     words.say("delivery.in_channel", channel=channel_id, said=private.text))
         else:
-            text = (words.say("delivery.your_turn_in", channel=channel_id) if turn
+            text = (self._bare(channel_id, choices.moves, view, private.picture) if turn
                     else words.say("delivery.your_view_in", channel=channel_id))
         sent = await send(self.client, self.service, private.user_id, clip(text),
                           private.picture, view)
@@ -308,13 +308,25 @@ class Delivery:
         self._asked[key] = (sent, private.text)
         return True
 
-    async def _unask(self, key: tuple[int, int, int]) -> None:
-        """Take the buttons off a player's last DM for a game: stale now. (A game's
-        buttons stay on when another game follows it; the service refuses them.)"""
+    @staticmethod
+    def _bare(channel_id: int, moves: list[str], view: discord.ui.View | None,
+              picture: Picture | None) -> str:
+        """A turn's DM header; where neither buttons nor a picture follow it, what to do
+        instead (a header alone told a player nothing)."""
+        if view is None and picture is None and moves:
+            return words.say("delivery.your_turn_there", channel=channel_id,
+                             count=len(moves), command="/play")
+        return words.say("delivery.your_turn_in", channel=channel_id)
+
+    async def _unask(self, key: tuple[int, int, int], *, over: bool = False) -> None:
+        """Take the buttons off a player's last DM for a game: stale now, or the game is
+        ``over``. (A game's buttons stay on when another game follows it; the service
+        refuses them.)"""
         old, _ = self._asked.pop(key, (None, ""))
         if old is None or not old.components:
             return
-        stale = words.say("delivery.stale")
+        stale = (words.say("delivery.over", channel=key[0]) if over
+                 else words.say("delivery.stale"))
         try:
             await old.edit(content=clip(f"{old.content}\n{stale}"), view=None,
                            allowed_mentions=NOBODY)
