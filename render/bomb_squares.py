@@ -186,7 +186,7 @@ def _private_words(view: dict[str, Any], who: list[str]) -> str:
         f"Your mint tin: for sale {', '.join(view.get('for_sale') or []) or 'none'}; "
         f"bought {', '.join(view.get('bought') or []) or 'none'}.",
         *(f"Armed: {a['card']} against {who[a['against']]}." for a in view.get("armed") or []),
-        f"You hold a {held['colour']} {held['sections']}-section square card." if held else "",
+        f"You hold a square card: {held['colour']}, {held['sections']} sections." if held else "",
         f"Your secret bet: {bet}." if bet else ""]).strip()
 
 

@@ -413,7 +413,8 @@ def test_the_seeds_worked_example_green_1_guesses_5_and_6() -> None:
     assert "Green rolls 1. The bets: Player 2 5 and Player 3 6. The furthest guess is 5 " \
            "away, so the toughness is 5." in texts
     assert "Player 3 earns 2 crystals for the guess furthest from the green die (6)." in texts
-    assert "Toughness 5 is below power 6: the attack is won." in texts
+    assert ("Toughness 5 is below power 6: the attack is won, and the turn ends once it is "
+            "paid.") in texts
     # the attacker earns the 1 meeple on f5; the furthest guess 2 + 1 more
     assert state.crystals == [6, 5, 6 + 2 + 1]
     assert state.sections[INDEX["e5"]] and not state.meeples[INDEX["e5"]]  # cleared
@@ -787,7 +788,8 @@ def test_a_challenge_and_fuel_say_what_they_cost() -> None:
     state, _ = play(state, 0, "attack f5 from e5")
     force(state, 1)
     state, texts = play(state, 1, "bet 6")
-    assert "Player 2 may challenge the win (it costs 2 crystals)." in texts
+    assert ("Player 2 may challenge the win (it costs 2 crystals): 'challenge' or 'no "
+            "challenge'.") in texts
     assert GAME.costs(state, 1) == {"challenge": "costs 2 crystals, risks 5 more"}
     flying = table(phase="rolled", dice=[0, 0, 1, 0], plane=[3, 0], source=INDEX["e5"])
     card(flying, "e5", "green", 6, meeples=3, meeple="red")
@@ -981,7 +983,8 @@ def test_a_switch_keep_and_continue_say_what_happened() -> None:
     card(state, "e5", "red", 2, bomb="red", meeples=2)
     card(state, "e6", "red", 2, bomb="green")
     state, texts = play(state, 0, "switch", "switch e6", "with e5")
-    assert "Player 1 picks the green bomb on e6 to switch." in texts
+    assert ("Player 1 picks the green bomb on e6 to switch: 'with' and the place of another "
+            "bomb, or 'with bag' for one drawn blind.") in texts
     assert "Player 1 switches the green bomb on e6 with the red bomb on e5; the turn ends." \
         in texts
     kept = table(phase="place", held=[card_code(C["red"], 6), -1])

@@ -164,7 +164,8 @@ def test_a_seats_picture_adds_its_mint_tin_and_held_card() -> None:
     assert pixels(kit.png(bs.hand(other) or hand)) != pixels(kit.png(hand))
     line = bs.summary(mine)
     assert f"Your mint tin: for sale {', '.join(mine['for_sale'])};" in line
-    assert f"You hold a {mine['held']['colour']} {mine['held']['sections']}-section" in line
+    assert (f"You hold a square card: {mine['held']['colour']}, "
+            f"{mine['held']['sections']} sections.") in line
     assert "Your mint tin" not in bs.summary(view(state, None))
 
 

@@ -115,6 +115,16 @@ def opening(table: Table, state: Any) -> tuple[str, list[tuple[int | None, rules
     return "\n".join(lines), [(None, event) for event in game.opening(state)]
 
 
+def untold(reason: str, lines: list[str]) -> str:
+    """What of a game's end ``reason`` the ``lines`` did not already say: all of it, its
+    sentences after the first (the game's own end line said why, the rest says who wins),
+    or nothing."""
+    if any(reason in line for line in lines):
+        return ""
+    first, _, rest = reason.partition(". ")
+    return rest if rest and any(first + "." in line for line in lines) else reason
+
+
 @dataclass(frozen=True)
 class Private:
     """What one human player reads in private (a DM): their events and their own view."""
@@ -218,11 +228,10 @@ class Narrator:
         if outcome is not None:
             scores = ", ".join(words.say("replies.score", player=table.who(s), points=p)
                                for s, p in enumerate(outcome.scores))
-            reason = table.annotate(outcome.reason)
-            told = any(reason in line for line in public_lines)  # the game's end said it
-            public_lines.append(words.say("replies.game_over", scores=scores) if told else
-                                words.say("replies.game_over_reason", reason=reason,
-                                          scores=scores))
+            reason = untold(table.annotate(outcome.reason), public_lines)
+            public_lines.append(words.say("replies.game_over_reason", reason=reason,
+                                          scores=scores) if reason else
+                                words.say("replies.game_over", scores=scores))
             public_lines += self.revealed(table)  # only now may the seed and salt be told
             ended = await recap.build(  # points, length, ratings
                 self.store, table,

@@ -206,7 +206,10 @@ class Acting(Shop):
         elif move.startswith("switch"):
             state.source = detail
             events.append(Event(f"{player(seat)} picks the {COLOURS[state.bomb[detail]]} "
-                                f"bomb on {CELLS[detail]} to switch.", kind="switch",
+                                f"bomb on {CELLS[detail]} to switch: 'with' and the place of "
+                                "another bomb" + (", or 'with bag' for one drawn blind"
+                                                  if any(state.bomb_bag) else "") + ".",
+                                kind="switch",
                                 data={"seat": seat}))
         else:  # with ...
             source = state.source

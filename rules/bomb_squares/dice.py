@@ -147,7 +147,7 @@ def declare(state: BombState, seat: int, source: int, target: int,
     if any(b == 0 for b in bets):
         state.phase = "bets"
         events.append(Event("Every opponent with crystals now bets in secret on the green "
-                            "die (1 to 6).", kind="attack"))
+                            "die (1 to 6): 'bet 4' and the like.", kind="attack"))
     else:
         roll_green(state, events)
 
@@ -183,13 +183,15 @@ def roll_green(state: BombState, events: list[Event]) -> None:
         return
     attack["won"] = True
     events.append(Event(f"Toughness {attack['toughness']} is below power {attack['power']}: "
-                        "the attack is won.", kind="battle"))
+                        "the attack is won, and the turn ends once it is paid.",
+                        kind="battle"))
     challenger = (attack["attacker"] + 1) % state.players
     if state.crystals[challenger] >= DATA["challenge_minimum"] and any(state.meeple_bag):
         attack["challenger"] = challenger
         state.phase = "challenge"
         events.append(Event(f"{player(challenger)} may challenge the win (it costs "
-                            f"{crystals(CHALLENGE_PRICE)}).", kind="challenge",
+                            f"{crystals(CHALLENGE_PRICE)}): 'challenge' or 'no challenge'.",
+                            kind="challenge",
                             data={"seat": challenger}))
     else:
         settle(state, events)
