@@ -14,6 +14,7 @@ import pytest
 
 import rules
 from bot import rulebook
+from rules import guide as guides
 from bot.moves import Choices
 from tests.test_cli import boardroom
 
@@ -102,7 +103,7 @@ def test_a_line_names_its_topic_once_as_the_terminal_asks(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(("game_id", "topic", "said", "not_said"), [
     ("crystallia", "advanced", "`--options advanced`", None),
-    ("crystallia", "symbols", "`board text` in the terminal", None),
+    ("crystallia", "symbols", "The board as text (`board text`)", "/board"),
     ("battle-tiles", "drawing", "you alone are told", "the bot tells you privately"),
     ("block-buster", "blocks", "comes to you alone", None),
 ])
@@ -110,6 +111,15 @@ def test_a_topic_read_in_the_terminal_names_the_terminals_way(
         game_id: str, topic: str, said: str, not_said: str | None) -> None:
     text = rulebook.page(game_id, topic, ask="rules", surface="terminal")
     assert said in text and (not_said is None or not_said not in text)
+
+
+@pytest.mark.parametrize("game_id", sorted(rules.GAMES))
+def test_no_topic_read_in_the_terminal_names_a_slash_command(game_id: str) -> None:
+    """Crystallia's 'symbols' told the terminal of '/board'."""
+    guide = guides.guide(game_id)
+    for key in [None, *(topic.key for topic in guide.topics)]:
+        text = rulebook.page(game_id, key, ask="rules", surface="terminal")
+        assert not re.search(r"`/[a-z]", text), (key, text)
 
 
 def test_the_terminals_board_names_no_clock(tmp_path: Path) -> None:
