@@ -234,7 +234,7 @@ def describe(view: dict[str, Any]) -> str:
     head, detail = status(view, who)
     if view.get("result") is not None:
         lines = [f"{NAME}: game over. {head}.", reason(view, who),
-                 *breakdown(view, who, short=True, spoken=True)]
+                 *breakdown(view, who, spoken=True)]
     else:
         lines = [f"{NAME}, round {view['round']}: {head}.", detail]
         lines += [f"{name}: {_seat_words(view, s, 0, spoken=True)}."

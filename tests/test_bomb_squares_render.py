@@ -337,6 +337,11 @@ def test_the_final_picture_shows_the_result_in_full() -> None:
         assert "Player" not in bs.reason(shown, who)
         line = bs.summary(shown)
         assert all(part in line for part in bs.breakdown(shown, who))
+        # the text read aloud gives every way in full, as the summary does ('+ 8 more'
+        # beside a picture's '+ 7 attacks + 1 sales' read as two results)
+        spoken = bs.describe(shown)
+        assert all(part in spoken for part in bs.breakdown(shown, NAMES[: state.players],
+                                                           spoken=True)[:-1])
         assert bs.hand(view(state, 0)) is None
 
 

@@ -14,8 +14,8 @@ import pytest
 
 import rules
 from bot import rulebook
-from rules import guide as guides
 from bot.moves import Choices
+from rules import guide as guides
 from tests.test_cli import boardroom
 
 OPENING = {  # a word of each game's notation its opening defines

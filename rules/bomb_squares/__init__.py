@@ -122,7 +122,8 @@ class BombSquares(Reading):
                   "mint tin cards, face down: instead of drawing, a player may sell them "
                   "('sell'), and each other player may buy one, unseen, for 1 crystal "
                   "('buy' or 'no buy'), to play later (crystals, an extra meeple, bomb or "
-                  "square card, or a turn lost for a rival). The first to "
+                  "square card, a turn lost for a rival ('skip') or a rival's dice roll "
+                  "stopped ('stop')). The first to "
                   f"{components.TO_WIN} crystals wins.")]
 
     def to_act(self, state: BombState) -> frozenset[int]:
