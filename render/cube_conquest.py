@@ -219,7 +219,7 @@ def _fight_notes(view: dict[str, Any]) -> list[str]:
         how = " ".join([str(PIPS[symbol])] + ["+1 " + tile] * (symbol == tile)
                        + ["+1 Outpost"] * outpost)
         verdict = "" if not hit else ": you win" if value > PIPS[hit] else ": you lose"
-        notes.append(f"use {symbol}: {how} = {value}{verdict}")
+        notes.append(f"'use {symbol}': {how} = {value}{verdict}")
     return [*notes, "The card you do not use goes back to your hand."]
 
 

@@ -297,7 +297,7 @@ def test_a_two_card_outpost_defence_shows_in_the_defenders_hand() -> None:
             assert f"You picked {kit.listing([f'{c} ({cube_conquest.PIPS[c]})' for c in placed])}" \
                 in said
             for card in placed:
-                assert f"use {card}: " in said
+                assert f"'use {card}': " in said
             if name == "choose":
                 assert ": you win" in said or ": you lose" in said
             hand = cube_conquest.hand(view)
