@@ -686,7 +686,8 @@ def _place(state: BlockState, colour: int, detail: tuple[Any, ...]) -> list[Even
     state.previous[colour] = squares
     state.placed.append({"colour": colour, "block": block, "squares": squares})
     seat = state.owners[colour]
-    text = f"{colour_said(state, colour)} places {block} {orientation} at {square_name(x0, y0)}"
+    text = (f"{colour_said(state, colour)} places {block.upper()} {orientation} at "
+            f"{square_name(x0, y0)}")
     if skipped:
         state.tokens[seat].extend([SKIP_TOKEN] * skipped)
         state.supply[str(SKIP_TOKEN)] -= skipped

@@ -153,7 +153,7 @@ def test_the_first_block_goes_anywhere_inside_the_placing_area() -> None:
     after, events = GAME.play(state, BLUE, "5L R90 E8")  # turned: a bar on top, a foot down
     assert sorted(after.previous[BLUE]) == ["e8", "e9", "f9", "g9", "h9"]
     assert all(holder(after, s) == "0" for s in after.previous[BLUE])
-    assert events[0].text == "Blue places 5l r90 at e8."
+    assert events[0].text == "Blue places 5L r90 at e8."
     assert after.turn == RED and "5l" not in after.blocks[BLUE]
 
 
@@ -163,7 +163,7 @@ def test_a_later_block_shares_a_side_with_the_previous_one() -> None:
     assert moves["1i r0 e6"][-1] == 0 and moves["1i r0 f5"][-1] == 0
     assert moves["1i r0 h7"][-1] > 0  # next to an older block only: that is a skip
     after, events = GAME.play(state, BLUE, "1i e6")
-    assert after.tokens[BLUE] == [] and events[0].text == "Blue places 1i r0 at e6."
+    assert after.tokens[BLUE] == [] and events[0].text == "Blue places 1I r0 at e6."
     refused(after, BLUE, "1i e7", NotYourTurn,
             "It is not your turn: the game is waiting for seat 2.")
     refused(after, RED, "4o e5", IllegalMove,
@@ -174,7 +174,7 @@ def test_seed_example_skipping_one_space_costs_one_minus_two_token() -> None:
     state = position(squares={"e5": BLUE}, previous=[["e5"], []])
     after, events = GAME.play(state, BLUE, "1i e7")
     assert after.tokens[BLUE] == [-2] and after.supply["-2"] == 7
-    assert events[0].text == ("Blue places 1i r0 at e7, skipping 1 space: that costs a -2 "
+    assert events[0].text == ("Blue places 1I r0 at e7, skipping 1 space: that costs a -2 "
                               "penalty token, -2 points (penalties now -2).")
     beside, _ = GAME.play(state, BLUE, "1i f5")
     assert beside.tokens[BLUE] == []  # f5 shares a side with e5
