@@ -401,7 +401,7 @@ def _ground(outside: str, grid: Grid, width: int) -> Image.Image:
     kit.squared_line(draw, grid.outline(inside), INK, max(3, at.px(7)))
     for f in range(grid.files):  # the file letters under and over the board
         x0, _, x1, _ = grid.at(f, 0)
-        for y, anchor in ((grid.bottom + at.px(10), "mt"), (grid.top - at.px(10), "mb")):
+        for y, anchor in ((grid.bottom + at.px(6), "ma"), (grid.top - at.px(6), "md")):
             kit.text(image, ((x0 + x1) / 2, y), chr(ord("a") + f), size, INK, anchor=anchor,
                      bold=True)
     for r in range(grid.ranks):  # the rank numbers left and right of it

@@ -177,14 +177,14 @@ def wrap(paragraph: str, size: int, width: int, *, bold: bool = False) -> list[s
 
 @functools.lru_cache(maxsize=4096)
 def _mask(line: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """The coverage of ``line`` and where its corner lies from the anchor point."""
+    """The coverage of ``line`` and where its corner lies from the anchor point. Bold
+    spreads the strokes sideways only: an outline all round closed the gap over an 'i'."""
     stroke = _stroke(size, bold)
-    x0, y0, x1, y1 = (math.floor(v) for v in
-                      font(size).getbbox(line, anchor=anchor, stroke_width=stroke))
-    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)))
-    ImageDraw.Draw(mask).text((-x0, -y0), line, font=font(size), fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)
-    return mask, x0, y0
+    x0, y0, x1, y1 = (math.floor(v) for v in font(size).getbbox(line, anchor=anchor))
+    mask = Image.new("L", (max(1, x1 - x0 + 2 * stroke), max(1, y1 - y0)))
+    for dx in range(2 * stroke + 1):
+        ImageDraw.Draw(mask).text((dx - x0, -y0), line, font=font(size), fill=255, anchor=anchor)
+    return mask, x0 - stroke, y0
 
 
 def text(image: Image.Image, xy: tuple[float, float], line: str, size: int, fill: RGB,
@@ -315,7 +315,7 @@ class Grid:
             x = self.left + f * self.cell + self.cell // 2
             letter = chr(ord("a") + f)
             text(image, (x, self.top - gap), letter, size, fill, anchor="md", bold=True)
-            text(image, (x, self.bottom + gap), letter, size, fill, anchor="mt", bold=True)
+            text(image, (x, self.bottom + gap), letter, size, fill, anchor="ma", bold=True)
         for r in range(self.ranks):
             y = self.top + (self.ranks - 1 - r) * self.cell + self.cell // 2
             number = str(r + 1)

@@ -351,3 +351,18 @@ def test_the_gallery_writes_a_folder_a_maintainer_can_open(tmp_path: Path,
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert page.count("<img ") == len(pictures)
     assert "2p-over-channel" in page
+
+
+@pytest.mark.parametrize("size", [kit.SMALL, kit.SMALL + 4, 2 * kit.SMALL])
+def test_bold_keeps_the_dot_over_an_i_apart(size: int) -> None:
+    """Block Buster's column letters 'i' and 'j' lost their dots (a bold outline all round
+    closed the gap), so 'i' read as 'l' beside the squares moves name."""
+    image = Image.new("L", (3 * size, 3 * size), 0)
+    kit.text(image, (size, 2 * size), "i", size, 255, anchor="ls", bold=True)
+    inked = [y for y in range(image.height)
+             if any(image.getpixel((x, y)) > 128 for x in range(image.width))]
+    gaps = [y for y in range(inked[0], inked[-1]) if y not in inked]
+    assert gaps, "the dot and the stem of 'i' touch"
+    # bold is wider than regular, never taller
+    bold, regular = kit._mask("hi", size, True, "ls")[0], kit._mask("hi", size, False, "ls")[0]
+    assert bold.width > regular.width and bold.height == regular.height
