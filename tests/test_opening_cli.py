@@ -46,7 +46,7 @@ def test_the_first_block_says_who_starts_and_the_first_words(tmp_path: Path,
                           for line in helped)
     assert re.search(r"'moves [^']+'", helped[0]), helped[0]
     found = rulebook.example(game_id)
-    assert f"`moves {found.narrow}` narrows your {found.offered:,} moves to " \
+    assert f"`moves {found.narrow}` narrows the {found.offered:,} moves there to " \
            f"{found.narrowed}" in out
     assert "--level hard" in out and "`board text`" in out
     # the board topic says how this game's picture tells colours apart (no seat owns a

@@ -80,7 +80,7 @@ async def test_shared_topics_speak_of_the_game_and_of_discord(tmp_path: Path) ->
             moves = said(await w.carol.slash(w.channel, "rules", game=game_id, topic="moves"))
             assert "`/play`" in moves and "`moves " not in moves and "terminal" not in moves
             found = rulebook.example(game_id)
-            assert f"`{found.narrow}` narrows your {found.offered:,} moves to the " \
+            assert f"`{found.narrow}` narrows the {found.offered:,} moves there to the " \
                    f"{found.narrowed} that start so" in moves
             assert ("costs 2 crystals" in moves) == ("costs 2 crystals" in found.cost)
             computer = said(await w.carol.slash(w.channel, "rules", game=game_id,
