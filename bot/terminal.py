@@ -110,6 +110,7 @@ class Terminal:
         self.out = out
         self.stdin = stdin
         self.keyboard: int | None = None  # the person at the keyboard (hot seat)
+        self.sat_down = False  # the keyboard has just changed hands: show the new holder's view
         self.held: dict[int, list[str]] = {user: [] for user in names}
         self.missed: dict[int, list[str]] = {user: [] for user in names}
         self.over = False  # the game is over: the finished table's commands alone answer
@@ -201,7 +202,8 @@ class Terminal:
             who = self.names.get(private.user_id, str(private.user_id))
             lines = [line for line in private.text.splitlines()
                      if not (private.user_id == caller and line in told)]
-            if private.picture is not None:
+            away = self.hot_seat and private.user_id != self.keyboard
+            if private.picture is not None and not away:  # (away: drawn as they sit down)
                 lines.append(self._save(private.picture, f"{prefix}-{slug(who)}.png"))
             self.private(private.user_id, lines)
         await self.service.delivered(reply)
@@ -224,13 +226,14 @@ class Terminal:
             return True
         if self.keyboard is not None and self.out.isatty():
             self.say(CLEAR)  # the last player's secrets go before the next one sits down
-        if (self.keyboard is not None or self.held.get(user)) and self.ask(words.say(
-                "terminal.pass_keyboard", player=label, name=self.names[user])) is None:
-            return False
+        secret = self.keyboard is not None or self.held.get(user) or self.game.hidden
+        if secret and self.ask(words.say("terminal.pass_keyboard", player=label,
+                                         name=self.names[user])) is None:
+            return False  # (a hidden hand is shown next: asked even before the first turn)
         if self.keyboard is not None:  # (the prompt itself is cleared from the screen too)
             self.say(CLEAR if self.out.isatty()
                      else words.say("terminal.at_keyboard", name=self.names[user]))
-        self.keyboard = user
+        self.keyboard, self.sat_down = user, True
         missed, self.missed[user] = self.missed.get(user, [])[-40:], []
         if missed:
             self.say(words.say("terminal.since_last_turn"))
@@ -274,14 +277,7 @@ class Terminal:
         elif word == "replay" and (not rest or rest.isdigit()):
             await self.replay(user, int(rest) if rest else None)
         elif word == "hand" and not rest:
-            hand = await self.service.hand(self.channel_id, user)
-            lines = hand.ephemeral.splitlines()
-            for private in hand.private:
-                if private.picture is not None and self.images is not None:
-                    path = self._save(private.picture, f"t{-self.channel_id}-hand-"
-                                      f"{slug(self.names[user])}.png")
-                    lines.append(path.removesuffix(f" {private.picture.summary}"))
-            self.private(user, lines)
+            await self.hand(user)
         elif word == "board":  # the terminal's own words, with what they do not take
             self.say("  " + words.say("terminal.usage_board"))
         elif word == "hand":
@@ -297,6 +293,20 @@ class Terminal:
                 self.say(f"  {error}")
                 return
             await self.show(reply, user)
+
+    async def hand(self, user: int, *, sitting_down: bool = False) -> None:
+        """``user``'s own view, as 'hand' shows it; ``sitting_down`` (their turn in a
+        hot-seat game, the keyboard theirs again): only where they hold something."""
+        hand = await self.service.hand(self.channel_id, user)
+        if sitting_down and not hand.private:
+            return
+        lines = hand.ephemeral.splitlines()
+        for private in hand.private:
+            if private.picture is not None and self.images is not None:
+                path = self._save(private.picture, f"t{-self.channel_id}-hand-"
+                                  f"{slug(self.names[user])}.png")
+                lines.append(path.removesuffix(f" {private.picture.summary}"))
+        self.private(user, lines)
 
     async def replay(self, user: int, move: int | None) -> None:
         """'replay [N]': move N (the deal without N) as this seat may see it, with its
@@ -349,8 +359,12 @@ class Terminal:
                 await self.export()
                 return await self.after()
             user, label = waiting[0]
-            line = (self.ask(words.say("terminal.your_move", player=label))
-                    if self.hand_over(user, label) else None)
+            line = None
+            if self.hand_over(user, label):
+                if self.sat_down:  # their view as it stands, not as their last move left it
+                    self.sat_down = False
+                    await self.hand(user, sitting_down=True)
+                line = self.ask(words.say("terminal.your_move", player=label))
             if line is None or line.lower() in ("quit", "exit", "q"):
                 self.say(words.say("terminal.stopped"))
                 return 0

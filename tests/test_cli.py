@@ -91,8 +91,8 @@ def test_a_game_against_the_computer_prints_and_saves_pictures(tmp_path: Path) -
 def test_the_end_of_input_stops_cleanly(tmp_path: Path) -> None:
     done = boardroom(tmp_path, "cube-conquest", "--no-images", "--db", "x.db")
     assert done.returncode == 0, done.stderr
-    assert "Player 1 (Blue), your move:" in done.stdout or "Player 2 (Red), your move:" \
-        in done.stdout
+    # two people at one keyboard: the first is asked to take it before their hand shows
+    assert re.search(r"Pass the keyboard to Player [12] \((Blue|Red)\)", done.stdout)
     assert done.stdout.rstrip().endswith("continue it with --resume.")
     assert (tmp_path / "x.db").exists()
     assert not (tmp_path / "boardroom-images").exists()
@@ -537,3 +537,16 @@ async def test_what_only_a_deal_checks_and_a_resume_of_nothing_make_no_database(
     assert capsys.readouterr().err == (f"There is no unfinished game of Crystallia in {db} "
                                        "to resume.\n")
     assert not db.exists()
+
+
+def test_hot_seat_shows_each_player_their_hand_as_they_sit_down(tmp_path: Path) -> None:
+    """In Battle Tiles the hand came only after one's own move, just before the screen
+    was cleared for the other player: back at the keyboard, nobody saw their tiles."""
+    done = boardroom(tmp_path, "battle-tiles", "--players", "2", "--seed", "5",
+                     "--no-images", stdin="\nplace 3 at c3\n\nplace 3 at c4\n\nquit\n")
+    assert done.returncode == 0, done.stderr
+    back = done.stdout.split("--- Player 1 at the keyboard ---")[1].split("your move:")[0]
+    assert "(only Player 1) You are Player 1 (Red)." in back and "Your hand: 1: " in back
+    assert "(only Player 2)" not in back
+    second = done.stdout.split("--- Player 2 at the keyboard ---")[1].split("your move:")[0]
+    assert "(only Player 2) You are Player 2 (Blue)." in second
