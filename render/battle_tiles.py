@@ -108,12 +108,15 @@ def status(view: dict[str, Any]) -> tuple[str, str]:
 
 def token_hint(view: dict[str, Any]) -> str:
     """How the viewing seat places a tile, naming only the tokens it still holds."""
-    held = view["tokens"][view["seat"]]
-    free = [t["number"] for t in view.get("hand", []) if not t["scoring"]]
+    held, hand = view["tokens"][view["seat"]], view.get("hand") or [{"number": 2}]
+    free = [t["number"] for t in hand if not t.get("scoring")]
+    empty = [g["square"] for g in view["grid"] if g["sides"] is None] or ["c3"]
+    at = "c3" if "c3" in empty else empty[0]  # an example the seat may play
     if not held or not free:
-        return "Type 'place 2 at c3' for tile 2 of your hand."
-    return (f"Type 'place {free[0]} at c3', or with a token: 'place {free[0]} at c3 with "
-            f"{held[0]}'. Yours: {kit.listing(held)}.")
+        number = hand[0]["number"]
+        return f"Type 'place {number} at {at}' for tile {number} of your hand."
+    return (f"Type 'place {free[0]} at {at}', or with a token: 'place {free[0]} at {at} "
+            f"with {held[0]}'. Yours: {kit.listing(held)}.")
 
 
 def summary(view: dict[str, Any]) -> str:

@@ -514,7 +514,7 @@ def hand(view: dict[str, Any], *, width: int = 1000) -> Image.Image | None:
     mover = view.get("result") is None and int(view["owners"][view["turn"]]) == seat
     parts.append(_note(at, [
         *([rule(view)] if mover else []),
-        "A move: block, turn, square, e.g. '5L r90 c4'. Blocks lie here as r0; r90 turns "
+        "A move: block, turn, square, as in '5L r90 h9'. Blocks lie here as r0; r90 turns "
         "a quarter clockwise, f0-f270 mirror first. The square is the leftmost of the "
         "block's lowest row once turned: the dot, as drawn.",
         f"A point block goes to the colour holding most of its 12 spaces; "

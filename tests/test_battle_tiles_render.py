@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
+import re
 from typing import Any
 
 import pytest
@@ -303,3 +304,18 @@ def test_the_text_alternative_reads_the_whole_picture() -> None:
     over = {**GAME.view(moments()["over"], None), "names": ["Alice", "Bob"]}
     assert bt.describe(over).startswith("Battle Tiles: game over, ")
     assert "Red wins" not in bt.describe(over) or "(Red) wins" in bt.describe(over)
+
+
+def test_the_hand_s_example_is_a_move_the_seat_may_play() -> None:
+    """The hand said "Type 'place 2 at c3'" with one tile left and c3 taken."""
+    seen = 0
+    for seed in (3, 5):
+        for state in play_out(seed):
+            if state.phase != "place" or GAME.outcome(state) is not None:
+                continue
+            seat = state.turn
+            legal = GAME.legal_moves(state, seat)
+            examples = re.findall(r"'(place [^']+)'", bt.token_hint(GAME.view(state, seat)))
+            assert examples and all(e in legal for e in examples), (examples, legal[:5])
+            seen += 1
+    assert seen >= 20
