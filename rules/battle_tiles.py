@@ -705,7 +705,9 @@ class BattleTiles(Game[TilesState]):
         winners = frozenset(s for s in holders if state.defeats[s] == most)
         points = f"{best} point{'s' if best != 1 else ''}"
         if len(winners) > 1:
-            how, ending = f"a draw at {points} each.", "draw"
+            level = "/".join(str(state.defeats[s]) for s in sorted(winners))
+            how, ending = (f"a draw at {points} each, with as many opponent markers held and "
+                           f"tiles defeated ({level}).", "draw")
         else:
             (winner,) = winners
             how = f"{colour(winner)} wins with {points} against {min(scores)}"

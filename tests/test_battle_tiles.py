@@ -512,7 +512,8 @@ def test_equal_points_markers_held_and_defeats_are_a_draw() -> None:
     after, _ = GAME.play(state, BLUE, "place 1 at e5")
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == {RED, BLUE}
-    assert outcome.reason.endswith("A draw at 1 point each.")
+    assert outcome.reason.endswith("A draw at 1 point each, with as many opponent markers "
+                                   "held and tiles defeated (0/0).")
 
 
 def test_a_player_without_tiles_is_skipped_until_the_other_has_none() -> None:
