@@ -282,7 +282,8 @@ def _resolve(state: TilesState, seat: int) -> list[Event]:
             state.pending = {"square": target, "direction": direction}
             return events + _failures(failed) + [Event(
                 f"{colour(seat)} may turn {SQUARES[target]} with the rotate token before its "
-                f"chain goes on {DIRECTIONS[direction]}.", kind="rotate")]
+                f"chain goes on {DIRECTIONS[direction]}: 'rotate {SQUARES[target]} left', "
+                f"'rotate {SQUARES[target]} right' or 'no rotate'.", kind="rotate")]
         state.chain.append([target, direction])
     return events + _failures(failed) + _end_turn(state, seat)
 

@@ -702,7 +702,8 @@ def test_rotate_says_how_it_turned_the_tile_and_where_the_chain_goes(hand_tiles:
     assert ("Red plays the rotate token: each time a tile is defeated this turn, Red may turn "
             "it a quarter before its chain goes on. It is spent only when it turns a tile."
             ) in said
-    assert "Red may turn c4 with the rotate token before its chain goes on north." in said
+    assert ("Red may turn c4 with the rotate token before its chain goes on north: 'rotate "
+            "c4 left', 'rotate c4 right' or 'no rotate'.") in said
     _, events = GAME.play(paused, RED, "rotate c4 right")
     assert texts(events)[0] == ("Red turns c4 clockwise and spends the rotate token: its "
                                 "sides now read 6-1-1-1, and its 6 faces north, where its "
