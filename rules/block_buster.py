@@ -1263,8 +1263,7 @@ class BlockBuster(Game[BlockState]):
             if not skips:
                 why = ("it may take no more -2 tokens to skip" if not public["max_skip"]
                        else f"none fits within {_plural(public['max_skip'], 'space')} of it")
-                return (f"{who} passes for good: no block can touch {what} and {why}, so "
-                        f"its {_plural(left, 'square')} left over cost {left}.")
+                return f"{who} is blocked: no block can touch {what} and {why}."
             return (f"{who} passes for good rather than skip: no block can touch {what}, "
                     f"and skipping at least {_plural(min(skips), 'space')} "
                     f"({SKIP_TOKEN * min(skips)}) would not pay with "

@@ -93,9 +93,10 @@ def test_the_remark_on_a_pass_with_nothing_in_reach_says_so() -> None:
     state.tokens[YELLOW] = [-2] * 5  # at -10: no token more
     public = GAME.view(state, None)
     assert GAME.legal_moves(state, YELLOW) == ["pass"]
+    # (the pass's own line says what it costs: the remark says why, not that again)
     assert GAME.remark(public, YELLOW, "pass", None) == (
-        "Yellow passes for good: no block can touch its previous one and it may take no "
-        "more -2 tokens to skip, so its 59 squares left over cost 59.")
+        "Yellow is blocked: no block can touch its previous one and it may take no more -2 "
+        "tokens to skip.")
     state.blocks[YELLOW] = []
     assert GAME.remark(GAME.view(state, None), YELLOW, "pass", None) is None
 
