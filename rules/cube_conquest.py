@@ -1157,7 +1157,7 @@ class CubeConquest(Game[CubeState]):
                 and shape[verb] != (len(squares), len(cards)):  # the rest left out
             if verb in ("move", "outpost") and squares and state.phase == "action" \
                     and state.owner[INDEX[squares[0]]] != seat:  # the square is the reason
-                raise IllegalMove(f"{squares[0]} holds no cube of yours. {hint()}")
+                raise IllegalMove(f"There is no cube of yours on {squares[0]}. {hint()}")
             raise self._left_out(state, seat, verb, words, hint())
         if verb in NOT_HERE and not squares and not cards:
             raise InvalidMove(f"{NOT_HERE[verb]} {hint()}")

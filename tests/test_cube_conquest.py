@@ -456,7 +456,7 @@ def test_nonsense_is_refused_with_an_example_of_a_move() -> None:
     refused(state, BLUE, "jump b1", InvalidMove, f"That is not a move I understand. {hint}")
     refused(state, BLUE, "move b1 b3 with banana", InvalidMove, f"I don't know 'banana'. {hint}")
     # half a move from a square with no cube of the player's says so first
-    refused(state, BLUE, "move a1 a2", IllegalMove, f"a1 holds no cube of yours. {hint}")
+    refused(state, BLUE, "move a1 a2", IllegalMove, f"There is no cube of yours on a1. {hint}")
 
 
 def test_a_seat_outside_the_game_is_refused() -> None:

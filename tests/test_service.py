@@ -253,8 +253,8 @@ async def test_ending(service: TableService, store: Store) -> None:
 
 async def test_a_whole_game_between_two_people(service: TableService, store: Store) -> None:
     start = await table(service, seed=11)
-    # and the commitment (bot/fairness.py), who starts and the words of the first turns
-    begins, committed, starts, *words = start.public.splitlines()
+    # who starts and the words of the first turns, then the commitment (bot/fairness.py)
+    begins, starts, *words, committed = start.public.splitlines()
     assert begins == "Cube Conquest begins: Ann (Blue) and Bob (Red)."
     assert committed.startswith("Fair shuffle: commitment `")
     assert starts in ("Blue (Ann) starts: drawn at random.",

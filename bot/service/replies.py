@@ -104,15 +104,16 @@ def fold(table: Table, said: list[tuple[int | None, rules.Event]], made: list[Ma
 
 def opening(table: Table, state: Any) -> tuple[str, list[tuple[int | None, rules.Event]]]:
     """The start message, built here alone (the deal's reply and the outbox's catch-up of
-    an unannounced start both use it): the line saying who plays, the fair shuffle's
-    commitment, and the game's own opening events (``Game.opening``: who starts and how
-    they were drawn, the words the first turns use), told like any event (names put in).
-    ``state`` is the dealt state."""
+    an unannounced start both use it): the line saying who plays, the game's own opening
+    events (``Game.opening``: who starts and how they were drawn, the words the first turns
+    use), told like any event (names put in), and last the fair shuffle's commitment (a
+    line for those who check, after what every player reads). ``state`` is the dealt
+    state."""
     game = table.game
-    lines = [words.say("replies.begins", game=game.name, players=listing(table.labels()))]
+    said = [(None, event) for event in game.opening(state)]
     if table.commitment:
-        lines.append(fairness.announced(table.commitment))
-    return "\n".join(lines), [(None, event) for event in game.opening(state)]
+        said.append((None, rules.Event(fairness.announced(table.commitment), kind="fairness")))
+    return words.say("replies.begins", game=game.name, players=listing(table.labels())), said
 
 
 def untold(reason: str, lines: list[str]) -> str:
