@@ -110,7 +110,7 @@ def opening(table: Table, state: Any) -> tuple[str, list[tuple[int | None, rules
     line for those who check, after what every player reads). ``state`` is the dealt
     state."""
     game = table.game
-    said = [(None, event) for event in game.opening(state)]
+    said: list[tuple[int | None, rules.Event]] = [(None, e) for e in game.opening(state)]
     if table.commitment:
         said.append((None, rules.Event(fairness.announced(table.commitment), kind="fairness")))
     return words.say("replies.begins", game=game.name, players=listing(table.labels())), said
