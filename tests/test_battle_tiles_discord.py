@@ -109,3 +109,19 @@ async def test_the_dm_that_starts_a_turn_shows_the_table_as_it_stands(tmp_path: 
             assert dm.attachments[0].description == hand.response.attachments[0].description
             checked += 1
         assert checked >= 4
+
+
+async def test_the_second_player_s_first_turn_begins_with_a_dm(tmp_path: Path) -> None:
+    """Every later turn began with a DM (the view the player's own move left them), but
+    the second player's first one did not: nothing was owed to them yet."""
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="battle-tiles"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        (first,) = [m for m in w.players if await w.moves(m)]
+        (second,) = [m for m in w.players if m is not first]
+        seen = len(w.dms(second))
+        said(await first.slash(w.channel, "play", action=(await w.moves(first))[0]))
+        assert await w.moves(second)
+        new = w.dms(second)[seen:]
+        assert len(new) == 1 and message_text(new[0]).startswith("Your turn in ")

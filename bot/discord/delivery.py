@@ -98,6 +98,9 @@ class Delivery:
         self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
         # (channel, game, user) -> the last DM sent there for that game, and its lines
         self._asked: dict[tuple[int, int, int], tuple[discord.Message, str]] = {}
+        # (channel, game, user): DMed their private view in that game, so their turns begin
+        # with a DM too, even one their own move left nothing owed for (their first)
+        self._viewers: set[tuple[int, int, int]] = set()
         # (channel, user) -> the game and the view owed to their next DM there (one a
         # channel: a newer game's replaces an earlier one's, never sent: that game ended)
         self._owed: dict[tuple[int, int], tuple[int, Owed]] = {}
@@ -272,6 +275,13 @@ class Delivery:
         choices = await self.service.choices(channel_id, private.user_id)
         view = choice_view(channel_id, game, version, choices)
         key = (channel_id, game, private.user_id)
+        if asking and view is None and turn and key in self._viewers:
+            try:  # their turn begins with no news and no buttons: their view, as it stands
+                picture = await self.service.seen(channel_id, private.user_id, board, version)
+            except Exception:
+                log.exception("Could not draw the view of user %s", private.user_id)
+                picture = None
+            private, asking = Private(private.user_id, "", picture), False
         if own and key in self._asked:
             message, lines = self._asked[key]
             if asking and view is None and not message.components:
@@ -304,6 +314,8 @@ class Delivery:
                           private.picture, view)
         if sent is None:
             return False
+        if not asking:
+            self._viewers.add(key)
         await self._unask(key)  # the DM before it is no longer the turn's
         self._asked[key] = (sent, private.text)
         return True
