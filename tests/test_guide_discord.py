@@ -25,6 +25,18 @@ async def test_rules_lists_every_game_with_its_player_count(tmp_path: Path) -> N
         assert "easy" in text and "hard" in text  # the computer levels, said once
 
 
+async def test_rules_in_a_table_s_channel_names_its_game(tmp_path: Path) -> None:
+    """'This channel's table: Settings: ...' named no game, and sat on top of another
+    game's guide when one was asked for."""
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="block-buster"))
+        text = said(await w.carol.slash(w.channel, "rules"))
+        assert text.startswith("This channel's table plays **Block Buster**. ")
+        assert "(`crystallia`, " in text  # still every game, as /rules is
+        other = said(await w.carol.slash(w.channel, "rules", game="crystallia"))
+        assert "This channel's table" not in other and "Crystallia" in other
+
+
 async def test_a_topic_is_asked_for_and_offered_as_typed(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         offered = await w.carol.autocomplete(w.channel, "rules", "topic", "de",

@@ -35,11 +35,13 @@ class Guide(commands.Cog):
                 text = rulebook.games()
             else:
                 text = rulebook.page(game_id, topic, ask=DISCORD.code("/rules topic:"))
-            if interaction.channel_id is not None and not topic:
+            if interaction.channel_id is not None and not topic and here is not None and \
+                    game_id in (None, here):  # not above another game's guide
                 try:  # this channel's table, if it has one
                     table = await self.bot.service.settings(interaction.channel_id,
                                                             interaction.user.id)
-                    told = words.say("cog_guide.this_table", said=table.ephemeral) + "\n\n" + text
+                    told = words.say("cog_guide.this_table", game=rules.GAMES[here].name,
+                                     said=table.ephemeral) + "\n\n" + text
                     text = told if len(told) <= rulebook.LIMIT else text
                 except rules.GameError:
                     pass
