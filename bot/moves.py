@@ -114,6 +114,7 @@ class Choices:
             groups = next((g for letters in range(longest - 1, 0, -1)
                            if len(g := _groups(found, split, depth, letters)) <= limit),
                           _groups(found, split, depth, 1))
+        groups = _opened(groups, limit)
         return [self.entry(moves[0]) if len(moves) == 1 else Entry(text, len(moves))
                 for text, moves in list(groups.items())[:limit]]
 
@@ -180,6 +181,22 @@ def _shared(split: list[list[str]]) -> int:
     while all(len(words) > n and words[n] == split[0][n] for words in split):
         n += 1
     return n
+
+
+def _opened(groups: dict[str, list[str]], limit: int) -> dict[str, list[str]]:
+    """The groups each opened by the word that follows, in place, as long as all of them
+    together still fit in ``limit`` ('meeple … 26 moves' beside 'redraw meeple' becomes a
+    group a card): the first list says more before anything is typed."""
+    while True:
+        inner: dict[str, list[str]] = {}
+        for text, moves in groups.items():
+            depth = len(text.split())
+            whole = text.split()[-1] == moves[0].split()[depth - 1]  # not first letters
+            inner.update(_groups(moves, [m.split() for m in moves], depth, None)
+                         if len(moves) > 1 and whole else {text: moves})
+        if len(inner) == len(groups) or len(inner) > limit:
+            return groups
+        groups = inner
 
 
 def _groups(found: list[str], split: list[list[str]], depth: int, letters: int | None

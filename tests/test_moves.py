@@ -183,3 +183,22 @@ def test_a_label_cut_to_discord_s_length_keeps_the_move_and_its_cost_whole() -> 
     assert entry.label(200) == entry.label()
     # no room for a note: the move and its cost alone
     assert entry.label(56) == "meeple e5 buy meeple e5 second card · costs 1 crystal"
+
+
+def test_groups_open_a_word_further_while_they_all_fit() -> None:
+    """'meeple … 26 moves' beside 'redraw meeple' told nothing before 'meeple' was typed:
+    each group opens by the word that follows while every group still fits the list."""
+    cards = ["e4", "e5", "f5", "f6", "g6", "g7"]
+    moves = [f"meeple {c} {then}" for c in cards
+             for then in ("done", "roll", "yellow", "second", "switch")] + ["redraw meeple"]
+    entries = Choices.of(moves, {}).narrow("", 25)
+    assert [e.label() for e in entries] == [
+        *(f"meeple {c} … 5 moves" for c in cards), "redraw meeple"]  # 31 would not fit
+    # two levels open where both fit: a verb, then its squares
+    two = ["move a1 a2", "move a1 b1", "move c3 c4", "prepare drop take crown", "pass"]
+    shown = [e.label() for e in Choices.of(two, {}).narrow("", 4)]
+    assert shown == ["move a1 … 2 moves", "move c3 c4", "prepare drop take crown", "pass"]
+    # never more than the list holds: a level that would overflow stays closed
+    wide = [f"go {s}{n}" for s in "abcdefgh" for n in range(1, 5)] + ["stop"]
+    assert [e.label() for e in Choices.of(wide, {}).narrow("", 5)] == [
+        "go … 32 moves", "stop"]
