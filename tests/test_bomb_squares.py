@@ -486,6 +486,7 @@ def test_challenge_yellow_pays_3_and_an_extra_meeple_next_turn() -> None:
     card(state, "e7", "red", 3)
     state.phase, state.meepled = "act", True
     assert "bonus red" in GAME.legal_moves(state, 1)
+    assert GAME.notes(state, 1)["bonus red"].startswith("the extra meeple a yellow challenge")
     state, _ = play(state, 1, "bonus red", "meeple e7")
     assert state.meeple_colour[INDEX["e7"]] == M["red"] and state.bonus[1] == 0
 

@@ -363,6 +363,8 @@ class Moves(Acting):
             words.append(f"fills {first[2]}: +{crystals(state.sections[INDEX[first[2]]])}")
         elif first[0] == "attack" and state.token[INDEX[first[3]]]:
             words.append(f"a win clears the token card {first[3]}, token and all")
+        elif first[0] == "bonus":
+            words.append("the extra meeple a yellow challenge won you; then 'meeple e5'")
         if steps[-1] == "second card":
             words.append("no bomb or meeple for it; ends your turn")
         elif steps[-1] == "done" or (steps[-1] == "keep" and state.then != "act"):
