@@ -9,6 +9,7 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
@@ -886,41 +887,42 @@ def test_an_action_hint_s_examples_are_the_seat_s_own_legal_moves() -> None:
     """'Moves look like ...' named fixed moves ('move b1 b3 with crown') that were often
     not the player's: no cube on b1, no crown in hand."""
     seen = 0
-    for seed in range(8):
+    for state in random_states(8, 120):
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_moves(state, seat)
+        if state.phase == "action" and legal != ["pass"]:
+            hint = GAME.notation_hint(state, seat)
+            examples = re.findall(r"'([a-z][a-z0-9 ]+)'", hint)
+            assert examples and all(e in legal for e in examples), (hint, legal)
+            verbs = {m.split()[0] for m in legal} - {"pass"}
+            assert {e.split()[0] for e in examples} == verbs, (hint, verbs)
+            seen += 1
+    assert seen >= 100
+
+
+def random_states(games: int, steps: int) -> Iterator[Any]:
+    """Every state of ``games`` seeded random 2-player games, up to ``steps`` moves each."""
+    for seed in range(games):
         state, rng = GAME.new(2, seed), random.Random(seed)
-        for _ in range(120):
+        for _ in range(steps):
             if GAME.outcome(state) is not None:
                 break
+            yield state
             seat = min(GAME.to_act(state))
-            legal = GAME.legal_moves(state, seat)
-            if state.phase == "action" and legal != ["pass"]:
-                hint = GAME.notation_hint(state, seat)
-                examples = re.findall(r"'([a-z][a-z0-9 ]+)'", hint)
-                assert examples and all(e in legal for e in examples), (hint, legal)
-                verbs = {m.split()[0] for m in legal} - {"pass"}
-                assert {e.split()[0] for e in examples} == verbs, (hint, verbs)
-                seen += 1
-            state, _ = GAME.play(state, seat, rng.choice(legal))
-    assert seen >= 100
+            state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
 
 
 def test_a_pick_or_use_hint_s_examples_are_the_seat_s_own_legal_moves() -> None:
     """'Pick a card to defend in secret, e.g. ...' names a card the seat holds (it said
     'pick crown' to a defender holding bricks and arrows)."""
     seen = 0
-    for seed in range(12):
-        state, rng = GAME.new(2, seed), random.Random(seed)
-        for _ in range(150):
-            if GAME.outcome(state) is not None:
-                break
-            for seat in sorted(GAME.to_act(state)):
-                if state.phase in ("attack", "choose"):
-                    hint = GAME.notation_hint(state, seat)
-                    examples = re.findall(r"'((?:pick|use) [a-z ]+)'", hint)
-                    assert examples, hint
-                    legal = GAME.legal_moves(state, seat)
-                    assert all(e in legal for e in examples), (hint, legal)
-                    seen += 1
-            seat = min(GAME.to_act(state))
-            state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+    for state in random_states(12, 150):
+        for seat in sorted(GAME.to_act(state)):
+            if state.phase in ("attack", "choose"):
+                hint = GAME.notation_hint(state, seat)
+                examples = re.findall(r"'((?:pick|use) [a-z ]+)'", hint)
+                assert examples, hint
+                legal = GAME.legal_moves(state, seat)
+                assert all(e in legal for e in examples), (hint, legal)
+                seen += 1
     assert seen >= 20
