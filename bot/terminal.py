@@ -226,10 +226,9 @@ class Terminal:
             return True
         if self.keyboard is not None and self.out.isatty():
             self.say(CLEAR)  # the last player's secrets go before the next one sits down
-        secret = self.keyboard is not None or self.held.get(user) or self.game.hidden
-        if secret and self.ask(words.say("terminal.pass_keyboard", player=label,
-                                         name=self.names[user])) is None:
-            return False  # (a hidden hand is shown next: asked even before the first turn)
+        if self.ask(words.say("terminal.pass_keyboard", player=label,
+                              name=self.names[user])) is None:
+            return False  # (their own view is shown next: asked before the first turn too)
         if self.keyboard is not None:  # (the prompt itself is cleared from the screen too)
             self.say(CLEAR if self.out.isatty()
                      else words.say("terminal.at_keyboard", name=self.names[user]))
@@ -305,7 +304,10 @@ class Terminal:
             if private.picture is not None and self.images is not None:
                 path = self._save(private.picture, f"t{-self.channel_id}-hand-"
                                   f"{slug(self.names[user])}.png")
-                lines.append(path.removesuffix(f" {private.picture.summary}"))
+                if sitting_down:  # the picture and what it shows, as a turn's view comes
+                    lines = [path]
+                else:
+                    lines.append(path.removesuffix(f" {private.picture.summary}"))
         self.private(user, lines)
 
     async def replay(self, user: int, move: int | None) -> None:

@@ -550,3 +550,17 @@ def test_hot_seat_shows_each_player_their_hand_as_they_sit_down(tmp_path: Path) 
     assert "(only Player 2)" not in back
     second = done.stdout.split("--- Player 2 at the keyboard ---")[1].split("your move:")[0]
     assert "(only Player 2) You are Player 2 (Blue)." in second
+
+
+def test_hot_seat_shows_a_player_their_pieces_picture_as_they_sit_down(tmp_path: Path
+                                                                        ) -> None:
+    """Block Buster hides nothing, but each player's blocks come with each turn of theirs:
+    as they take the keyboard, a picture of them with what it shows."""
+    done = boardroom(tmp_path, "block-buster", "--players", "2", "--seed", "3",
+                     stdin="\n5i r0 i1\n\nquit\n")
+    assert done.returncode == 0, done.stderr
+    back = done.stdout.split("--- Player 1 at the keyboard ---")[1].split("your move:")[0]
+    assert re.search(r"\(only Player 1\) \[picture [^\]]*hand-player-1[^\]]*\] .*Your "
+                     r"blocks: ", back)
+    first = done.stdout.split("Pass the keyboard to Player 2")[1].split("your move:")[0]
+    assert "(only Player 2) [picture " in first  # asked for the keyboard first, then shown
