@@ -368,10 +368,19 @@ class Game(ABC, Generic[S]):
         if legal is None:
             legal = self.moves(state, seat)
         if move not in legal:
-            raise self.refuse(state, seat, move)
+            raise self._as_typed(self.refuse(state, seat, move), text, move)
         after = clone(state)
         events = self.apply(after, seat, move, legal[move])
         return after, events
+
+    @staticmethod
+    def _as_typed(error: GameError, text: str, move: str) -> GameError:
+        """A refusal that quotes the move as the game reads it ('done'), where the player
+        typed another word for it ('pass'): it quotes both, so nobody seems misheard."""
+        said = quote(move)
+        if text.split()[0] == move.split()[0] or said not in str(error):
+            return error
+        return type(error)(str(error).replace(said, f"{quote(text)} ({said})", 1))
 
     def waiting_for(self, state: S) -> str:
         """The sentence for a seat that tries to move out of turn."""

@@ -13,6 +13,8 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import rules
 from rules import IllegalMove, InvalidMove
 from rules.bomb_squares import (
@@ -1161,3 +1163,15 @@ def test_what_is_laid_bought_or_switched_says_why_a_card_will_not_take_it() -> N
             "bag'). The bomb switch: type 'with d5' (1 of 2).")
     refused(switch, 0, "switch d5", IllegalMove, "You are switching the bomb on e5: say what "
             "with ('with f6' or 'with bag'). The bomb switch: type 'with d5' (1 of 2).")
+
+
+def test_a_refusal_quotes_the_word_typed_beside_the_move_it_means() -> None:
+    """'pass' at the start of a turn was refused as "You can't 'done' now", as if the
+    player had been misheard."""
+    state = GAME.new(2, 5)
+    seat = min(GAME.to_act(state))
+    with pytest.raises(IllegalMove, match=r"^You can't 'pass' \('done'\) now: your turn is "
+                                          r"at its start"):
+        GAME.play(state, seat, "pass")
+    with pytest.raises(IllegalMove, match=r"^You can't 'done' now: "):  # no alias, as before
+        GAME.play(state, seat, "done")
