@@ -110,7 +110,6 @@ class Terminal:
         self.out = out
         self.stdin = stdin
         self.keyboard: int | None = None  # the person at the keyboard (hot seat)
-        self.sat_down = False  # the keyboard has just changed hands: show the new holder's view
         self.held: dict[int, list[str]] = {user: [] for user in names}
         self.missed: dict[int, list[str]] = {user: [] for user in names}
         self.over = False  # the game is over: the finished table's commands alone answer
@@ -219,9 +218,10 @@ class Terminal:
             self.say(line.rstrip("\n"))  # echo piped input, so the transcript reads well
         return line.strip()
 
-    def hand_over(self, user: int, label: str) -> bool:
-        """Give ``user`` the keyboard: ask for them, clear the screen, show what they missed
-        and their private lines. False if input ended."""
+    async def hand_over(self, user: int, label: str) -> bool:
+        """Give ``user`` the keyboard: ask for them, clear the screen, show what they missed,
+        their private lines and their own view as the table stands (not as their last move
+        left it). False if input ended."""
         if not self.hot_seat or user == self.keyboard:
             return True
         if self.keyboard is not None and self.out.isatty():
@@ -232,7 +232,7 @@ class Terminal:
         if self.keyboard is not None:  # (the prompt itself is cleared from the screen too)
             self.say(CLEAR if self.out.isatty()
                      else words.say("terminal.at_keyboard", name=self.names[user]))
-        self.keyboard, self.sat_down = user, True
+        self.keyboard = user
         missed, self.missed[user] = self.missed.get(user, [])[-40:], []
         if missed:
             self.say(words.say("terminal.since_last_turn"))
@@ -241,6 +241,7 @@ class Terminal:
         held, self.held[user] = self.held.get(user, []), []
         for line in held:
             self.say(line)
+        await self.hand(user, sitting_down=True)
         return True
 
     async def command(self, user: int, line: str) -> None:
@@ -304,10 +305,8 @@ class Terminal:
             if private.picture is not None and self.images is not None:
                 path = self._save(private.picture, f"t{-self.channel_id}-hand-"
                                   f"{slug(self.names[user])}.png")
-                if sitting_down:  # the picture and what it shows, as a turn's view comes
-                    lines = [path]
-                else:
-                    lines.append(path.removesuffix(f" {private.picture.summary}"))
+                lines = [path] if sitting_down else [  # the picture says what it shows
+                    *lines, path.removesuffix(f" {private.picture.summary}")]
         self.private(user, lines)
 
     async def replay(self, user: int, move: int | None) -> None:
@@ -361,12 +360,8 @@ class Terminal:
                 await self.export()
                 return await self.after()
             user, label = waiting[0]
-            line = None
-            if self.hand_over(user, label):
-                if self.sat_down:  # their view as it stands, not as their last move left it
-                    self.sat_down = False
-                    await self.hand(user, sitting_down=True)
-                line = self.ask(words.say("terminal.your_move", player=label))
+            line = (self.ask(words.say("terminal.your_move", player=label))
+                    if await self.hand_over(user, label) else None)
             if line is None or line.lower() in ("quit", "exit", "q"):
                 self.say(words.say("terminal.stopped"))
                 return 0
