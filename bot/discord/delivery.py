@@ -39,6 +39,7 @@ from typing import Any
 
 import discord
 
+import rules
 from bot import words
 from bot.discord.answer import NOBODY, clip, picture_files
 from bot.discord.buttons import choice_view
@@ -98,9 +99,6 @@ class Delivery:
         self._waiting: defaultdict[int, list[Waiting]] = defaultdict(list)  # channel -> queue
         # (channel, game, user) -> the last DM sent there for that game, and its lines
         self._asked: dict[tuple[int, int, int], tuple[discord.Message, str]] = {}
-        # (channel, game, user): DMed their private view in that game, so their turns begin
-        # with a DM too, even one their own move left nothing owed for (their first)
-        self._viewers: set[tuple[int, int, int]] = set()
         # (channel, user) -> the game and the view owed to their next DM there (one a
         # channel: a newer game's replaces an earlier one's, never sent: that game ended)
         self._owed: dict[tuple[int, int], tuple[int, Owed]] = {}
@@ -275,8 +273,8 @@ class Delivery:
         choices = await self.service.choices(channel_id, private.user_id)
         view = choice_view(channel_id, game, version, choices)
         key = (channel_id, game, private.user_id)
-        if asking and view is None and turn and key in self._viewers:
-            try:  # their turn begins with no news and no buttons: their view, as it stands
+        if asking and view is None and turn and await self._hides(channel_id):
+            try:  # a turn begins with no news and no buttons (their first: nothing owed)
                 picture = await self.service.seen(channel_id, private.user_id, board, version)
             except Exception:
                 log.exception("Could not draw the view of user %s", private.user_id)
@@ -314,11 +312,15 @@ class Delivery:
                           private.picture, view)
         if sent is None:
             return False
-        if not asking:
-            self._viewers.add(key)
         await self._unask(key)  # the DM before it is no longer the turn's
         self._asked[key] = (sent, private.text)
         return True
+
+    async def _hides(self, channel_id: int) -> bool:
+        """Whether the channel's game hides something from each player (then their turn
+        begins with a DM of their own view, as it does after a move of theirs)."""
+        game_id = await self.service.game_of(channel_id)
+        return game_id is not None and bool(rules.GAMES[game_id].hidden)
 
     @staticmethod
     def _bare(channel_id: int, moves: list[str], view: discord.ui.View | None,
