@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from rules.core import (
@@ -849,8 +850,7 @@ class BattleTiles(Game[TilesState]):
 
     def parse(self, state: TilesState, seat: int, text: str) -> str:
         words = [w for w in text.replace("#", " ").split() if w not in FILLER]
-        def hint() -> str:  # worked out only when a refusal says it
-            return self.notation_hint(state, seat)
+        hint = partial(self.notation_hint, state, seat)  # worked out only when refused
         if not words:
             raise InvalidMove(f"That is not a move I understand. {hint()}")
         if words == ["yes"] and state.phase == "rotate":

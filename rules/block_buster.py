@@ -20,6 +20,7 @@ import random
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from rules.core import (
@@ -1012,8 +1013,7 @@ class BlockBuster(Game[BlockState]):
     def parse(self, state: BlockState, seat: int, text: str) -> str:
         words = [w for w in text.split() if w not in ("at", "on", "to", "place", "put",
                                                         "block")]
-        def hint() -> str:  # worked out only when a refusal says it
-            return self.notation_hint(state, seat)
+        hint = partial(self.notation_hint, state, seat)  # worked out only when refused
         if words == ["pass"]:
             return "pass"
         if not words:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar
 
 from rules.core import (
@@ -1363,8 +1364,7 @@ class Crystallia(Game[CrystalliaState]):
         return f"{take}, or use a talisman, e.g. 'talisman {unused[0]}'."
 
     def parse(self, state: CrystalliaState, seat: int, text: str) -> str:
-        def hint() -> str:  # worked out only when a refusal says it
-            return self.notation_hint(state, seat)
+        hint = partial(self.notation_hint, state, seat)  # worked out only when refused
         if re.search(r"(^|\s)-\d", text):  # a dash joins colours ('green-yellow'), never a number
             raise InvalidMove(f"Numbers here are 1 or more: a stone is taken by its number, "
                               f"'take 3'. {hint()}")

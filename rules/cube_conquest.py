@@ -14,6 +14,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -1088,8 +1089,7 @@ class CubeConquest(Game[CubeState]):
             state, seat)}, self._step(state, seat), FORMS[verb], hint)
 
     def parse(self, state: CubeState, seat: int, text: str) -> str:
-        def hint() -> str:  # worked out only when a refusal says it
-            return self.notation_hint(state, seat)
+        hint = partial(self.notation_hint, state, seat)  # worked out only when refused
         raw, via = text.split(), None
         for n, word in enumerate(raw):
             if word in ("via", "by", "through", "over"):
