@@ -132,15 +132,16 @@ def _has_glyph(char: str) -> bool:
     return char == " " or bytes(probe.getmask(char)) != bytes(probe.getmask("\uffff"))
 
 
-_LATIN = {ord(a): b for a, b in zip("ŁłĐÐđðØøıŒœÆæßÞþ", [*"LlDDddOoi", "OE", "oe", "AE", "ae",
-                                                      "ss", "Th", "th"], strict=True)}  # NFKD keeps
+_LATIN = str.maketrans(dict(zip("ŁłĐÐđðØøı", "LlDDddOoi", strict=True)) | {
+    "Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "ss", "Þ": "Th", "þ": "th"})
 SAYING = ContextVar("saying", default=False)  # text to read (render.summary), not to draw
 
 
 def clean(line: str) -> str:
-    """One line the font (nearly ASCII) can draw: blanks collapsed, accents dropped ('Zoë',
-    'Łukasz' -> 'Zoe', 'Lukasz'), a letter it lacks '?', a symbol it lacks (an emoji, a
-    joiner) left out ('Ann 🎲' -> 'Ann'). While ``SAYING``, the line whole, blanks collapsed."""
+    """One line the font (nearly ASCII) can draw: accents dropped ('Zoë', 'Łukasz' -> 'Zoe',
+    'Lukasz': ``_LATIN`` spells the letters NFKD keeps whole), a letter it lacks '?', a symbol
+    it lacks (an emoji, a joiner) left out ('Ann 🎲' -> 'Ann'), blanks collapsed. While
+    ``SAYING``, the line whole, blanks collapsed."""
     if SAYING.get():
         return " ".join(line.split())
     plain = "".join(ch for ch in unicodedata.normalize("NFKD", line.translate(_LATIN))
