@@ -108,8 +108,8 @@ def status(view: dict[str, Any]) -> tuple[str, str]:
 
 def token_hint(view: dict[str, Any]) -> str:
     """How the viewing seat places a tile, naming only the tokens it still holds."""
-    held, hand = view["tokens"][view["seat"]], view.get("hand") or [{"number": 2}]
-    free = [t["number"] for t in hand if not t.get("scoring")]
+    held, hand = view["tokens"][view["seat"]], view["hand"]  # (drawn only with a hand)
+    free = [t["number"] for t in hand if not t["scoring"]]
     empty = [g["square"] for g in view["grid"] if g["sides"] is None] or ["c3"]
     at = "c3" if "c3" in empty else empty[0]  # an example the seat may play
     if not held or not free:
