@@ -1175,3 +1175,17 @@ def test_a_refusal_quotes_the_word_typed_beside_the_move_it_means() -> None:
         GAME.play(state, seat, "pass")
     with pytest.raises(IllegalMove, match=r"^You can't 'done' now: "):  # no alias, as before
         GAME.play(state, seat, "done")
+
+
+def test_roll_yellow_says_it_ends_the_turn_where_no_meeple_could_move() -> None:
+    """A first-time player read 'roll yellow' as a move with no card of two meeples to
+    move from: its note says the roll changes nothing then."""
+    state = table()
+    card(state, "e5", "red", 2, bomb="red", meeples=1)
+    card(state, "e6", "red", 3)
+    assert GAME.notes(state, 0)["roll yellow"] == \
+        "no meeple can move, whatever it shows; ends your turn"
+    state.meeples[INDEX["e5"]] = 2  # one of them may now go to e6, 1 away
+    assert GAME.notes(state, 0)["roll yellow"] == ""
+    card(state, "e6", "red", 3, meeples=1, meeple="red")  # another colour's: nowhere
+    assert "ends your turn" in GAME.notes(state, 0)["roll yellow"]

@@ -326,6 +326,16 @@ class Moves(Acting):
         near = distances(state, source, reach)
         return [c for c in open_to[colour] if c in near and c != source]
 
+    def _may_move(self, state: BombState, seat: int) -> bool:
+        """Whether some roll of the yellow die could let ``seat`` move a meeple: a card
+        with two meeples or more, and a card that takes one within 6 (anywhere, for an
+        airplane that may fly)."""
+        flying = state.plane[seat] in (2, 4) or (
+            state.plane[seat] == 3 and state.crystals[seat] >= COST["airplane_fuel"])
+        open_to: dict[int, list[int]] = {}
+        return any(self._destinations(state, c, SIZE * SIZE if flying else 6, flying, open_to)
+                   for c in laid_cards(state) if state.meeples[c] >= 2)
+
     # -- how lists show the moves
 
     def notes(self, state: BombState, seat: int) -> dict[str, str]:
@@ -334,7 +344,8 @@ class Moves(Acting):
         its places), in ``moves``' order otherwise; beside a move, what it does that its
         text does not say: how full a meeple leaves its card, that a second square card
         gets no bomb or meeple, that a won attack from a token card clears the token, that
-        a move at a sale buys nothing, that a move ends the turn."""
+        a move at a sale buys nothing, that a move ends the turn (as 'roll yellow' does
+        where no meeple could move whatever the die shows)."""
         if seat not in self.to_act(state):
             return {}
         found = self.moves(state, seat)
@@ -365,6 +376,8 @@ class Moves(Acting):
             words.append(f"a win clears the token card {first[3]}, token and all")
         elif first[0] == "bonus":
             words.append("the extra meeple a yellow challenge won you; then 'meeple e5'")
+        if move == "roll yellow" and not self._may_move(state, seat):
+            words.append("no meeple can move, whatever it shows; ends your turn")
         if steps[-1] == "second card":
             words.append("no bomb or meeple for it; ends your turn")
         elif steps[-1] == "done" or (steps[-1] == "keep" and state.then != "act"):
