@@ -1076,9 +1076,9 @@ class CubeConquest(Game[CubeState]):
             if own is None:
                 continue
             shown.append(f"'{own}'")
-            route = next((m for m in moves if m.startswith("move ") and " via " in m),
-                         None if moves else "move b1 c3 via c1 with circles")
-            if verb == "move" and route is not None:
+            if verb == "move" and (route := next(
+                    (m for m in moves if m.startswith("move ") and " via " in m),
+                    None if moves else "move b1 c3 via c1 with circles")) is not None:
                 shown[-1] += f" (a route of your choice: '{route}')"
         return f"Moves look like {listing(shown, 'or')}."
 

@@ -37,6 +37,8 @@ from rules.core import Event, listing
 
 # --------------------------------------------------------------------------- the dice
 
+FACES = 6  # every die's highest face
+
 
 def attackers(state: BombState) -> list[int]:
     """Filled cards with a bomb (or a token) that may attack."""
@@ -60,7 +62,7 @@ def any_attack(state: BombState, seat: int, reach: int = SIZE * SIZE) -> bool:
 
 def roll(state: BombState, which: tuple[str, ...]) -> None:
     for die in which:
-        value = state.forced.pop(0) if state.forced else state.rng().randint(1, 6)
+        value = state.forced.pop(0) if state.forced else state.rng().randint(1, FACES)
         state.dice[("red", "blue", "yellow", "green").index(die)] = value
 
 

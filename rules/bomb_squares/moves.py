@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.bomb_squares import state as components
 from rules.bomb_squares.acting import Acting
-from rules.bomb_squares.dice import CHALLENGE_PRICE, any_attack, attackers, targets
+from rules.bomb_squares.dice import CHALLENGE_PRICE, FACES, any_attack, attackers, targets
 from rules.bomb_squares.notation import ANSWERS, PRICES, PRICES_BY_VERB
 from rules.bomb_squares.state import (
     CELLS,
@@ -276,8 +276,7 @@ class Moves(Acting):
         attack = bool(out)
         if not attack:
             out["done"] = None
-        flying = state.plane[seat] in (2, 4) or (
-            state.plane[seat] == 3 and state.crystals[seat] >= COST["airplane_fuel"])
+        flying = self._flying(state, seat)
         # an attack in reach must be made: no meeple moves before it (a do-over may come
         # first), so a move's filling reroll never takes the attack away (decision, issue 38)
         if not state.moving_over and not attack:
@@ -326,14 +325,19 @@ class Moves(Acting):
         near = distances(state, source, reach)
         return [c for c in open_to[colour] if c in near and c != source]
 
+    @staticmethod
+    def _flying(state: BombState, seat: int) -> bool:
+        """Whether ``seat``'s airplane may fly a meeple after this roll (fuel paid, or
+        payable)."""
+        return state.plane[seat] in (2, 4) or (
+            state.plane[seat] == 3 and state.crystals[seat] >= COST["airplane_fuel"])
+
     def _may_move(self, state: BombState, seat: int) -> bool:
         """Whether some roll of the yellow die could let ``seat`` move a meeple: a card
-        with two meeples or more, and a card that takes one within 6 (anywhere, for an
-        airplane that may fly)."""
-        flying = state.plane[seat] in (2, 4) or (
-            state.plane[seat] == 3 and state.crystals[seat] >= COST["airplane_fuel"])
+        with two meeples or more, and a card that takes one within the die's highest face
+        (anywhere, for an airplane that may fly)."""
         open_to: dict[int, list[int]] = {}
-        return any(self._destinations(state, c, SIZE * SIZE if flying else 6, flying, open_to)
+        return any(self._destinations(state, c, FACES, self._flying(state, seat), open_to)
                    for c in laid_cards(state) if state.meeples[c] >= 2)
 
     # -- how lists show the moves
