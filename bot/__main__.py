@@ -176,11 +176,15 @@ def main() -> None:
     level = os.environ.get("BOARDROOM_LOG_LEVEL", "INFO").upper()
     numeric = logging.getLevelNamesMapping().get(level, logging.INFO)
     discord.utils.setup_logging(level=numeric)
+    # The bot has no voice, so discord.py's "PyNaCl/davey is not installed, voice will NOT
+    # be supported" says nothing to an owner, yet came first in every start's output.
+    logging.getLogger("discord.client").addFilter(
+        lambda record: "voice will NOT be supported" not in record.getMessage())
     # aiosqlite's DEBUG lines hold every statement's values: states with their seeds, and
     # the salt, which must stay secret until a game is over (bot/fairness.py).
     logging.getLogger("aiosqlite").setLevel(max(numeric, logging.INFO))
     from bot import app
-    from bot.discord.client import StartRefused
+    from bot.discord.client import StartRefused, start_refused
 
     try:
         asyncio.run(app.run(token, shards))
@@ -196,6 +200,9 @@ def main() -> None:
         raise SystemExit(1) from None
     except StoreError as error:  # the database cannot be used: one sentence, no traceback
         print(f"boardroom: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except discord.HTTPException as error:  # refused elsewhere in the start (a 5xx waits)
+        print(f"boardroom: {start_refused(error)}", file=sys.stderr)
         raise SystemExit(1) from None
 
 

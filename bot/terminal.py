@@ -372,7 +372,10 @@ class Terminal:
     async def after(self) -> int:
         """The game is over: 'export', 'replay N', 'board' ('board text') and 'rules' still
         answer, as at a finished table, until 'quit' or the end of input."""
-        user, self.over = min(self.names), True
+        # answered for whoever has the keyboard: an answer held for another player (hot
+        # seat) would never be shown
+        user = min(self.names) if self.keyboard is None else self.keyboard
+        self.over = True
         while True:
             line = self.ask(words.say("terminal.after"))
             if line is None or line.lower() in ("quit", "exit", "q"):

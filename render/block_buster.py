@@ -186,7 +186,7 @@ def summary(view: dict[str, Any]) -> str:
     scores = ", ".join(f"{_spoken(view, s, _seat_words(view, s))} {view['scores'][s]}"
                        for s in range(int(view["players"])))
     word = "Scores" if result is not None else \
-        "Scores if it ended now (every square not yet placed counts -1)"
+        f"{_team(view, 'Scores')} if it ended now (every square not yet placed counts -1)"
     parts = [f"{NAME}, {lead}.", f"{word}: {scores}."]
     if result is None and view.get("last"):
         parts.append(_last(view))
@@ -219,7 +219,7 @@ def describe(view: dict[str, Any]) -> str:
                                           rule(view)) if w))
         lines += [f"{_spoken(view, s, _seat_words(view, s))}: {_seat_line(view, s)}."
                   for s in range(int(view["players"]))]
-        lines.append(COUNTED)
+        lines.append(counted(view))
     standing: list[str] = []
     for p in view["point_blocks"]:
         held = sorted(((n, c) for c, n in enumerate(p["counts"]) if n), reverse=True)
@@ -331,12 +331,16 @@ def _around(view: dict[str, Any], at: kit.Layout) -> tuple[Image.Image, Image.Im
         return top, kit.result_box({**view, "result": result}, at, lines)
     players = range(int(view["players"]))
     rows = kit.seat_rows(seated, at, [_seat_line(view, s) for s in players])
-    return top, kit.stack([rows, kit.footnote(at, COUNTED)])
+    return top, kit.stack([rows, kit.footnote(at, counted(view))])
 
 
-# What the seat rows' points count: they start far below zero (-59), which reads as a
-# mistake unless said.
-COUNTED = "Points if it ended now: each square not yet placed counts -1."
+def counted(view: dict[str, Any]) -> str:
+    """What the running points count, said as they start far below zero (-59; -128 a team)."""
+    return f"{_team(view, 'Points')} if it ended now: each square not yet placed counts -1."
+
+
+def _team(view: dict[str, Any], word: str) -> str:
+    return f"Team {word.lower()}" if view["variant"] == "couples" else word
 
 
 def _grid(view: dict[str, Any], at: kit.Layout, top_: Image.Image, bottom: Image.Image

@@ -870,6 +870,16 @@ class BlockBuster(Game[BlockState]):
 
     def opening(self, state: BlockState) -> list[Event]:
         events = [starts(colour_said(state, state.turn), "drawn by lot")]
+        if state.variant == "special-2p":
+            events.append(Event(
+                f"Each player plays two colours: {seat_name(state, 0)} against "
+                f"{seat_name(state, 1)}, the colours taking turns in the order "
+                f"{', '.join(colour_name(c) for c in state.order)}."))
+        elif state.variant == "couples":
+            blue, red = (_side_name(state, team) for team in _teams(state))
+            events.append(Event(
+                f"Two teams of partners: {blue} against {red}. Each places their own colour, "
+                "and a team scores its partners' points together."))
         held = [(seat, state.tokens[seat]) for seat in
                 dict.fromkeys(state.owners[c] for c in state.order) if state.tokens[seat]]
         if held:

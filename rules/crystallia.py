@@ -1193,7 +1193,11 @@ class Crystallia(Game[CrystalliaState]):
             "over 9, and 13 of one colour loses at once."), Event(
             f"Instead of taking a stone you may use a talisman ({TALISMANS} for the whole "
             "table): name a colour nobody named yet and gain a crystal of it "
-            "('talisman blue').")]
+            "('talisman blue').")] + ([Event(
+            "Advanced game: before the first turn each player, first player first, may flip "
+            f"platforms to the advanced side ('flip red': {ADV_SPACES} spaces, {ADV_POINTS} "
+            "points a crystal, emptied by a 6th) and then says 'ready'.")]
+            if state.advanced else [])
 
     def to_act(self, state: CrystalliaState) -> frozenset[int]:
         if state.phase == "over":

@@ -108,7 +108,7 @@ def test_summary_says_whose_turn_the_points_and_the_last_move() -> None:
         assert line.startswith("Block Buster, ") and "\n" not in line and "  " not in line
         if view["result"] is None:
             assert f"{view['colours'][view['turn']].capitalize()} to place a block" in line
-            assert ("Scores if it ended now (every square not yet placed counts -1): "
+            assert ("cores if it ended now (every square not yet placed counts -1): "
                     in line)
         else:
             assert "game over" in line and "Scores: " in line
@@ -308,14 +308,19 @@ def test_the_points_that_start_far_below_zero_say_what_they_count(drawn: Drawn) 
     start = GAME.new(2, seed=1)
     view = GAME.view(start, None)
     assert min(view["scores"]) <= -56
+    counted = "Points if it ended now: each square not yet placed counts -1."
     drawing.table(view)
-    assert drawing.COUNTED in [line for line, _ in drawn.lines]
-    assert drawing.COUNTED == "Points if it ended now: each square not yet placed counts -1."
+    assert counted in [line for line, _ in drawn.lines]
     assert "(every square not yet placed counts -1)" in render.summary(GID, view)
-    assert drawing.COUNTED in render.describe(GID, view).splitlines()
+    assert counted in render.describe(GID, view).splitlines()
     drawn.lines.clear()
     drawing.table(GAME.view(samples(2, ())[-1], None))  # over: the result box says it all
-    assert drawing.COUNTED not in [line for line, _ in drawn.lines]
+    assert not [line for line, _ in drawn.lines if line.startswith("Points if it ended")]
+    couples = GAME.view(GAME.new(4, seed=1, options={"variant": "couples"}), None)
+    assert min(couples["scores"]) <= -120  # a team's 128 squares less its tokens
+    assert "Team points if it ended now: each square not yet placed counts -1." in \
+        render.describe(GID, couples).splitlines()
+    assert "Team scores if it ended now (every square" in render.summary(GID, couples)
     for players, options in GAMES:
         for state in samples(players, tuple(sorted((options or {}).items()))):
             assert drawing.board_grid(GAME.view(state, None)).cell >= 34

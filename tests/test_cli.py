@@ -214,13 +214,16 @@ def test_the_finished_table_stays_open_and_keeps_every_move_log(tmp_path: Path) 
     'export', 'replay N' and 'board' still answer until 'quit'; a later game's log, even one
     of the same table number in a new database, never overwrites an earlier one."""
     (tmp_path / "games").mkdir()
-    look = (b"export", b"replay 3", b"board", b"place e1", b"help", b"quit")
+    look = (b"export", b"replay 3", b"board", b"board text", b"place e1", b"help", b"quit")
     out = hot_seat(tmp_path, "battle-tiles", 4, "Ann,Bob", db="games/try.db", after=look)
     day = datetime.date.today().isoformat()
     first = f"games/boardroom-battle-tiles-table-1-{day}.json"
     assert out.count(f"The move log is saved as {first}: check every deal") == 2
     assert "('replay N' shows move N, 0 to " in out
     assert "The game is over: no more moves." in out
+    answers = out.split("or 'quit': ")[-len(look):]  # what each of them was answered
+    as_text = answers[3]  # 'board text', shown to whoever has the keyboard
+    assert "(only Bob) Battle Tiles, game over" in as_text, as_text  # Bob moved last
     helped = out[out.rindex("help"):]  # the finished table's help: what still answers
     assert "The game is over. Type 'board'" in helped and "'moves'" not in helped, helped
     assert "'hand'" not in helped and "Type a move" not in helped, helped

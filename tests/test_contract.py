@@ -114,6 +114,8 @@ def test_a_body_failing_the_schema_names_the_field_and_the_keyword() -> None:
                         path="/interactions/1456074443980800001/tok/callback"))
     assert "POST /interactions/1456074443980800001/tok/callback: $.data.content: 7 is not " \
            "of type 'string', 'null' (type: [\"string\", \"null\"])" in said
+    said = failure(post({"content": "hi", "flags": "x"}))  # named, not a crash of the check
+    assert f"POST /channels/{CHANNEL}/messages: $.flags: 'x' is not" in said
 
 
 def test_too_long_a_description_fails_the_command_registration() -> None:

@@ -56,6 +56,27 @@ def test_the_first_block_says_who_starts_and_the_first_words(tmp_path: Path,
     assert ("which letter is whose" in out) == owned
 
 
+@pytest.mark.parametrize(("game_id", "options", "defined", "topic"), [
+    ("crystallia", "advanced", "flip platforms to the advanced side ('flip red'", "advanced"),
+    ("block-buster", "variant=special-2p", "Each player plays two colours: Player 1 (Blue "
+     "and Yellow) against Computer 1 (Red and Green), the colours taking turns", "special-2p"),
+    ("block-buster", "variant=couples", "Two teams of partners: Blue (Player 1) and Yellow "
+     "(Computer 2) against Red (Computer 1) and Green (Computer 3).", "couples"),
+])
+def test_a_variants_first_block_says_its_own_words(tmp_path: Path, game_id: str,
+                                                   options: str, defined: str,
+                                                   topic: str) -> None:
+    """A variant's first turns use words the standard game never needs ('flip', 'ready';
+    a player's two colours; partners): the start's block says them, naming the topic once."""
+    players = "4" if "couples" in options else "2"
+    out = boardroom(tmp_path, game_id, "--computers", str(int(players) - 1), "--players",
+                    players, "--options", options, "--no-images", "--seed", "4",
+                    stdin="quit\n").stdout
+    first = out.split("─" * 40)[1]
+    assert defined in first, first
+    assert out.count(f"'rules {topic}'") == 1, out
+
+
 @pytest.mark.parametrize("game_id", sorted(rules.GAMES))
 def test_every_games_moves_example_narrows_its_real_list(game_id: str) -> None:
     """The shared topic's example, replayed: at that point of the sample game, the words

@@ -5,6 +5,7 @@ over ``bot.app.run``), the bot started on SimCord with the refusal injected."""
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -179,6 +180,39 @@ def test_a_guild_that_is_no_id_is_one_sentence_before_any_request(
     assert capsys.readouterr().err == (
         "boardroom: DISCORD_GUILD must be a server id (digits only), not 'my test "
         "server'; unset it to register the commands globally.\n")
+
+
+def test_another_refused_request_of_the_start_is_one_sentence_too(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """The login asks for the application's details; Discord refusing them (403, Missing
+    Access) is a sentence with its answer and status 1, not a traceback."""
+    status, bot = start(monkeypatch, tmp_path, [
+        {"method": "GET", "path": "/oauth2/applications/@me", "status": 403, "code": 50001,
+         "message": "Missing Access"}])
+    assert status == 1
+    assert capsys.readouterr().err == (
+        "boardroom: Discord refused a request of the bot's start (HTTP 403, error code "
+        "50001: Missing Access), so the bot stopped: check the token, the application and "
+        "the bot's permissions in the Developer Portal (docs/discord.md), then start it "
+        "again.\n")
+    assert bot.is_closed()
+
+
+def test_discords_voice_warnings_stay_out_of_the_start(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        tmp_path: Path) -> None:
+    """The bot has no voice: discord.py's warning that PyNaCl or davey is missing (once a
+    process, when the first client is made) is not shown, so a refused start is one
+    sentence; its other warnings are."""
+    lengthen_game_replace(monkeypatch)
+    assert start(monkeypatch, tmp_path, [])[0] == 1
+    caplog.clear()
+    logger = logging.getLogger("discord.client")
+    logger.warning("PyNaCl is not installed, voice will NOT be supported")
+    logger.warning("davey is not installed, voice will NOT be supported")
+    logger.warning("Something else")
+    assert [r.getMessage() for r in caplog.records] == ["Something else"]
 
 
 def test_the_container_does_not_restart_into_a_refused_start_for_ever() -> None:

@@ -234,6 +234,14 @@ def registration_refused(error: discord.HTTPException, guild: int | None) -> str
             f"so the bot stopped: {todo}.")
 
 
+def start_refused(error: discord.HTTPException) -> str:
+    """The sentence for another request of the start that Discord refused (the
+    application's details at login, say), with its answer and what to do."""
+    return (f"Discord refused a request of the bot's start ({refusal(error)}), so the bot "
+            "stopped: check the token, the application and the bot's permissions in the "
+            "Developer Portal (docs/discord.md), then start it again.")
+
+
 class ShardedBoardroom(Boardroom, commands.AutoShardedBot):
     """Boardroom running some of the bot's shards (``bot.shards``: the environment names
     them), all in this one process and connection pool; other processes run the others

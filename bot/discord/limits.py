@@ -163,9 +163,9 @@ def message_problems(body: Mapping[str, Any], *, edit: bool = False,
     it. ``kept`` names the files of kept attachments (id -> filename) whose entries in
     ``attachments`` do not carry their filename (discord.py's always do)."""
     problems: list[str] = []
-    flags = body.get("flags") or 0
+    flags = body.get("flags") or 0  # a flags that is no integer: the schema names it
     components: Sequence[Mapping[str, Any]] = body.get("components") or []
-    v2 = bool(int(flags) & V2_FLAG)
+    v2 = isinstance(flags, int) and bool(flags & V2_FLAG)
     if not v2 and components and any(c.get("type") in LAYOUT_ONLY for c in components):
         if not edit:  # an edit keeps the flag the message was posted with
             problems.append("$.flags: layout components (sections, text displays, media, "
