@@ -408,7 +408,7 @@ MORE = ("R4: a red card of 4 sections. A bomb on a black square: a lookout tower
         "G green, B blue, O orange, Y yellow, P purple.")
 LABELS = (("card, sections", "bomb", "meeples", "landmine",
            "a card of 4+ sections costs 2 crystals here"),
-          ("card", "bomb", "meeples", "", "4+ sections: 2 crystals"))
+          ("card", "bomb", "meeples", "mine", "costs 2 crystals"))
 
 
 @functools.lru_cache(maxsize=32)
@@ -514,8 +514,8 @@ def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
     the legend, or the end. Where the cards would be too small to read, the legend
     shortens to the marks of every turn, then the last move leaves the header (its cards
     stay framed), the supplies go, the legend takes one row, the seats' rows tighten, the
-    dice go (the header says the power), the header cuts long names ('Maximili…'); the legend
-    last (never in the gallery). At the end, the crystals' breakdown first (the message has it)."""
+    dice go (the header says the power), the header cuts long names ('Maximili…'), the cards
+    smaller; the legend stays. At the end, the crystals' breakdown first (the message has it)."""
     at, who = Layout(width), _names(view)
     chips = len(view.get("to_act") or []) * at.px(66) + at.px(8)
     first = kit.text_width(status(view, who)[0], at.px(kit.TITLE), bold=True) > \
@@ -534,9 +534,9 @@ def table(view: dict[str, Any], *, width: int = 1000) -> Image.Image:
         lambda last, cut: kit.header(view, at, *status(view, names[cut], first=first, last=last)),
         lambda supplies: _strip(view, at, supplies=supplies),
         lambda row: kit.seat_rows(view, at, _seat_lines(view), row=row)))
-    for n in range(9):  # each step leaves out one more thing, as the docstring says
+    for n in range(8):  # each step leaves out one more thing, as the docstring says
         parts = [head(n < 2, n > 6), strip(n < 3) if n < 6 else None, rows(60 if n < 5 else 48),
-                 _legend(at, 0 if n < 1 else 1 if n < 4 else 2) if n < 8 else None]
+                 _legend(at, 0 if n < 1 else 1 if n < 4 else 2)]
         cw, ch, readable = _cell(view, at, sum(b.height for b in parts if b is not None))
         if readable:
             break

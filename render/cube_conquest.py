@@ -378,7 +378,7 @@ def _seat_rows(view: dict[str, Any], at: kit.Layout) -> Image.Image:
     """The kit's seat rows, each line followed by the seat's discard pile, face up on a
     tray: a disc per card, lowest first, alike cards fanned together, the front one showing
     its pips (closer where the line leaves less room), named '· discards' where that fits
-    too; its size in words where no tray fits and the words do. No row grows."""
+    too; else its size in words, in place of the deck's where both do not fit."""
     piles, d = view["discards"], at.px(36)
     column, size, width = kit.seat_column(view, at, least=0), at.px(kit.TEXT), at.width - at.margin
     lines, fans = [], []
@@ -387,9 +387,9 @@ def _seat_rows(view: dict[str, Any], at: kit.Layout) -> Image.Image:
         room = [width - column - kit.text_width(t, size) - at.px(18) for t in (named, line)]
         if (tray := _fan(pile, at, room[0])) is not None:  # the tray named, where it fits
             line = named
-        elif (tray := _fan(pile, at, room[1])) is None and pile and kit.text_width(
-                said, size) <= width - column:
-            line = said
+        elif (tray := _fan(pile, at, room[1])) is None and pile:  # the words, the deck's
+            short = " · ".join(p for p in said.split(" · ") if not p.startswith("deck "))
+            line = short if kit.text_width(said, size) > width - column else said  # first
         lines.append(line)
         fans.append(tray)
     block, top = kit.seat_rows(view, at, lines, least=0), at.px(6)

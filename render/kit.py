@@ -459,9 +459,8 @@ def seat_column(view: dict[str, Any], at: Layout, least: int = 400) -> int:
 
 def seat_rows(view: dict[str, Any], at: Layout, lines: Sequence[str | Sequence[str]],
               least: int = 400, row: int = 60) -> Image.Image:
-    """One row a seat, ``row`` px high at 1000 px (48: tight): chip, name, ``lines[seat]``
-    (or the first of its forms, longest first, that fits; wrapped), the seats awaited shaded;
-    ``least``: see ``seat_column`` (a game that draws more after the lines passes less)."""
+    """A row a seat, ``row`` px high at 1000 (48: tight): chip, name, ``lines[seat]`` (its first
+    form, longest first, that fits; wrapped), the awaited shaded; ``least``: ``seat_column``'s."""
     step, size, room = at.px(40), at.px(44), at.width - at.margin
     names = [fit(seat.name, at.px(TEXT), at.px(300), bold=True) for seat in seats(view)]
     column = seat_column(view, at, least)
@@ -483,7 +482,8 @@ def seat_rows(view: dict[str, Any], at: Layout, lines: Sequence[str | Sequence[s
         text(block, (at.margin + size + at.px(16), middle), name, at.px(TEXT), INK,
              anchor="lm", bold=True)
         for n, words in enumerate(rows):
-            text(block, (column, middle + n * step), words, at.px(TEXT), INK, anchor="lm")
+            text(block, (column, middle + (n - (len(rows) - 1) / 2) * step), words,  # centred
+                 at.px(TEXT), INK, anchor="lm")
         top += row
     return block
 

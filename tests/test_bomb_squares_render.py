@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import random
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -441,6 +442,23 @@ def test_the_legend_stays_when_a_bettor_has_a_long_name() -> None:
             assert kit.fits(table) and table.crop((0, table.height - legend.height, width,
                                                    table.height)).tobytes() == \
                 legend.tobytes(), (name, width)
+
+
+@pytest.mark.parametrize(("seed", "steps"), [(6, 578), (1, 699)])
+def test_the_legend_stays_on_a_crowded_table_with_named_seats(seed: int, steps: int) -> None:
+    """An audit's random 4-player games, seats named as Discord names them: the last
+    layout tried (the seat rows tight, the header cut) left the legend out. Now it stays,
+    in one row that still names the landmine ('mine'), and the cards give way instead."""
+    state, rng = GAME.new(4, seed), random.Random(seed)
+    for _ in range(steps):
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        state, _ = GAME.play(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+    shown = view(state, None) | {"names": ["alice", "bob", "carol", "dave"]}
+    assert bs._bounds(shown)[1] - bs._bounds(shown)[0] == 8
+    table, legend = bs.table(shown), bs._legend(kit.Layout(1000), 2)
+    assert kit.fits(table) and table.crop((0, table.height - legend.height, 1000,
+                                           table.height)).tobytes() == legend.tobytes()
+    assert "mine" in bs.LABELS[1]
 
 
 def test_dice_are_drawn_as_dice_not_as_cards(monkeypatch: pytest.MonkeyPatch) -> None:

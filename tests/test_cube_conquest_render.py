@@ -427,3 +427,12 @@ def test_each_discard_tray_in_the_picture_is_named(monkeypatch: pytest.MonkeyPat
     cube_conquest._seat_rows({**view, "discards": [["drop", "crown", "arrow"] * 2,
                                                    ["arrow"] * 3]}, at)
     assert all(line.endswith(" · discards") for line in drawn[-1])
+    # long names leave no room for a tray, nor for the deck and the pile's size: the
+    # pile's size comes first, in the deck's place (the auditor's 'Bartholomew Jones 0')
+    for name in ("Bartholomew Jones", "Maximiliana Featherstonehaugh"):
+        crowded = {**view, "points": [9, 9], "names": [f"{name} 0", f"{name} 1"],
+                   "discards": [["drop", "hammers", "circles", "bricks", "crown", "arrow"]] * 2}
+        cube_conquest._seat_rows(crowded, at)
+        assert [line.split(" · ")[-1] for line in drawn[-1]] == ["6 discards", "6 discards"]
+        assert all(kit.text_width(line, at.px(kit.TEXT)) <= at.width - at.margin
+                   - kit.seat_column(crowded, at, least=0) for line in drawn[-1])

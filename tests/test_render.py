@@ -275,6 +275,20 @@ def test_fit_and_wrap_keep_within_the_width() -> None:
     assert len(lines) > 3 and all(kit.text_width(line, 30) <= 300 for line in lines)
 
 
+def test_a_seat_row_of_two_lines_stays_inside_its_shaded_band() -> None:
+    """An audit's picture: the awaited seat's line, wrapped, ran out of the band under it
+    (its first line drawn at the row's middle). Its lines are centred on the row now."""
+    view = {"players": 2, "names": ["Ann", "Bob"], "to_act": [1]}
+    at = kit.Layout(1000)
+    rows = kit.seat_rows(view, at, ["1 crystal", "16 crystals, tokens B G R, an airplane "
+                                    "ready next turn, 1 armed"], row=48)
+    inked = [y for y in range(rows.height) if any(
+        rows.getpixel((x, y))[:3] == kit.INK for x in range(at.px(400), at.px(900), 2))]
+    band = [y for y in range(rows.height) if rows.getpixel((at.margin, y))[:3] == kit.SHADE]
+    second = [y for y in inked if y > at.px(60)]  # the second seat's lines
+    assert band and second and band[0] <= min(second) and max(second) <= band[-1]
+
+
 def test_seats_are_named_and_coloured() -> None:
     view = {"players": 2, "colours": ["blue", "red"], "names": ["Zoë", "🙂"]}
     seats = kit.seats(view)
