@@ -25,7 +25,7 @@ class Entry:
 
     text: str  # what the player types: a whole move, or the start of ``count`` moves
     count: int = 1
-    cost: str = ""  # what a whole move costs ('' when free)
+    cost: str = ""  # what a whole move costs, or every move of a group ('' when free)
     note: str = ""  # what a whole move does, in a few words ('covers c4 c5 d4'), or ''
 
     @property
@@ -37,8 +37,10 @@ class Entry:
         b1 b2', or the move itself. Within ``limit`` characters (a suggestion's, a
         button's) the note gives way, cut after a word, so that the move and its cost are
         always read whole."""
-        if not self.whole:
-            return say("moves.group", move=self.text, count=self.count)
+        if not self.whole:  # with what every move of the group costs, where it is one price
+            group = say("moves.group", move=self.text, count=self.count)
+            priced = PRICE.join(part for part in (group, self.cost) if part)
+            return priced if limit is None or len(priced) <= limit else group
         whole = PRICE.join(part for part in (self.text, self.note, self.cost) if part)
         if limit is None or len(whole) <= limit:
             return whole
@@ -115,8 +117,14 @@ class Choices:
                            if len(g := _groups(found, split, depth, letters)) <= limit),
                           _groups(found, split, depth, 1))
         groups = _opened(groups, limit)
-        return [self.entry(moves[0]) if len(moves) == 1 else Entry(text, len(moves))
+        return [self.entry(moves[0]) if len(moves) == 1 else Entry(text, len(moves),
+                                                                  self._shared_cost(moves))
                 for text, moves in list(groups.items())[:limit]]
+
+    def _shared_cost(self, moves: list[str]) -> str:
+        """What each of ``moves`` costs, where that is one price for them all; else ''."""
+        prices = {self.costs.get(m, "") for m in moves}
+        return prices.pop() if len(prices) == 1 else ""
 
     def example(self) -> tuple[str, int] | None:
         """The first words of a move that narrow this list to some of its moves (two or

@@ -100,6 +100,20 @@ def test_free_moves_come_first_and_costs_are_shown() -> None:
     assert Entry("place 1", 120).label() == "place 1 … 120 moves"
 
 
+def test_a_group_of_moves_of_one_price_shows_it_before_it_is_opened() -> None:
+    """An audit's report: 'meeple e4 buy … 3 moves' showed no price until opened. A group
+    whose moves all cost the same says so; one of mixed prices, or free, says none."""
+    costly = [f"meeple e4 buy meeple e4 {end}" for end in ("roll yellow", "done", "roll")]
+    choices = Choices.of(["meeple e4", *costly, "place a1", "place a2 skip"],
+                         dict.fromkeys(costly, "costs 1 crystal") | {"place a2 skip": "-2"})
+    labels = {e.text: e.label(100) for e in choices.narrow("", 4)}
+    assert labels["meeple e4 buy"] == "meeple e4 buy … 3 moves · costs 1 crystal"
+    assert [e.label(100) for e in choices.narrow("", 2)] == [
+        "meeple … 4 moves", "place … 2 moves"]  # one free, the others not: no price
+    assert plain(labels["meeple e4 buy"]) == "meeple e4 buy"
+    assert Entry("meeple e4 buy", 3, "costs 1 crystal").label(30) == "meeple e4 buy … 3 moves"
+
+
 def test_matching_prefers_the_start_of_a_move() -> None:
     choices = Choices.of(["place 1 at a1", "place 2 at a1", "place 1 at b2", "pass"], {})
     assert choices.matching("place 1") == ["place 1 at a1", "place 1 at b2"]
