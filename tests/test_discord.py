@@ -404,8 +404,18 @@ async def test_a_busy_channel_refuses_a_second_table(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         said(await w.alice.slash(w.channel, "game new", game="cube-conquest"))
         refused = said(await w.bob.slash(w.channel, "game new", game="cube-conquest"))
-        assert "already has a table" in refused
+        assert "already has a table" in refused and "/game join" in refused
         assert sum("opened a table" in message_text(m) for m in w.public()) == 1
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        # under way: neither joining nor ending is for carol (an audit's report: told
+        # both, then refused both)
+        refused = said(await w.carol.slash(w.channel, "game new", game="crystallia"))
+        assert refused == ("This channel already has a game of Cube Conquest in play, "
+                           "opened by alice: watch it here, or open yours in another "
+                           "channel (only alice or a moderator may end this one, with "
+                           "/game end).")
+        assert "/game join" not in refused
 
 
 async def test_autocomplete_offers_only_the_callers_own_moves(tmp_path: Path) -> None:

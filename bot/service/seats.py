@@ -75,8 +75,11 @@ class Seats:
                     busy = await self.tables.active(channel_id)
                 except TableSetAside:  # the table there could not be read: now it is aside
                     busy = None
-                if busy is not None:
+                if busy is not None and busy.status == "open":
                     raise TableError(words.say("seats.busy", game=busy.game.name,
+                                               opener=busy.opener())) from None
+                if busy is not None:  # the game under way: seats are fixed
+                    raise TableError(words.say("seats.busy_playing", game=busy.game.name,
                                                opener=busy.opener())) from None
                 row = await self.store.tables.create_game(channel_id, guild_id, game.id, options,
                                                    user_id, name, now=self.now())
