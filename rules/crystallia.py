@@ -722,7 +722,7 @@ def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = Fals
     if new_fours and not talisman:
         lines = listing([_four_words(k) for k in new_fours])
         made = f"a line of 4 ({lines})" if len(new_fours) == 1 else f"lines of 4 ({lines})"
-        if ending and state.streak < 2:
+        if ending:
             events.append(Event(f"{player(seat)} made {made}, but the game ends with this "
                                 "turn, so there is no second turn.", kind="four"))
         elif state.streak < 2:
@@ -734,7 +734,8 @@ def _end_turn(state: CrystalliaState, events: list[Event], talisman: bool = Fals
                                 "two turns in a row.", kind="four"))
     state.turns += 1
     if state.loser >= 0:
-        state.result = f"{player(state.loser)} reached {LOSS_AT} crystals of one colour."
+        state.result = (f"{player(state.loser)} reached {LOSS_AT} crystals of one colour, "
+                        "which loses whatever the points.")
     elif all(p < 0 for p in state.pyramid):
         state.result = "Every stone has left the pyramid."
     if state.result:

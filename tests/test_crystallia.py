@@ -329,11 +329,19 @@ def test_four_in_a_line_gives_a_second_turn_and_never_a_third() -> None:
     assert GAME.to_act(after) == {0} and after.streak == 2
     # the second turn makes another 4 (B B B Y on row 5): no third turn
     after, said = play(after, "take 1")
-    after = GAME.load({**GAME.dump(after), "holding": STONES.index(["blue", "yellow"])})
-    after, said = play(after, "place c5 d5")
+    second = GAME.load({**GAME.dump(after), "holding": STONES.index(["blue", "yellow"])})
+    after, said = play(second, "place c5 d5")
     assert "Player 1 made a line of 4 (blue, a5 to d5), but nobody takes more than two turns " \
            "in a row." in said
     assert GAME.to_act(after) == {1} and after.streak == 1
+    # the same line paying a 13th blue: the game is over, and the line says so rather
+    # than refusing a third turn (an audit's reading: the loser went on as if playing)
+    data = GAME.dump(second)
+    data["crystals"][0][C["blue"]] = 10
+    after, said = play(GAME.load(data), "place c5 d5")
+    assert "Player 1 made a line of 4 (blue, a5 to d5), but the game ends with this turn, " \
+           "so there is no second turn." in said
+    assert GAME.to_act(after) == frozenset() and "which loses whatever the points" in said[-1]
 
 
 def test_wilds_count_toward_four() -> None:
@@ -637,7 +645,8 @@ def test_a_second_turn_the_end_cuts_off_is_never_promised_and_the_end_names_the_
     after, said = play(lost, "place c4 d4")
     assert "Player 1 covered another turn on c4 and must take a second turn." in said
     assert said[-1] == "The game ends, with no second turn for Player 1: Player 1 reached 13 " \
-                       "crystals of one colour. Player 2 wins with 5 points."
+                       "crystals of one colour, which loses whatever the points. Player 2 " \
+                       "wins with 5 points."
     assert GAME.to_act(after) == frozenset()
 
 
