@@ -61,6 +61,7 @@ class Choices:
     moves: list[str] = field(default_factory=list)
     costs: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+    why: str = ""  # why there are none, in a sentence (not seated, not awaited, no game)
 
     @classmethod
     def of(cls, legal: list[str], costs: dict[str, str],

@@ -390,7 +390,11 @@ async def test_a_spectator_cannot_play_or_see_a_hand(tmp_path: Path) -> None:
         assert said(await w.carol.slash(w.channel, "play", action=move)) == \
             "You have no seat in this game."
         assert "no seat" in said(await w.carol.slash(w.channel, "hand"))
-        assert await w.carol.autocomplete(w.channel, "play", "action", "") == []
+        # the suggestions say why there are none (an audit met an empty list), in the
+        # sentence a move would get
+        assert await w.carol.autocomplete(w.channel, "play", "action", "") == [
+            {"name": "You have no seat in this game.",
+             "value": "You have no seat in this game."}]
         turn = w.public()[-1]
         assert "no seat" in said(await w.carol.click(turn, label="Your moves"))
         assert "no seat" in said(await w.carol.click(turn, label="Your hand"))
@@ -425,7 +429,9 @@ async def test_autocomplete_offers_only_the_callers_own_moves(tmp_path: Path) ->
         other = next(m for m in w.players if m is not mover)
         offered = [c["value"] for c in await mover.autocomplete(w.channel, "play", "action", "")]
         assert offered == await w.moves(mover) and len(offered) <= 25
-        assert await other.autocomplete(w.channel, "play", "action", "") == []
+        (why,) = await other.autocomplete(w.channel, "play", "action", "")
+        assert why["name"].startswith("It is not your turn: the game is waiting for ")
+        assert "not your turn" in said(await other.slash(w.channel, "play", action=why["value"]))
         narrowed = await mover.autocomplete(w.channel, "play", "action", offered[-1][-2:])
         assert offered[-1] in [c["value"] for c in narrowed]
         assert all(offered[-1][-2:] in c["value"] for c in narrowed)

@@ -532,8 +532,12 @@ def test_a_message_too_long_gives_way_by_whole_lines_and_never_opens_mid_sentenc
     text = told(["\n".join([*steps, *count])], 1000)
     assert len(text) <= 1000
     lines = text.split("\n")
-    assert lines[0] == earlier() and lines[-2:] == count
-    assert set(lines[1:-2]) <= set(steps) and lines[-3] == steps[-1]
+    assert lines[:2] == [steps[0], earlier()] and lines[-2:] == count  # the move that began
+    assert set(lines[2:-2]) <= set(steps) and lines[-3] == steps[-1]  # it stays (an audit:
+    assert len(text) > 1000 - len(steps[1])  # a player's own move was the line left out)
+    # where even the first line and the newest do not fit together, the newest stays
+    short = told([steps[0], steps[1], "\n".join(count)], len(earlier()) + 60)
+    assert short.split("\n") == [earlier(), count[-1]]
     # a line too long alone keeps its beginning, cut after a word
     alone = told(["word " * 300], 100)
     assert len(alone) <= 100 and alone.startswith("word word") and alone.endswith("word…")

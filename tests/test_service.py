@@ -100,8 +100,8 @@ async def test_opening_refusals(service: TableService, store: Store) -> None:
     reply = await service.open(CH, 1, ANN, "Ann", GAME)
     assert reply.public.startswith("Ann opened a table for Cube Conquest (2-4 players).")
     await refused(store, service.open(CH, 1, BOB, "Bob", GAME),
-                  "This channel already has a table for Cube Conquest, opened by Ann. Join "
-                  "it with /game join, or end it with /game end first.")
+                  "This channel already has a table for Cube Conquest, opened by Ann and not "
+                  "yet started: take a seat with /game join, or open yours in another channel.")
 
 
 async def test_lobby_refusals(service: TableService, store: Store) -> None:

@@ -76,17 +76,21 @@ def turn_line(reply: Reply) -> str:
 
 
 def told(lines: list[str], limit: int) -> str:
-    """The events told, the oldest lines giving way (and saying so) if they would not fit;
-    a line too long alone keeps its beginning, cut after a word."""
+    """The events told; where they would not fit, the oldest lines but the first (the move
+    that began them) give way, and a note says where they are; a line too long alone
+    keeps its beginning, cut after a word."""
     kept = [part for line in lines if line for part in line.split("\n") if part]
     text = "\n".join(kept)
-    while len(text) > limit and len(kept) > 1:
-        kept = kept[1:]
-        text = "\n".join([earlier(), *kept])
+    head, rest = (kept[:1], kept[1:]) if len(kept) > 2 else ([], kept)
+    while len(text) > limit and len(rest) > 1:
+        rest = rest[1:]
+        text = "\n".join([*head, earlier(), *rest])
+    if len(text) > limit and head:  # the first line gives way too
+        text = "\n".join([earlier(), *rest])
     if len(text) <= limit:
         return text
-    head = text[:limit - 1]
-    return head[:head.rfind(" ")].rstrip(" ,;:") + "…" if " " in head else head + "…"
+    head_ = text[:limit - 1]
+    return head_[:head_.rfind(" ")].rstrip(" ,;:") + "…" if " " in head_ else head_ + "…"
 
 
 def layout(channel_id: int, lines: list[str], reply: Reply,

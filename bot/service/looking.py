@@ -11,7 +11,7 @@ from bot.service.pictures import Picture, Pictures
 from bot.service.replies import Private, Reply
 from bot.service.table import Table, TableError
 from bot.service.tables import Tables
-from bot.service.turns import choices
+from bot.service.turns import choices, not_your_turn
 from rules.computer import level_name
 
 
@@ -116,10 +116,15 @@ class Looking:
         async with self.tables.lock(channel_id):
             try:
                 table = await self.tables.running(channel_id)
-            except TableError:
-                return Choices()
+            except TableError as refusal:
+                return Choices(why=str(refusal))
             seat = table.seat_of(user_id)
-            return Choices() if seat is None else choices(table, seat)
+            if seat is None:
+                return Choices(why=words.say("seats.no_seat"))
+            found = choices(table, seat)
+            if not found.moves and not table.over():
+                return Choices(why=not_your_turn(table))
+            return found
 
     async def hint(self, channel_id: int, user_id: int) -> str:
         """How the caller writes a move now (the game's sentence), or '' if they are not

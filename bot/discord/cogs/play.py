@@ -35,7 +35,7 @@ class Play(commands.Cog):
     @play.autocomplete("action")
     async def suggest(self, interaction: Interaction, current: str
                       ) -> list[app_commands.Choice[str]]:
-        """Only the caller's own legal moves (empty unless they are seated and awaited),
+        """Only the caller's own legal moves (else one entry saying why there are none),
         free ones first, a costly one with its cost; where more match than fit, grouped
         by the next word to type (``bot.moves``), so each word typed narrows them."""
         if interaction.channel_id is None:
@@ -46,6 +46,9 @@ class Play(commands.Cog):
         except Exception:
             log.exception("Autocomplete failed in channel %s", interaction.channel_id)
             return []
+        if not choices.moves and choices.why:  # one entry saying why (played, it is refused
+            said = choices.why[:CHOICE_LIMIT]  # with the same sentence)
+            return [app_commands.Choice(name=said, value=said)]
         return [app_commands.Choice(name=e.label(CHOICE_LIMIT), value=e.text[:CHOICE_LIMIT])
                 for e in choices.narrow(current, SUGGESTIONS)]
 
