@@ -53,6 +53,17 @@ async def test_a_dm_channel_and_a_refusal_are_kept_for_every_process(
         assert await here.back(ANN)  # /hand: held back until now, and no longer
         assert not await there.held(ANN) and not await there.back(ANN)
         assert await first.members.direct(ANN) == (CHANNEL, None)
+        # One process sees a refusal; a DM through, or /hand, on another that knew the
+        # DMs open ends it for both (an audit: the other kept holding them for a day).
+        await here.refused(ANN)
+        assert await there.back(ANN) and not await here.held(ANN)
+        assert await first.members.direct(ANN) == (CHANNEL, None)
+        # A process that looked before any channel was opened learns of the one opened
+        # by another (an audit: it opened a second one).
+        fresh = DirectLines(second, now=lambda: clock[0])
+        assert (await fresh.line(ANN + 1)).channel_id is None
+        await here.opened(ANN + 1, CHANNEL + 2)
+        assert (await fresh.line(ANN + 1)).channel_id == CHANNEL + 2
         await there.opened(ANN, CHANNEL + 1)  # Discord gave another channel
         assert await first.members.direct(ANN) == (CHANNEL + 1, None)
         assert (await first.members.player(ANN)).quiet_from == 22

@@ -8,8 +8,10 @@ day (``HOLD``, on the service's clock; ``players.dm_refused`` keeps the moment, 
 does not try again at once), or until they show they are back (``/hand``, ``/me digest``):
 their private view stays with ``/hand`` meanwhile. A DM that gets through ends the hold.
 
-Each process keeps what it read (the channel of a player never changes); a player held back
-is read again before each DM that would go, since another process may have seen them back.
+Each process keeps what it read once a channel is known (it never changes but by this
+process); a player with no channel yet, or held back, is read again before each DM that
+would go, since another process may have opened one or seen them back; and a player back
+is read afresh, since another process may have seen them refuse.
 """
 
 from __future__ import annotations
@@ -43,11 +45,12 @@ class DirectLines:
         self.now = now
         self._known: dict[int, Line] = {}
 
-    async def line(self, user_id: int) -> Line:
-        """The player's line; read from the store the first time, and again while it
-        says they are held back (another process may have seen them back)."""
+    async def line(self, user_id: int, *, fresh: bool = False) -> Line:
+        """The player's line; read from the store the first time, and again while it has
+        no channel or says they are held back (another process may have opened one, or
+        seen them back), or where ``fresh``."""
         known = self._known.get(user_id)
-        if known is None or known.refused is not None:
+        if fresh or known is None or known.channel_id is None or known.refused is not None:
             known = Line(*await self.store.members.direct(user_id))
             self._known[user_id] = known
         return known
@@ -72,8 +75,9 @@ class DirectLines:
 
     async def back(self, user_id: int) -> bool:
         """A DM got through, or the player showed they are back: DMs go to them again.
-        Whether they were held back (or refused) until now."""
-        line = await self.line(user_id)
+        Whether they were held back (or refused) until now: read afresh, as another
+        process may have seen them refuse (a read a DM, a write only after a refusal)."""
+        line = await self.line(user_id, fresh=True)
         if line.refused is None:
             return False
         self._known[user_id] = Line(line.channel_id, None)
