@@ -246,8 +246,8 @@ def test_a_card_takes_only_the_colour_of_its_first_meeple() -> None:
     assert "meeple e6" in moves and "meeple e5" not in moves
     hint = " The meeple drawn: type 'meeple e6' (1 of 4) or 'redraw meeple' (costs 1 crystal)."
     refused(state, 0, "meeple e5", IllegalMove, "e5 holds blue meeples, and a card takes "
-            "meeples of one colour only: your red meeple goes on a blank card or one of its "
-            "colour." + hint)
+            "meeples of one colour only: your red meeple goes on a card with no meeple yet "
+            "or one whose meeples are its colour." + hint)
     card(state, "e4", "green", 2, meeples=2, meeple="red")
     refused(state, 0, "meeple e4", IllegalMove, "e4 is full: a meeple in every section." + hint)
     card(state, "d5", "red", 4, token=1)

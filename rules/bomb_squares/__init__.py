@@ -112,7 +112,8 @@ class BombSquares(Reading):
             "turn you draw one and place it beside a card ('place d5'), then put a bomb on "
             "a card and a meeple in a section; a card filled with meeples earns crystals."),
             Event("Then comes the dice step: a filled card's bomb attacks an opposite bomb "
-                  "with the dice ('roll'), or you move meeples with the yellow die ('roll "
+                  "(red and green, blue and orange, yellow and purple are opposites) with "
+                  "the dice ('roll'), or you move meeples with the yellow die ('roll "
                   "yellow', then 'from e5' and 'to f6') or end the turn ('done'); instead "
                   "of the dice you may lay a 'second card' or 'switch' a bomb, and before "
                   "them shop for a landmine, a "

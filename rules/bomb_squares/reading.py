@@ -316,7 +316,7 @@ class Reading(Moves):
                                            "a meeple in every section.")
         return (f"{where} holds {MEEPLES[state.meeple_colour[cell]]} meeples, and a card takes "
                 f"meeples of one colour only: your {MEEPLES[state.pending]} meeple goes on a "
-                "blank card or one of its colour.")
+                "card with no meeple yet or one whose meeples are its colour.")
 
     def _attack_refusal(self, state: BombState, seat: int, target: int, source: int) -> str:
         """Why an attack after the roll is not one the dice allow."""
@@ -358,8 +358,8 @@ class Reading(Moves):
         if verb == "fly":
             return "Only an airplane you own (and, after its first flight, can fuel) flies."
         return (f"Meeples move to a card within {state.dice[2]} cards of {CELLS[source]} "
-                "(the yellow die) that takes their colour (a blank card or one of its "
-                "colour) and has a free section.")
+                "(the yellow die) that takes their colour (no meeple yet, or meeples of "
+                "their colour) and has a free section.")
 
     def _refuse_joined(self, state: BombState, seat: int, first: str, rest: str
                        ) -> IllegalMove:
