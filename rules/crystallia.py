@@ -1286,6 +1286,14 @@ class Crystallia(Game[CrystalliaState]):
                 out[f"gain {colour}"] = ("gain", colour)
         return out
 
+    def notes(self, state: CrystalliaState, seat: int) -> dict[str, str]:
+        """Beside 'take 3', the stone's colours ('green/yellow'): the pyramid's free
+        stones are face up, so the list says what the picture shows."""
+        if state.phase != "take" or seat != state.turn:
+            return {}
+        return {f"take {p + 1}": stone_name(state.pyramid[p]) for p in _available(state)
+                if state.face_up[p]}
+
     def costs(self, state: CrystalliaState, seat: int) -> dict[str, str]:
         """What each move surely costs, found by playing it on a copy up to the next choice
         (a few milliseconds, 20 at most over ~200 moves of an ability): black crystals and

@@ -1008,3 +1008,20 @@ def test_a_choice_of_colour_or_an_ability_prices_what_follows_it() -> None:
     assert not costs_of(GAME.new(2, seed=3, options={"advanced": True}))  # flips are free
     state = position()
     assert not [m for m in costs_of(state) if m.startswith("take")]
+
+
+def test_the_list_says_each_free_stones_colours_beside_take() -> None:
+    """An audit's new player: 'take 1' ... 'take 8' named no colours; the picture did. The
+    list says them (the free stones are face up), and nothing beside other moves."""
+    state = GAME.new(2, seed=3)
+    notes = GAME.notes(state, state.turn)
+    shown = GAME.view(state, None)["pyramid"]
+    assert notes and set(notes) == {m for m in GAME.legal_moves(state, state.turn)
+                                    if m.startswith("take ")}
+    for move, colours in notes.items():
+        position = int(move.split()[1]) - 1
+        assert colours == "/".join(STONES[state.pyramid[position]])
+        assert shown[position] is not None  # face up: everyone sees it already
+    assert GAME.notes(state, 1 - state.turn) == {}
+    placing, _ = GAME.play(state, state.turn, "take 1")
+    assert GAME.notes(placing, placing.turn) == {}
