@@ -107,6 +107,10 @@ async def test_each_turn_brings_the_player_their_blocks_without_a_dm_for_their_o
             turn = w.dms(member)[-1]  # the DM their turn began with: their picture
             assert message_text(turn).startswith("Your turn in <#"), message_text(turn)
             assert turn.attachments and blocks(seat) in (turn.attachments[0].description or "")
+            # two parts (the board, then their blocks), each saying which it is
+            assert [(a.description or "").rsplit(" (Picture ", 1)[-1]
+                    for a in turn.attachments] == ["1 of 2: the table.)",
+                                                   "2 of 2: your part, under the table.)"]
             count, waiting = len(w.dms(member)), len(w.dms(other))
             move = rng.choice(moves)
             version = await w.version()

@@ -115,9 +115,14 @@ def clip(text: str, limit: int = LIMIT) -> str:
 
 def pictured(picture: Picture, name: str = "board") -> tuple[Attachment, ...]:
     """A picture as attachments (two where it comes in two parts), its one-line summary as
-    the alt text of each."""
-    return tuple(Attachment(f"{name}{'-' + str(n) if n else ''}.png", png, picture.summary)
-                 for n, png in enumerate((picture.png, *picture.more)))
+    the alt text of each, the parts saying which they are."""
+    if not picture.more:
+        return (Attachment(f"{name}.png", picture.png, picture.summary),)
+    return (Attachment(f"{name}.png", picture.png,
+                       words.say("answer.part_table", summary=picture.summary)),
+            *(Attachment(f"{name}-{n}.png", png,
+                         words.say("answer.part_yours", summary=picture.summary))
+              for n, png in enumerate(picture.more, 1)))
 
 
 def picture_files(picture: Picture, name: str = "board") -> list[discord.File]:
