@@ -441,6 +441,19 @@ def test_without_bettors_the_green_roll_is_the_toughness() -> None:
     assert state.crystals[0] == 6
 
 
+def test_one_bettor_s_guess_is_the_only_one_however_near() -> None:
+    """2 players: one bet, on the number the green die shows: 0 away is the furthest of
+    one guess (the seed's 2 crystals), which the line says rather than 'furthest'."""
+    state = battle(2, red=4, crystals=[5, 5])
+    state, _ = play(state, 0, "attack f5 from e5")
+    force(state, 3)
+    state, texts = play(state, 1, "bet 3")
+    assert "Green rolls 3. The bet: Player 2 3. The only guess is 0 away, so the toughness " \
+           "is 0." in texts
+    assert "Player 2 earns 2 crystals for the only guess, the furthest however near (3)." \
+        in texts
+
+
 def test_a_won_attack_clears_both_cards_and_a_landmine_leaves_the_game() -> None:
     state = battle(2, red=6, crystals=[5, 0])
     i = INDEX["f5"]

@@ -167,11 +167,15 @@ def roll_green(state: BombState, events: list[Event]) -> None:
         attack["furthest"] = [s for s in bettors if abs(attack["bets"][s] - green) == far]
         attack["toughness"] = far
         guesses = listing([f"{player(s)} {attack['bets'][s]}" for s in bettors])
-        events.append(Event(f"Green rolls {green}. The bets: {guesses}. The furthest guess "
-                            f"is {far} away, so the toughness is {far}.", kind="green",
+        only = len(bettors) == 1  # then the one guess is the furthest, however near
+        events.append(Event(f"Green rolls {green}. The bet{'' if only else 's'}: {guesses}. "
+                            f"The {'only' if only else 'furthest'} guess is {far} away, so "
+                            f"the toughness is {far}.", kind="green",
                             data={"green": green, "bets": attack["bets"]}))
         for s in attack["furthest"]:
             gain(state, s, REWARD["furthest_guess"], "bets",
+                  f"for the only guess, the furthest however near ({attack['bets'][s]})"
+                  if only else
                   f"for the guess furthest from the green die ({attack['bets'][s]})", events)
     else:
         attack["toughness"] = green
