@@ -186,7 +186,8 @@ def summary(view: dict[str, Any]) -> str:
     scores = ", ".join(f"{_spoken(view, s, _seat_words(view, s))} {view['scores'][s]}"
                        for s in range(int(view["players"])))
     word = "Scores" if result is not None else \
-        f"{_team(view, 'Scores')} if it ended now (every square not yet placed counts -1)"
+        "Scores if it ended now (every square not yet placed counts -1" + (
+            ", a team's partners added together)" if view["variant"] == "couples" else ")")
     parts = [f"{NAME}, {lead}.", f"{word}: {scores}."]
     if result is None and view.get("last"):
         parts.append(_last(view))
@@ -336,11 +337,8 @@ def _around(view: dict[str, Any], at: kit.Layout) -> tuple[Image.Image, Image.Im
 
 def counted(view: dict[str, Any]) -> str:
     """What the running points count, said as they start far below zero (-59; -128 a team)."""
-    return f"{_team(view, 'Points')} if it ended now: each square not yet placed counts -1."
-
-
-def _team(view: dict[str, Any], word: str) -> str:
-    return f"Team {word.lower()}" if view["variant"] == "couples" else word
+    team = "Team points" if view["variant"] == "couples" else "Points"
+    return f"{team} if it ended now: each square not yet placed counts -1."
 
 
 def _grid(view: dict[str, Any], at: kit.Layout, top_: Image.Image, bottom: Image.Image

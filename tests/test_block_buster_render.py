@@ -108,7 +108,7 @@ def test_summary_says_whose_turn_the_points_and_the_last_move() -> None:
         assert line.startswith("Block Buster, ") and "\n" not in line and "  " not in line
         if view["result"] is None:
             assert f"{view['colours'][view['turn']].capitalize()} to place a block" in line
-            assert ("cores if it ended now (every square not yet placed counts -1): "
+            assert ("Scores if it ended now (every square not yet placed counts -1"
                     in line)
         else:
             assert "game over" in line and "Scores: " in line
@@ -320,7 +320,8 @@ def test_the_points_that_start_far_below_zero_say_what_they_count(drawn: Drawn) 
     assert min(couples["scores"]) <= -120  # a team's 128 squares less its tokens
     assert "Team points if it ended now: each square not yet placed counts -1." in \
         render.describe(GID, couples).splitlines()
-    assert "Team scores if it ended now (every square" in render.summary(GID, couples)
+    assert "Scores if it ended now (every square not yet placed counts -1, a team's " \
+        "partners added together): " in render.summary(GID, couples)
     for players, options in GAMES:
         for state in samples(players, tuple(sorted((options or {}).items()))):
             assert drawing.board_grid(GAME.view(state, None)).cell >= 34
