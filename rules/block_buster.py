@@ -858,15 +858,18 @@ class BlockBuster(Game[BlockState]):
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None
             ) -> BlockState:
-        self.check_players(players)
         self.check_options(options)
+        self.check_players(players, options)
         options = dict(options or {})
         variant = str(options.pop("variant", "standard"))
         connect = str(options.pop("connect", "previous"))
-        wanted = {"special-2p": 2, "official-2p": 2, "couples": 4}.get(variant)
-        if wanted is not None and players != wanted:
-            raise IllegalMove(f"The {variant} variant is for {wanted} players, not {players}.")
         return _deal(players, seed, variant, connect)
+
+    def player_range(self, options: dict[str, Any] | None = None) -> tuple[int, int]:
+        """2 to 4 players; the special-2p and official-2p variants 2, couples 4."""
+        fixed = {"special-2p": 2, "official-2p": 2, "couples": 4}.get(
+            str((options or {}).get("variant", "standard")))
+        return (fixed, fixed) if fixed else (self.min_players, self.max_players)
 
     def opening(self, state: BlockState) -> list[Event]:
         events = [starts(colour_said(state, state.turn), "drawn by lot")]
@@ -875,6 +878,10 @@ class BlockBuster(Game[BlockState]):
                 f"Each player plays two colours: {seat_name(state, 0)} against "
                 f"{seat_name(state, 1)}, the colours taking turns in the order "
                 f"{', '.join(colour_name(c) for c in state.order)}."))
+        elif state.variant == "official-2p":
+            events.append(Event(
+                "Each colour has 32 blocks, two of each shape: a pieces picture shows a "
+                "pair as '2x5L', and a move names the shape alone ('5l r0 d1')."))
         elif state.variant == "couples":
             blue, red = (_side_name(state, team) for team in _teams(state))
             events.append(Event(

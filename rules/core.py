@@ -166,6 +166,12 @@ def quote(typed: object, limit: int = QUOTE_LIMIT) -> str:
     return f"'{text}'" if len(text) <= limit else f"'{text[: limit - 1]}…'"
 
 
+def option_words(options: dict[str, Any] | None) -> list[str]:
+    """Options as they are typed: 'advanced', 'variant=couples'."""
+    return [name if value is True else f"{name}={value}"
+            for name, value in (options or {}).items() if value is not False]
+
+
 def starts(who: str, how: str = "drawn at random") -> Event:
     """The opening's first line: who moves first and how they were chosen, e.g. 'Blue
     starts: drawn at random.'"""
@@ -277,16 +283,24 @@ class Game(ABC, Generic[S]):
         Seats are named as the game's events name them."""
         return []
 
-    def players(self) -> str:
-        """How many play, as a sentence says it: '2 players', '2-4 players'."""
-        if self.min_players == self.max_players:
-            return f"{self.min_players} players"
-        return f"{self.min_players}-{self.max_players} players"
+    def player_range(self, options: dict[str, Any] | None = None) -> tuple[int, int]:
+        """The fewest and the most players with ``options`` (a variant may fix the count)."""
+        return self.min_players, self.max_players
 
-    def check_players(self, players: int) -> None:
-        """Refuse a seat count outside the game's range, with a sentence."""
-        if not self.min_players <= players <= self.max_players:
-            raise IllegalMove(f"{self.name} takes {self.players()}, not {players}.")
+    def players(self, options: dict[str, Any] | None = None) -> str:
+        """How many play (with ``options``), as a sentence says it: '2 players', '2-4
+        players'."""
+        fewest, most = self.player_range(options)
+        return f"{fewest} players" if fewest == most else f"{fewest}-{most} players"
+
+    def check_players(self, players: int, options: dict[str, Any] | None = None) -> None:
+        """Refuse a seat count outside the game's range (with ``options``), with a
+        sentence."""
+        fewest, most = self.player_range(options)
+        if not fewest <= players <= most:
+            what = f"{self.name} with {', '.join(option_words(options))}" if (
+                self.player_range(options) != self.player_range()) else self.name
+            raise IllegalMove(f"{what} takes {self.players(options)}, not {players}.")
 
     # -- asking
 

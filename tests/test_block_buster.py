@@ -510,7 +510,7 @@ def test_connect_any_option_lets_a_block_touch_any_of_its_colour() -> None:
 
 
 def test_options_are_checked() -> None:
-    with pytest.raises(IllegalMove, match="for 4 players, not 2"):
+    with pytest.raises(IllegalMove, match="with variant=couples takes 4 players, not 2"):
         GAME.new(2, seed=1, options={"variant": "couples"})
     with pytest.raises(IllegalMove, match="The option 'variant' takes standard, special-2p, "
                                           "couples or official-2p, not 'x'"):

@@ -62,6 +62,8 @@ def test_the_first_block_says_who_starts_and_the_first_words(tmp_path: Path,
      "and Yellow) against Computer 1 (Red and Green), the colours taking turns", "special-2p"),
     ("block-buster", "variant=couples", "Two teams of partners: Blue (Player 1) and Yellow "
      "(Computer 2) against Red (Computer 1) and Green (Computer 3).", "couples"),
+    ("block-buster", "variant=official-2p", "Each colour has 32 blocks, two of each shape",
+     "official-2p"),
 ])
 def test_a_variants_first_block_says_its_own_words(tmp_path: Path, game_id: str,
                                                    options: str, defined: str,

@@ -104,6 +104,30 @@ async def test_opening_refusals(service: TableService, store: Store) -> None:
                   "yet started: take a seat with /game join, or open yours in another channel.")
 
 
+async def test_a_variant_of_fixed_size_opens_seats_and_starts_as_many(
+        service: TableService, store: Store) -> None:
+    """An audit's special-2p table said '2-4 players', seated a third and refused the
+    start with no next step. The table says the variant's count and its options, and
+    takes no more seats than it can start with."""
+    opened = await service.open(CH, 1, ANN, "Ann", "block-buster", {"variant": "special-2p"})
+    assert opened.public.startswith("Ann opened a table for Block Buster (2 players, "
+                                    "variant=special-2p).")
+    await service.join(CH, BOB, "Bob")
+    await refused(store, service.join(CH, CY, "Cy"),
+                  "The table is full: this Block Buster table takes at most 2 players.")
+    await service.start(CH, ANN, seed=3)
+    couples = CH + 1
+    await service.open(couples, 1, ANN, "Ann", "block-buster", {"variant": "couples"})
+    said = await service.join(couples, BOB, "Bob")
+    assert "2 of 4 players seated" in said.public
+    await refused(store, service.start(couples, ANN),
+                  "Block Buster takes 4 players, variant=couples; this table has 2. Ask "
+                  "someone to /game join, or add a computer player.")
+    with pytest.raises(rules.IllegalMove, match=r"^Block Buster with variant=couples takes "
+                       r"4 players, not 2\.$"):
+        rules.GAMES["block-buster"].new(2, 1, {"variant": "couples"})
+
+
 async def test_lobby_refusals(service: TableService, store: Store) -> None:
     no_table = "There is no game in this channel. Open one with /game new."
     await refused(store, service.join(CH, BOB, "Bob"), no_table)
@@ -136,9 +160,9 @@ async def test_lobby_refusals(service: TableService, store: Store) -> None:
     await service.join(CH, CY, "Cy")
     await service.add_computer(CH, ANN)
     await refused(store, service.join(CH, DEE, "Dee"),
-                  "The table is full: Cube Conquest takes at most 4 players.")
+                  "The table is full: this Cube Conquest table takes at most 4 players.")
     await refused(store, service.add_computer(CH, ANN),
-                  "The table is full: Cube Conquest takes at most 4 players.")
+                  "The table is full: this Cube Conquest table takes at most 4 players.")
     assert (await service.status(CH)).public == (
         "Cube Conquest: waiting to start. 4 of 2-4 players seated: Ann, Bob, Cy and "
         "Computer 1. Ann starts it with /game start.\n"
@@ -619,7 +643,7 @@ async def test_a_variant_that_needs_four_players_opens_and_checks_the_count_at_t
     await service.open(CH, 1, ANN, "Ann", "block-buster", parse_options("variant=couples"))
     await service.join(CH, BOB, "Bob")
     before = await snapshot(store)
-    with pytest.raises(rules.GameError, match="4 players, not 2"):
+    with pytest.raises(rules.GameError, match="takes 4 players, variant=couples; this table has 2"):
         await service.start(CH, ANN)
     assert await snapshot(store) == before
     for user in (CY, DEE):

@@ -84,13 +84,12 @@ class Seats:
                 row = await self.store.tables.create_game(channel_id, guild_id, game.id, options,
                                                    user_id, name, now=self.now())
             table = await self.tables.opened(row)
-            told, shown = self.commands, table.shown(name)
+            told, shown, takes = self.commands, table.shown(name), table.takes()
             if told.join:
                 return Reply(public=words.say("seats.opened_join", player=shown, game=game.name,
-                                              range=game.players(), join=told.join,
-                                              start=told.start))
+                                              range=takes, join=told.join, start=told.start))
             return Reply(public=words.say("seats.opened", player=shown, game=game.name,
-                                          range=game.players()))
+                                          range=takes))
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Reply:
         """Take the next seat at the channel's table before it starts."""
@@ -154,9 +153,9 @@ class Seats:
 
     async def _sit(self, table: Table, user_id: int | None, name: str, kind: str,
                    level: str | None = None) -> None:
-        if len(table.seats) >= table.game.max_players:
-            raise TableError(words.say("seats.full", game=table.game.name,
-                                       count=table.game.max_players))
+        most = table.game.player_range(table.options)[1]
+        if len(table.seats) >= most:
+            raise TableError(words.say("seats.full", game=table.game.name, count=most))
         try:
             await self.store.seats.add(table.id, len(table.seats), user_id, name, kind, level)
         except SeatTaken:
@@ -180,9 +179,10 @@ class Seats:
             if table.status != "open":
                 raise TableError(words.say("seats.started"))
             game, players = table.game, len(table.seats)
-            if not game.min_players <= players <= game.max_players:
+            fewest, most = game.player_range(table.options)
+            if not fewest <= players <= most:
                 raise TableError(words.say("seats.wrong_count", game=game.name,
-                                           range=game.players(), count=players))
+                                           range=table.takes(), count=players))
             salt = secrets.token_hex(16)  # so that the commitment hides the seed
             deal = Deal(seed, salt, fairness.commitment(seed, salt))
             state = game.new(players, seed, table.options or None)

@@ -206,8 +206,15 @@ class Table:
 
     def seated(self) -> str:
         """'2 of 2-4 players seated: Ann and Bob.'"""
-        return words.say("table.seated", count=len(self.seats), range=self.game.players(),
+        return words.say("table.seated", count=len(self.seats),
+                         range=self.game.players(self.options),
                          players=rules.core.listing([self.who(s.seat) for s in self.seats]))
+
+    def takes(self) -> str:
+        """How many players this table takes, with the options it was opened with: '2-4
+        players', '4 players, variant=couples'."""
+        return ", ".join([self.game.players(self.options),
+                          *rules.core.option_words(self.options)])
 
     def settings(self) -> str:
         """'Settings: turn time 2d; reminders on.', or with a time bank 'Settings: a time
