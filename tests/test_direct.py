@@ -97,6 +97,7 @@ class Edited:
 
     def __init__(self, components: list[Any]) -> None:
         self.components = components
+        self.attachments: list[Any] = []  # no picture: none to bring up to date
         self.edits: list[dict[str, Any]] = []
 
     async def edit(self, **changes: Any) -> Edited:

@@ -140,3 +140,32 @@ async def test_the_movers_own_view_comes_with_the_answer_and_again_at_their_turn
             checked += 1
         assert checked >= 4
 
+
+
+async def test_a_turns_dm_edited_for_new_buttons_shows_the_table_as_it_stands(
+        tmp_path: Path) -> None:
+    """A phone player's audit (Crystallia): a step of one's own turn edited the turn's DM
+    with new buttons ('gain red', ...) under the picture of the turn's start ('take a
+    stone'). An edit that brings buttons but no picture of its own draws the view as it
+    stands (or takes the old one off)."""
+    def alt(message: Any) -> str:
+        return (message.attachments[0].description or "").split(" Points")[0]
+
+    async with world(tmp_path) as w:
+        said(await w.alice.slash(w.channel, "game new", game="crystallia"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        rng, checked = random.Random(1), 0
+        for _ in range(40):
+            awaited = [(m, mv) for m in w.players if (mv := await w.moves(m))]
+            if not awaited:
+                break
+            member, moves = awaited[0]
+            said(await member.slash(w.channel, "play", action=rng.choice(moves)))
+            board = next(m for m in reversed(w.public()) if m.attachments)
+            for m in w.players:
+                dm = w.dms(m)[-1] if w.dms(m) else None
+                if dm is not None and dm.components and dm.attachments and await w.moves(m):
+                    assert alt(dm) == alt(board), (message_text(dm), alt(dm), alt(board))
+                    checked += 1
+        assert checked >= 2

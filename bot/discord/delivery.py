@@ -274,11 +274,8 @@ class Delivery:
         view = choice_view(channel_id, game, version, choices)
         key = (channel_id, game, private.user_id)
         if asking and view is None and turn and await self._hides(channel_id):
-            try:  # a turn begins with no news and no buttons (their first: nothing owed)
-                picture = await self.service.seen(channel_id, private.user_id, board, version)
-            except Exception:
-                log.exception("Could not draw the view of user %s", private.user_id)
-                picture = None
+            # a turn begins with no news and no buttons (their first: nothing owed)
+            picture = await self._seen(channel_id, private.user_id, board, version)
             private, asking = Private(private.user_id, "", picture), False
         if own and key in self._asked:
             message, lines = self._asked[key]
@@ -288,8 +285,11 @@ class Delivery:
             text = (words.say("delivery.in_channel", channel=channel_id, said=lines) if lines
                     else self._bare(channel_id, choices.moves, view, private.picture))
             kwargs: dict[str, Any] = {"view": view}
-            if private.picture is not None:
-                kwargs["attachments"] = picture_files(private.picture, "hand")
+            picture = private.picture
+            if picture is None and message.attachments:  # the turn's picture is stale now
+                picture = await self._seen(channel_id, private.user_id, board, version)
+            if picture is not None or message.attachments:
+                kwargs["attachments"] = [] if picture is None else picture_files(picture, "hand")
             try:
                 edited = await message.edit(content=clip(text), allowed_mentions=NOBODY,
                                             **kwargs)
@@ -315,6 +315,16 @@ class Delivery:
         await self._unask(key)  # the DM before it is no longer the turn's
         self._asked[key] = (sent, private.text)
         return True
+
+    async def _seen(self, channel_id: int, user_id: int, board: Picture | None,
+                    version: int) -> Picture | None:
+        """The player's view as the table stands (``service.seen``); None if it cannot
+        be drawn (the DM goes without it)."""
+        try:
+            return await self.service.seen(channel_id, user_id, board, version)
+        except Exception:
+            log.exception("Could not draw the view of user %s", user_id)
+            return None
 
     async def _hides(self, channel_id: int) -> bool:
         """Whether the channel's game hides something from each player (then their turn
