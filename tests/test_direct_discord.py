@@ -169,3 +169,26 @@ async def test_a_turns_dm_edited_for_new_buttons_shows_the_table_as_it_stands(
                     assert alt(dm) == alt(board), (message_text(dm), alt(dm), alt(board))
                     checked += 1
         assert checked >= 2
+
+
+async def test_closed_dms_are_told_in_the_channel_once_however_often_hand_is_used(
+        tmp_path: Path) -> None:
+    """A phone player's audit: Bob, his DMs closed, used /hand at each of his turns, as the
+    channel's notice says; each /hand let one DM be tried (refused), and a turn with no DM
+    to send counted as one that got through, so the notice came again, pinging him, turn
+    after turn. It comes once; a refused try after /hand is all it costs."""
+    async with world(tmp_path) as w:
+        dm = w.bob.user.dm_channel
+        w.env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+        said(await w.alice.slash(w.channel, "game new", game="crystallia"))
+        said(await w.bob.slash(w.channel, "game join"))
+        said(await w.alice.slash(w.channel, "game start"))
+        rng = random.Random(3)
+        for _ in range(30):
+            ((member, moves), *_) = [(m, mv) for m in w.players if (mv := await w.moves(m))]
+            if member is w.bob:
+                said(await w.bob.slash(w.channel, "hand"))
+            said(await member.slash(w.channel, "play", action=rng.choice(moves)))
+        assert sum(NOTICE in message_text(m) for m in w.public()) == 1
+        assert sends_to(w, w.bob) > 2  # each /hand let one DM be tried

@@ -210,11 +210,12 @@ class Delivery:
             asking = private.user_id not in told
             own = (private.user_id == actor and reply.step and actor not in reply.newly
                    and actor in reply.mention)  # a step of their own turn
-            if await self._direct(channel_id, private, reply.game, reply.version, reply.picture,
-                                  asking=asking, own=own,
-                                  turn=private.user_id in reply.newly):
+            went = await self._direct(channel_id, private, reply.game, reply.version,
+                                      reply.picture, asking=asking, own=own,
+                                      turn=private.user_id in reply.newly)
+            if went:
                 self._unreachable.discard(key)
-            elif key not in self._unreachable:  # say it once, not after every move
+            elif went is False and key not in self._unreachable:  # once, not every move
                 self._unreachable.add(key)
                 unreachable.append(private.user_id)
         if unreachable:
@@ -247,18 +248,20 @@ class Delivery:
 
     async def _direct(self, channel_id: int, private: Private, game: int, version: int,
                       board: Picture | None = None, *, asking: bool = False,
-                      own: bool = False, turn: bool = False) -> bool:
+                      own: bool = False, turn: bool = False) -> bool | None:
         """DM one player their private view, with buttons when their choices are few
         (``turn``: their turn begins with it).
 
         With ``asking``, only the buttons matter: no DM is sent unless there are some.
         With ``own`` (a step of the player's own turn), the DM of that turn is edited:
         its lines kept, the new ones added, the picture and buttons replaced.
-        Returns False if Discord refuses the DM (the player closed their DMs), or if
-        their DMs are held back after such a refusal (``direct.send``): nothing is tried
-        then. A player owed their view from their own move (``direct.Owed``) is sent, as
-        their turn begins, what they hold as the table stands now (the board of
-        ``version``, ``board``, shared), not the view that move left them.
+        Returns True once a DM went (or was edited), None where there was nothing to
+        send (never counted as a DM that got through), False if Discord refuses the DM
+        (the player closed their DMs), or if their DMs are held back after such a refusal
+        (``direct.send``): nothing is tried then. A player owed their view from their own
+        move (``direct.Owed``) is sent, as their turn begins, what they hold as the table
+        stands now (the board of ``version``, ``board``, shared), not the view that move
+        left them.
         """
         game_owed, owed = self._owed.pop((channel_id, private.user_id), (game, None))
         if game_owed != game:  # an earlier game's, never sent: it ended
@@ -280,7 +283,7 @@ class Delivery:
         if own and key in self._asked:
             message, lines = self._asked[key]
             if asking and view is None and not message.components:
-                return True  # their view is unchanged and no buttons come or go: no edit
+                return None  # their view is unchanged and no buttons come or go: no edit
             lines = "\n".join(part for part in (lines, private.text) if part)
             text = (words.say("delivery.in_channel", channel=channel_id, said=lines) if lines
                     else self._bare(channel_id, choices.moves, view, private.picture))
@@ -298,7 +301,7 @@ class Delivery:
             except discord.HTTPException as error:  # e.g. the edit cap: a new DM then
                 log.info("Could not edit a DM to user %s (%s)", private.user_id, error)
         if asking and view is None:
-            return True
+            return None
         if asking:
             text = words.say("delivery.your_choice_in", channel=channel_id)
         elif private.text:
