@@ -226,12 +226,15 @@ class Terminal:
             return True
         if self.keyboard is not None and self.out.isatty():
             self.say(CLEAR)  # the last player's secrets go before the next one sits down
-        if self.ask(words.say("terminal.pass_keyboard", player=label,
-                              name=self.names[user])) is None:
+        typed = self.ask(words.say("terminal.pass_keyboard", player=label,
+                                   name=self.names[user]))
+        if typed is None:
             return False  # (their own view is shown next: asked before the first turn too)
         if self.keyboard is not None:  # (the prompt itself is cleared from the screen too)
             self.say(CLEAR if self.out.isatty()
                      else words.say("terminal.at_keyboard", name=self.names[user]))
+        if typed.strip():  # a move typed too soon: said, not lost without a word
+            self.say(words.say("terminal.typed_at_handover", typed=quote(typed.strip(), 60)))
         self.keyboard = user
         missed, self.missed[user] = self.missed.get(user, [])[-40:], []
         if missed:

@@ -738,6 +738,7 @@ def _edge_example(state: CubeState, seat: int) -> str:
 
 
 # How each move is written, for a text that names a move's word but not the rest of it.
+ACTIONS = ("move", "prepare", "reinforce", "outpost", "attack", "pass")  # a turn's action
 FORMS = {
     "place": "with a square of your edge: 'place b1'",
     "move": "with the cube's square, where it goes and a card: 'move b1 b3 with crown'",
@@ -1084,9 +1085,31 @@ class CubeConquest(Game[CubeState]):
 
     def _left_out(self, state: CubeState, seat: int, verb: str, words: list[str],
                   hint: str) -> GameError:
-        """A move's word with the rest left out: how it is written, or the step it is not."""
-        return left_out(" ".join(words), verb, {m.split()[0] for m in self.legal_moves(
-            state, seat)}, self._step(state, seat), FORMS[verb], hint)
+        """A move's word with the rest left out: how it is written, or the step it is not,
+        or, an action of this step that none of the player's cubes can take now, why."""
+        firsts = {m.split()[0] for m in self.legal_moves(state, seat)}
+        if state.phase == "action" and verb not in firsts and verb in ACTIONS:
+            return IllegalMove(f"You can't {quote(' '.join(words))} now: "
+                               f"{self._no_action(state, seat, verb)}. {hint}")
+        return left_out(" ".join(words), verb, firsts, self._step(state, seat), FORMS[verb],
+                        hint)
+
+    @staticmethod
+    def _no_action(state: CubeState, seat: int, verb: str) -> str:  # verb: one of ACTIONS
+        """Why no action of ``verb``'s kind is open to ``seat`` at all."""
+        hand, supply = state.hands[seat], state.supply[seat]
+        if verb == "attack":
+            return ("an attack needs a card in hand" if not hand else "no enemy cube is "
+                    "next to a cube of yours that may attack (an Outpost cannot)")
+        if verb in ("reinforce", "outpost") and not supply:
+            return "you have no cubes left to add"
+        return {"prepare": "preparing takes two cards from your hand",
+                "pass": "you may only pass when no action is possible",
+                "move": "none of your cubes can move with the cards you hold (an Outpost "
+                        "cannot move)",
+                "reinforce": "no empty face-up tile beside your cubes matches a card you hold",
+                "outpost": "none of your single cubes stands on a tile a card of yours "
+                           "matches"}[verb]
 
     def parse(self, state: CubeState, seat: int, text: str) -> str:
         hint = partial(self.notation_hint, state, seat)  # worked out only when refused
@@ -1200,7 +1223,7 @@ class CubeConquest(Game[CubeState]):
         verb = words[0]
         hand = state.hands[seat]
         expected = {"setup": ("place",), "attack": ("pick",), "choose": ("use",),
-                    "action": ("move", "prepare", "reinforce", "outpost", "attack", "pass")}
+                    "action": ACTIONS}
         if verb not in expected[state.phase]:
             return out_of_step(move, self._step(state, seat), self.notation_hint(state, seat))
         cards = [CARD_WORDS[w] for w in words if w in CARD_WORDS]

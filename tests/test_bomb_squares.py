@@ -681,6 +681,9 @@ def test_no_square_cards_and_three_quiet_rounds_end_the_game() -> None:
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == {0, 1}
     assert outcome.ending == "no earnings"
+    # said as the guide says it (a new player read 'a whole round' against its 'three')
+    assert outcome.reason.startswith("The square cards are used up and nobody earned for 3 "
+                                     "full rounds; most crystals wins.")
 
 
 # --------------------------------------------------------------------------- hidden facts

@@ -567,3 +567,15 @@ def test_hot_seat_shows_a_player_their_pieces_picture_as_they_sit_down(tmp_path:
                      r"blocks: ", back)
     first = done.stdout.split("Pass the keyboard to Player 2")[1].split("your move:")[0]
     assert "(only Player 2) [picture " in first  # asked for the keyboard first, then shown
+
+
+def test_a_move_typed_while_the_keyboard_is_handed_over_is_said_not_played(
+        tmp_path: Path) -> None:
+    """A new player typed their move at 'press Enter when nobody else can see the
+    screen', and it went without a word. It is said now, and nothing is played."""
+    done = boardroom(tmp_path, "battle-tiles", "--players", "2", "--names", "Ann,Bob",
+                     "--no-images", "--seed", "4", stdin="place 1 at c3\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "'place 1 at c3' was not played: the keyboard was being handed over. Type it " \
+           "again at your prompt." in done.stdout
+    assert "places a tile" not in done.stdout.split("was not played")[1]

@@ -926,3 +926,17 @@ def test_a_pick_or_use_hint_s_examples_are_the_seat_s_own_legal_moves() -> None:
                 assert all(e in legal for e in examples), (hint, legal)
                 seen += 1
     assert seen >= 20
+
+
+def test_an_action_word_none_of_your_cubes_can_take_says_why() -> None:
+    """A new player typed 'attack' with no enemy cube next to theirs and read that the
+    turn 'is at its action (a fight's picks come only after an attack)': the step it was
+    at. The refusal names why no attack is open."""
+    state = position(cubes={"a1": (0, 1), "e5": (1, 1)}, hands=[["drop", "crown"], ["drop"]])
+    assert not [m for m in GAME.legal_moves(state, 0) if m.startswith("attack")]
+    with pytest.raises(IllegalMove, match=r"^You can't 'attack' now: no enemy cube is next "
+                       r"to a cube of yours that may attack \(an Outpost cannot\)\. "):
+        GAME.play(state, 0, "attack")
+    empty = position(cubes={"a1": (0, 1), "a2": (1, 1)}, hands=[[], ["drop"]])
+    with pytest.raises(IllegalMove, match=r"^You can't 'attack' now: an attack needs a card "):
+        GAME.play(empty, 0, "attack")

@@ -216,16 +216,16 @@ def check_filled(state: BombState, seat: int, cell: int, events: list[Event]) ->
 
 
 def _over_by_time(state: BombState, events: list[Event]) -> bool:
-    """The ends the seed does not give: the turn limit, and a full round without anyone
-    earning once the square cards are used up. Most crystals wins."""
+    """The ends the seed does not give: the turn limit, and ``QUIET_ROUNDS`` full rounds
+    without anyone earning once the square cards are used up. Most crystals wins."""
     if state.turns >= TURN_LIMIT or state.moves > MOVE_LIMIT - MOST_MOVES_A_TURN:
         state.result = f"The turn limit ({TURN_LIMIT} turns) is reached; most crystals wins."
         if state.turns < TURN_LIMIT:
             state.result = f"The move limit ({MOVE_LIMIT} moves) is near; most crystals wins."
         state.ending = "turn limit"
     elif not state.deck and state.quiet >= QUIET_ROUNDS * state.players:
-        state.result = "The square cards are used up and nobody earned for a whole round; " \
-                       "most crystals wins."
+        state.result = ("The square cards are used up and nobody earned for "
+                        f"{QUIET_ROUNDS} full rounds; most crystals wins.")
         state.ending = "no earnings"
     else:
         if not state.deck:
