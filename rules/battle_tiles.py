@@ -683,7 +683,8 @@ class BattleTiles(Game[TilesState]):
         return [starts(colour(state.first)), Event(
             "A tile is named by its four side numbers clockwise from the top, north-east-"
             "south-west: a tile 4-2-5-3 shows 4 on its north side, 2 east, 5 south and 3 "
-            "west; a piercer side beats any number, a barrier side is never beaten. "
+            "west; a piercer side attacking beats any number, yet loses to anything that "
+            "attacks it, and a barrier side is never beaten. "
             "Placed, a tile attacks its neighbours: the greater number on the touching "
             "sides wins."), Event(
             f"Each player has four power tokens, {listing(TOKENS)}, one use each, to add to "

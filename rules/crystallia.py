@@ -128,6 +128,12 @@ AROUND = [_neighbours(i, True) for i in range(CELLS)]
 PAIRS = [(i, j) for i in range(CELLS) for j in ORTHOGONAL[i] if j > i]
 
 
+def _board_order(move: str) -> list[tuple[int, str]]:
+    """A move's words, each square as its file then its rank: 'place a2 a3' before
+    'place b1 b2' (a list grouped by first letters then reads a, b, c ...)."""
+    return [(0, w[0] + w[1:].zfill(2)) if w in INDEX else (1, w) for w in move.split()]
+
+
 def player(seat: int) -> str:
     return f"Player {seat + 1}"
 
@@ -1288,11 +1294,17 @@ class Crystallia(Game[CrystalliaState]):
 
     def notes(self, state: CrystalliaState, seat: int) -> dict[str, str]:
         """Beside 'take 3', the stone's colours ('green/yellow'): the pyramid's free
-        stones are face up, so the list says what the picture shows."""
-        if state.phase != "take" or seat != state.turn:
+        stones are face up, so the list says what the picture shows. Placements and an
+        ability's moves are listed in board order ('place a1 a2', 'place a1 b1', ...,
+        'place b1 ...'), with nothing beside them."""
+        if seat != state.turn:
             return {}
-        return {f"take {p + 1}": stone_name(state.pyramid[p]) for p in _available(state)
-                if state.face_up[p]}
+        if state.phase == "take":
+            return {f"take {p + 1}": stone_name(state.pyramid[p]) for p in _available(state)
+                    if state.face_up[p]}
+        if state.phase in ("place", "ability"):
+            return dict.fromkeys(sorted(self.legal_moves(state, seat), key=_board_order), "")
+        return {}
 
     def costs(self, state: CrystalliaState, seat: int) -> dict[str, str]:
         """What each move surely costs, found by playing it on a copy up to the next choice

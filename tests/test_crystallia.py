@@ -1024,4 +1024,19 @@ def test_the_list_says_each_free_stones_colours_beside_take() -> None:
         assert shown[position] is not None  # face up: everyone sees it already
     assert GAME.notes(state, 1 - state.turn) == {}
     placing, _ = GAME.play(state, state.turn, "take 1")
-    assert GAME.notes(placing, placing.turn) == {}
+    assert not any(GAME.notes(placing, placing.turn).values())  # nothing beside a placement
+
+
+def test_placements_are_listed_in_board_order() -> None:
+    """A new player read 'place a …, place b …, place e …, place f …, place c …' (the
+    order the squares pair up in). The list reads a, b, c, ... and within a square its
+    partners in order; the legal moves themselves keep their order."""
+    from bot.moves import Choices
+    state, _ = GAME.play(GAME.new(2, seed=3), 0, "take 1")
+    legal = GAME.legal_moves(state, 0)
+    listed = Choices.of(legal, GAME.costs(state, 0), GAME.notes(state, 0)).moves
+    assert sorted(listed) == sorted(legal) and listed != legal
+    firsts = [m.split()[1] for m in listed if m.startswith("place ")]
+    assert firsts == sorted(firsts, key=lambda sq: (sq[0], int(sq[1:])))
+    assert [e.text for e in Choices.of(legal, {}, GAME.notes(state, 0)).narrow("", 6)] == [
+        "place a", "place b", "place c", "place d", "place e", "place f"]

@@ -66,13 +66,17 @@ def assert_no_stone_named_before_it_is_face_up(w: World, deal: CrystalliaState) 
     for message in w.public():
         text = message_text(message) + " " + " ".join(a.description or "" for a in
                                                 message.attachments)
-        for number in map(int, re.findall(r"takes stone (\d+) \(", text)):
-            if shape(deal).face_down[number - 1]:
-                assert number in revealed, f"stone {number} was named while face down"
+        # in the order they are told: a turn's message may turn a stone up, then (a
+        # second turn) take it
+        for found in re.finditer(r"takes stone (\d+) \(|Stone (\d+) is turned face up: "
+                                 r"(\S+)\.", text):
+            taken, turned, name = found.groups()
+            if taken is not None and shape(deal).face_down[int(taken) - 1]:
+                assert int(taken) in revealed, f"stone {taken} was named while face down"
                 taken_from_the_back += 1
-        for number, name in re.findall(r"Stone (\d+) is turned face up: (\S+)\.", text):
-            assert name == stone_name(deal.pyramid[int(number) - 1])
-            revealed.add(int(number))
+            if turned is not None:
+                assert name == stone_name(deal.pyramid[int(turned) - 1])
+                revealed.add(int(turned))
     assert taken_from_the_back
 
 
