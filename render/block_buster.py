@@ -195,12 +195,13 @@ def summary(view: dict[str, Any]) -> str:
 
 
 def _yours(view: dict[str, Any]) -> list[str]:
-    """A seat's view: 'Your blocks: 5I, 4O.' (none for a spectator)."""
+    """A seat's view: 'Your blocks: 5I, 4O.', a pair as the picture shows it ('2x5L'); none
+    for a spectator."""
     if view.get("seat") is None:
         return []
-    left = _blocks_left(view, int(view["seat"]))
-    return [f"Your blocks: {', '.join(b.upper() for b in left)}." if left
-            else "You have placed all your blocks."]
+    left = [f"{n}x{b.upper()}" if n > 1 else b.upper() for c in _seat_colours(
+        view, int(view["seat"])) for b, n in Counter(view["blocks"][c]).items()]
+    return [f"Your blocks: {', '.join(left)}." if left else "You have placed all your blocks."]
 
 
 def describe(view: dict[str, Any]) -> str:

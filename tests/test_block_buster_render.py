@@ -334,3 +334,13 @@ def test_only_block_buster_shows_its_hand_at_every_turn() -> None:
     assert render.hand_every_turn(GID)
     assert [g for g in render.RENDERERS if render.hand_every_turn(g)] == [GID]
     assert not render.hand_every_turn("no-such-game")
+
+
+def test_a_pair_of_blocks_is_said_as_the_picture_shows_it() -> None:
+    """Official-2p: every shape twice. The text said '5I, 5I, 5L, 5L, ...' where the pieces
+    picture shows '2x5I'; both say '2x5I' now, and a seat of two colours (special-2p)
+    still lists each colour's blocks."""
+    official = GAME.view(GAME.new(2, 3, {"variant": "official-2p"}), 0)
+    assert "Your blocks: 2x5I, 2x5L, " in render.summary(GID, official)
+    special = GAME.view(GAME.new(2, 3, {"variant": "special-2p"}), 0)
+    assert "2x" not in render.summary(GID, special)
