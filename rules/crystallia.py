@@ -617,12 +617,12 @@ def _go_on(state: CrystalliaState, seat: int, events: list[Event]) -> None:
             events.append(Event(f"{SQUARES[square]} shows another turn, but nobody takes more "
                                 "than two turns in a row.", kind="ability"))
         elif all(p < 0 for p in state.pyramid):  # the game ends with this turn
-            events.append(Event(f"{player(seat)} covered another turn on {SQUARES[square]}, "
+            events.append(Event(f"{player(seat)} covered the again square on {SQUARES[square]}, "
                                 "but no stone is left in the pyramid for a second turn.",
                                 kind="again"))
         else:
             state.extra = True
-            events.append(Event(f"{player(seat)} covered another turn on {SQUARES[square]} "
+            events.append(Event(f"{player(seat)} covered the again square on {SQUARES[square]} "
                                 "and must take a second turn.", kind="again"))
     _activate(state, seat, events)
 

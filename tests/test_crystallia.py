@@ -435,7 +435,7 @@ def test_another_turn_is_mandatory_but_not_on_the_first_turn() -> None:
     state = position(board="c4=again", holding="red red")
     after, said = play(state, "place c4 c5")
     assert GAME.to_act(after) == {0} and after.streak == 2
-    assert "Player 1 covered another turn on c4 and must take a second turn." in said
+    assert "Player 1 covered the again square on c4 and must take a second turn." in said
     first = position(board="c4=again", holding="red red", turns=0)
     after, said = play(first, "place c4 c5")
     assert GAME.to_act(after) == {1}
@@ -635,7 +635,7 @@ def test_a_second_turn_the_end_cuts_off_is_never_promised_and_the_end_names_the_
                        "points."
     again = position(board="c4=again", holding="red red", pyramid=0, crystals=[{"blue": 4}, {}])
     after, said = play(again, "place c4 c5")
-    assert "Player 1 covered another turn on c4, but no stone is left in the pyramid for a " \
+    assert "Player 1 covered the again square on c4, but no stone is left in the pyramid for a " \
            "second turn." in said
     assert said[-1] == "The game ends: Every stone has left the pyramid. Player 1 wins with 5 " \
                        "points."
@@ -643,7 +643,7 @@ def test_a_second_turn_the_end_cuts_off_is_never_promised_and_the_end_names_the_
     lost = position(board="c4=again", stones=[("a4 b4", "red red")], holding="red red",
                     crystals=[{"red": 11}, {"blue": 3}], supercrystals={"red": 1})
     after, said = play(lost, "place c4 d4")
-    assert "Player 1 covered another turn on c4 and must take a second turn." in said
+    assert "Player 1 covered the again square on c4 and must take a second turn." in said
     assert said[-1] == "The game ends, with no second turn for Player 1: Player 1 reached 13 " \
                        "crystals of one colour, which loses whatever the points. Player 2 " \
                        "wins with 5 points."
