@@ -152,9 +152,7 @@ async def test_a_turns_dm_edited_for_new_buttons_shows_the_table_as_it_stands(
         return (message.attachments[0].description or "").split(" Points")[0]
 
     async with world(tmp_path) as w:
-        said(await w.alice.slash(w.channel, "game new", game="crystallia"))
-        said(await w.bob.slash(w.channel, "game join"))
-        said(await w.alice.slash(w.channel, "game start"))
+        await seat_two(w, "crystallia")
         rng, checked = random.Random(1), 0
         for _ in range(40):
             awaited = [(m, mv) for m in w.players if (mv := await w.moves(m))]
@@ -181,9 +179,7 @@ async def test_closed_dms_are_told_in_the_channel_once_however_often_hand_is_use
         dm = w.bob.user.dm_channel
         w.env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
                            message="Cannot send messages to this user", times=None)
-        said(await w.alice.slash(w.channel, "game new", game="crystallia"))
-        said(await w.bob.slash(w.channel, "game join"))
-        said(await w.alice.slash(w.channel, "game start"))
+        await seat_two(w, "crystallia")
         rng = random.Random(3)
         for _ in range(30):
             ((member, moves), *_) = [(m, mv) for m in w.players if (mv := await w.moves(m))]

@@ -159,13 +159,12 @@ def said(result: Any) -> str:
     return text
 
 
-async def seat_two(w: World) -> None:
-    """Alice opens a Cube Conquest table, Bob joins, Alice starts."""
-    assert "opened a table" in said(await w.alice.slash(w.channel, "game new",
-                                                         game="cube-conquest"))
+async def seat_two(w: World, game: str = "cube-conquest") -> None:
+    """Alice opens a table (Cube Conquest unless ``game`` says), Bob joins, Alice starts."""
+    assert "opened a table" in said(await w.alice.slash(w.channel, "game new", game=game))
     said(await w.bob.slash(w.channel, "game join"))
     said(await w.alice.slash(w.channel, "game start"))
-    assert any("Cube Conquest begins" in message_text(m) for m in w.public()[-3:])
+    assert any(f"{rules.GAMES[game].name} begins" in message_text(m) for m in w.public()[-3:])
 
 
 # --------------------------------------------------------------------------- playing
