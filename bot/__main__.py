@@ -183,6 +183,8 @@ def main() -> None:
     # aiosqlite's DEBUG lines hold every statement's values: states with their seeds, and
     # the salt, which must stay secret until a game is over (bot/fairness.py).
     logging.getLogger("aiosqlite").setLevel(max(numeric, logging.INFO))
+    # discord.py's DEBUG lines hold every request's body: each DM, with a player's hand.
+    logging.getLogger("discord.http").setLevel(max(numeric, logging.INFO))
     from bot import app
     from bot.discord.client import StartRefused, start_refused
 

@@ -26,8 +26,8 @@ from bot import words
 from bot.discord.client import Boardroom, ShardedBoardroom, discord_clock
 from bot.discord.words import DISCORD
 from bot.shards import Shards
-from bot.store import Store
-from bot.store.sqlite import check_file
+from bot.store import Store, is_postgres
+from bot.store.sqlite import check_file, default_path
 
 log = logging.getLogger("boardroom")
 
@@ -76,7 +76,8 @@ async def run(token: str, shards: Shards | None = None, *, first_wait: float = F
     ``discord.LoginFailure`` at once, commands it refuses (or would: they are checked
     before the first request) ``StartRefused``; ``python -m bot`` says either in a sentence
     and exits with status 1."""
-    check_file()  # a damaged database stops the bot before it connects (StoreError)
+    if not is_postgres(default_path()):  # a damaged file stops the bot before it connects
+        check_file()
     bot = create_bot(None) if shards is None else create_bot(None, shards=shards)
     # What exists now (the modules, the rules' tables, the bot) lives as long as the
     # process: frozen out of the collector's way, a full collection scans only the tables
@@ -84,11 +85,11 @@ async def run(token: str, shards: Shards | None = None, *, first_wait: float = F
     # ms; docs/scale.md). Thawed when the bot stops, for a process that goes on.
     gc.collect()
     gc.freeze()
-    loop = asyncio.get_running_loop()
+    loop, stopping = asyncio.get_running_loop(), asyncio.Event()
     signals = (signal.SIGTERM, signal.SIGINT)
     for signum in signals:
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
-            loop.add_signal_handler(signum, functools.partial(_stop, bot, signum))
+            loop.add_signal_handler(signum, functools.partial(_stop, bot, signum, stopping))
     try:
         async with bot:
             wait = first_wait
@@ -101,8 +102,12 @@ async def run(token: str, shards: Shards | None = None, *, first_wait: float = F
                         return
                     log.warning("Discord cannot be reached (%s); trying again in %.0f s.",
                                 _why(error), wait)
-                    await bot.http.close()  # the next try opens a fresh session
-                    await asyncio.sleep(wait)
+                    # The next try logs in afresh: a session of its own, on a connector
+                    # of its own (closing the session closed the one it had).
+                    await bot.http.close()
+                    bot.http.connector = discord.utils.MISSING
+                    with contextlib.suppress(TimeoutError):  # a signal ends the wait
+                        await asyncio.wait_for(stopping.wait(), wait)
                     wait = min(longest_wait, wait * 2)
     finally:
         gc.unfreeze()
@@ -117,6 +122,8 @@ def _why(error: BaseException) -> str:
     return f"{type(error).__name__}: {said}" if said else type(error).__name__
 
 
-def _stop(bot: discord.Client, signum: int) -> None:
+def _stop(bot: discord.Client, signum: int, stopping: asyncio.Event | None = None) -> None:
     log.info("Received %s, shutting down", signal.Signals(signum).name)
+    if stopping is not None:
+        stopping.set()  # (a wait before trying Discord again ends at once)
     asyncio.get_running_loop().create_task(bot.close())

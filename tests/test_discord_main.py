@@ -113,6 +113,51 @@ async def test_without_discord_it_says_so_in_a_sentence_and_tries_again(
     assert not any(r.exc_info for r in said)
 
 
+async def test_the_real_bot_logs_in_afresh_at_each_try_and_a_signal_ends_its_wait(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        tmp_path: Path) -> None:
+    """A server owner's audit: the real bot's second try to reach Discord reused the
+    connection the first had closed ("RuntimeError: Session is closed": a crash, and the
+    container's restarts spent); and SIGTERM during the wait was acted on only when it
+    ended (up to 5 minutes, past docker stop's 10 s). Discord is out of reach here (a
+    port nothing listens on): each try says so, and the signal stops the bot at once."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BOARDROOM_DB", raising=False)
+    monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:9/api/v10")
+
+    def tries() -> int:
+        return sum("cannot be reached" in r.getMessage() for r in caplog.records
+                   if r.name == "boardroom")
+
+    with caplog.at_level("WARNING", logger="boardroom"):
+        running = asyncio.create_task(app.run("a-token", first_wait=0.01, longest_wait=60))
+        for _ in range(1000):  # three tries: 0.01 s, 0.02 s, then a long wait
+            if tries() >= 3 or running.done():
+                break
+            await asyncio.sleep(0.01)
+        assert not running.done(), running.exception()
+        assert tries() >= 3
+        os.kill(os.getpid(), signal.SIGTERM)  # during a wait of 0.04 s and more
+        await asyncio.wait_for(running, timeout=5)
+    assert not any(r.exc_info for r in caplog.records if r.name == "boardroom")
+
+
+async def test_a_postgresql_url_is_not_checked_as_a_file(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The start's file check took a postgresql:// URL for a path ('There is no folder
+    postgresql://u:p@...', the password shown): no PostgreSQL bot could start."""
+    monkeypatch.setenv("BOARDROOM_DB", "postgresql://u:secret@127.0.0.1:1/x")
+    made: list[bool] = []
+
+    def create(database: object = None) -> Any:
+        made.append(True)
+        raise RuntimeError("made")
+    monkeypatch.setattr(app, "create_bot", create)
+    with pytest.raises(RuntimeError, match=r"^made$"):
+        await app.run("a-token")
+    assert made
+
+
 def test_a_wrong_token_is_one_sentence_and_exit_status_1(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     fake = FakeBot([discord.LoginFailure("Improper token has been passed.")])

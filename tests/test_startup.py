@@ -215,6 +215,23 @@ def test_discords_voice_warnings_stay_out_of_the_start(
     assert [r.getMessage() for r in caplog.records] == ["Something else"]
 
 
+def test_requests_bodies_stay_out_of_the_log_even_at_debug(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A privacy review: at BOARDROOM_LOG_LEVEL=DEBUG discord.py logged every request's
+    body, each DM with a player's hand. Its HTTP logger stays at INFO, as aiosqlite's."""
+    lengthen_game_replace(monkeypatch)
+    monkeypatch.setattr(logging.getLogger("discord.http"), "level", logging.NOTSET)
+    monkeypatch.setattr(logging.getLogger(), "level", logging.getLogger().level)  # restored
+    monkeypatch.setattr(logging.getLogger("boardroom"), "level", logging.NOTSET)
+    bot = SimStart(str(tmp_path / "boardroom.db"), [])
+    monkeypatch.setattr(app, "create_bot", lambda database=None: bot)
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setenv("BOARDROOM_LOG_LEVEL", "DEBUG")
+    assert run_main(monkeypatch) == 1
+    assert not logging.getLogger("discord.http").isEnabledFor(logging.DEBUG)
+    assert logging.getLogger("boardroom").isEnabledFor(logging.DEBUG)
+
+
 def test_the_container_does_not_restart_into_a_refused_start_for_ever() -> None:
     """A refused start exits with status 1, and so would every restart: the bot's
     containers restart on failure a few times at most (``docker run --restart`` and
