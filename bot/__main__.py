@@ -30,6 +30,7 @@ from bot.shards import ShardError, from_env
 from bot.store.errors import StoreError
 
 log = logging.getLogger("boardroom")
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")  # BOARDROOM_LOG_LEVEL's values
 
 
 USAGE = """\
@@ -173,8 +174,12 @@ def main() -> None:
     except ShardError as error:
         print(f"boardroom: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    level = os.environ.get("BOARDROOM_LOG_LEVEL", "INFO").upper()
-    numeric = logging.getLevelNamesMapping().get(level, logging.INFO)
+    level = os.environ.get("BOARDROOM_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in LEVELS:
+        print(f"boardroom: BOARDROOM_LOG_LEVEL must be {', '.join(LEVELS[:-1])} or "
+              f"{LEVELS[-1]}, not {level[:20]!r}; unset it for INFO.", file=sys.stderr)
+        raise SystemExit(2)
+    numeric = logging.getLevelNamesMapping()[level]
     discord.utils.setup_logging(level=numeric)
     # The bot has no voice, so discord.py's "PyNaCl/davey is not installed, voice will NOT
     # be supported" says nothing to an owner, yet came first in every start's output.

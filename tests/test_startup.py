@@ -232,6 +232,17 @@ def test_requests_bodies_stay_out_of_the_log_even_at_debug(
     assert logging.getLogger("boardroom").isEnabledFor(logging.DEBUG)
 
 
+def test_a_log_level_that_is_none_is_one_sentence(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A server owner's audit: BOARDROOM_LOG_LEVEL=LOUD became INFO without a word."""
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setenv("BOARDROOM_LOG_LEVEL", "loud")
+    assert run_main(monkeypatch) == 2
+    assert capsys.readouterr().err == (
+        "boardroom: BOARDROOM_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, "
+        "not 'LOUD'; unset it for INFO.\n")
+
+
 def test_the_container_does_not_restart_into_a_refused_start_for_ever() -> None:
     """A refused start exits with status 1, and so would every restart: the bot's
     containers restart on failure a few times at most (``docker run --restart`` and
