@@ -524,6 +524,20 @@ async def test_a_database_in_a_folder_that_is_not_there_is_one_sentence(
     assert not missing.parent.exists()
 
 
+async def test_a_database_sqlite_cannot_make_is_one_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A server owner's audit: a folder the database cannot be made in (here /proc, which
+    even root cannot write a file in) ended in a traceback."""
+    from bot import cli
+
+    args = cli.parser().parse_args(["battle-tiles", "--computers", "1", "--no-images",
+                                    "--db", "/proc/boardroom-test.db"])
+    assert await cli.run(args, io.StringIO(), io.StringIO()) == 2  # type: ignore[arg-type]
+    assert capsys.readouterr().err == (
+        "The database file /proc/boardroom-test.db could not be opened or made: unable to "
+        "open database file. Check that the folder can be written, or name another file.\n")
+
+
 async def test_what_only_a_deal_checks_and_a_resume_of_nothing_make_no_database(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """'couples' needs 4 players: refused before any table is opened (the file is not even

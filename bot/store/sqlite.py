@@ -128,7 +128,12 @@ class SQLite(Engine):
         exists starts an empty database; a file that is empty, truncated or not SQLite
         raises ``DamagedDatabase``, whose sentence names the file."""
         size = check_file(path)
-        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as error:  # a folder it may not write in, say: a sentence
+            raise StoreError(f"The database file {path} could not be opened or made: "
+                             f"{error}. Check that the folder can be written, or name "
+                             "another file.") from None
         try:
             # Fetched, not just executed: a pragma that answers a row (journal_mode) would
             # otherwise stay "in progress" and block the migrations' COMMIT.
