@@ -122,8 +122,7 @@ def _why(error: BaseException) -> str:
     return f"{type(error).__name__}: {said}" if said else type(error).__name__
 
 
-def _stop(bot: discord.Client, signum: int, stopping: asyncio.Event | None = None) -> None:
+def _stop(bot: discord.Client, signum: int, stopping: asyncio.Event) -> None:
     log.info("Received %s, shutting down", signal.Signals(signum).name)
-    if stopping is not None:
-        stopping.set()  # (a wait before trying Discord again ends at once)
+    stopping.set()  # (a wait before trying Discord again ends at once)
     asyncio.get_running_loop().create_task(bot.close())

@@ -299,7 +299,7 @@ class Game(ABC, Generic[S]):
         fewest, most = self.player_range(options)
         if not fewest <= players <= most:
             what = f"{self.name} with {', '.join(option_words(options))}" if (
-                self.player_range(options) != self.player_range()) else self.name
+                (fewest, most) != self.player_range()) else self.name
             raise IllegalMove(f"{what} takes {self.players(options)}, not {players}.")
 
     # -- asking

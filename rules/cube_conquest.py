@@ -1089,8 +1089,7 @@ class CubeConquest(Game[CubeState]):
         or, an action of this step that none of the player's cubes can take now, why."""
         firsts = {m.split()[0] for m in self.legal_moves(state, seat)}
         if state.phase == "action" and verb not in firsts and verb in ACTIONS:
-            return IllegalMove(f"You can't {quote(' '.join(words))} now: "
-                               f"{self._no_action(state, seat, verb)}. {hint}")
+            return out_of_step(" ".join(words), self._no_action(state, seat, verb), hint)
         return left_out(" ".join(words), verb, firsts, self._step(state, seat), FORMS[verb],
                         hint)
 
