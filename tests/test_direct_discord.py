@@ -166,6 +166,8 @@ async def test_a_turns_dm_edited_for_new_buttons_shows_the_table_as_it_stands(
                 if dm is not None and dm.components and dm.attachments and await w.moves(m):
                     assert alt(dm) == alt(board), (message_text(dm), alt(dm), alt(board))
                     checked += 1
+            if checked >= 2:
+                break
         assert checked >= 2
 
 
@@ -181,7 +183,7 @@ async def test_closed_dms_are_told_in_the_channel_once_however_often_hand_is_use
                            message="Cannot send messages to this user", times=None)
         await seat_two(w, "crystallia")
         rng = random.Random(3)
-        for _ in range(30):
+        for _ in range(12):
             ((member, moves), *_) = [(m, mv) for m in w.players if (mv := await w.moves(m))]
             if member is w.bob:
                 said(await w.bob.slash(w.channel, "hand"))

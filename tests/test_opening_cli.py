@@ -73,7 +73,7 @@ def test_a_variants_first_block_says_its_own_words(tmp_path: Path, game_id: str,
     players = "4" if "couples" in options else "2"
     out = boardroom(tmp_path, game_id, "--computers", str(int(players) - 1), "--players",
                     players, "--options", options, "--no-images", "--seed", "4",
-                    stdin="quit\n").stdout
+                    "--level", "easy", stdin="quit\n").stdout  # (quick computers)
     first = out.split("─" * 40)[1]
     assert defined in first, first
     assert out.count(f"'rules {topic}'") == 1, out
