@@ -940,3 +940,12 @@ def test_an_action_word_none_of_your_cubes_can_take_says_why() -> None:
     empty = position(cubes={"a1": (0, 1), "a2": (1, 1)}, hands=[[], ["drop"]])
     with pytest.raises(IllegalMove, match=r"^You can't 'attack' now: an attack needs a card "):
         GAME.play(empty, 0, "attack")
+    # the other actions say why none of them is open, each its own reason
+    one = position(cubes={"a1": (0, 1), "e5": (1, 1)}, hands=[["drop"], ["drop"]],
+                   supply=[0, 11])
+    for word, why in (("prepare", "preparing takes two cards from your hand"),
+                      ("reinforce", "you have no cubes left to add"),
+                      ("outpost", "you have no cubes left to add")):
+        assert not any(m.startswith(word) for m in GAME.legal_moves(one, 0))
+        with pytest.raises(IllegalMove, match=rf"^You can't '{word}' now: {why}\. "):
+            GAME.play(one, 0, word)
